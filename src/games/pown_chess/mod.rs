@@ -1,0 +1,1 @@
+//! Reference engine and dialects for this game.

@@ -1,0 +1,2 @@
+//! boardgrade: reference engines, scenario harness and grader for board-game assignments.
+pub mod games;
