@@ -1,5 +1,169 @@
-//! The games: one folder per game, each behind the `Game` trait.
+//! The games: one folder per game, each behind the [`Game`] trait, listed in [`REGISTRY`].
+//!
+//! A game knows its dialects (one per handout), starts reference [`Session`]s that answer a
+//! dialect's protocol exactly as a correct submission would, and reads its own board renderings
+//! so that reports can name the cells that differ.
+
+pub mod board_text;
 pub mod chess;
 pub mod minichess;
 pub mod one_d_chess;
 pub mod pown_chess;
+
+use std::fmt;
+
+pub use board_text::{BoardReader, CellDiff, FoundBoard};
+
+/// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
+pub static REGISTRY: &[&dyn Game] = &[&one_d_chess::OneDChess];
+
+/// How a dialect talks over stdin/stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// Each stdin line is a command named after a handout function; the response is what the
+    /// call printed followed by its return value. Python submissions run under an adapter.
+    Call,
+    /// The student's own program is the game: stdin is what a player types, stdout is
+    /// everything it prints. Python submissions run as they are.
+    Program,
+}
+
+/// How a Python submission of a dialect is started.
+#[derive(Debug, Clone, Copy)]
+pub enum PythonLaunch {
+    /// Run this embedded adapter script, which imports the submission and serves the call
+    /// protocol.
+    Adapter { script: &'static str },
+    /// Run the submission itself, with these stub modules (file name, source) importable
+    /// ahead of anything else.
+    Program {
+        stubs: &'static [(&'static str, &'static str)],
+    },
+}
+
+/// One handout's version of a game's interface.
+#[derive(Debug, Clone, Copy)]
+pub struct Dialect {
+    pub name: &'static str,
+    pub protocol: Protocol,
+    /// The handout this dialect transcribes (a file of `shared/seeds/`).
+    pub handout: &'static str,
+    /// The file name a submission of this dialect is expected to have.
+    pub entry_file: &'static str,
+    pub python: PythonLaunch,
+}
+
+/// Scenario-level options for a game (the scenario file's `options` table).
+pub type GameOptions = toml::Table;
+
+/// A problem with a scenario's `options` table, naming the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("option `{key}`: {message}")]
+pub struct OptionError {
+    pub key: String,
+    pub message: String,
+}
+
+impl OptionError {
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        OptionError {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What the reference answered to one input: its canonical output and other spellings that
+/// graders accept as equally correct (the handouts disagree on some details).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub also_accepted: Vec<String>,
+}
+
+impl Reply {
+    pub fn new(text: impl Into<String>) -> Self {
+        Reply {
+            text: text.into(),
+            also_accepted: Vec::new(),
+        }
+    }
+
+    pub fn or(mut self, alternative: impl Into<String>) -> Self {
+        let alternative = alternative.into();
+        if alternative != self.text && !self.also_accepted.contains(&alternative) {
+            self.also_accepted.push(alternative);
+        }
+        self
+    }
+}
+
+/// A running conversation with a reference engine in one dialect.
+pub trait Session {
+    /// What the program prints before the first input (empty for call protocols).
+    fn opening(&mut self) -> Reply;
+    /// The answer to one line of input.
+    fn respond(&mut self, line: &str) -> Reply;
+    /// True once the program has ended by itself (a program protocol's game is over); input
+    /// sent after that is never read.
+    fn is_finished(&self) -> bool;
+}
+
+/// A game: its dialects, its reference sessions and its board reader.
+pub trait Game: Sync {
+    /// The game's name on the command line and in scenario files (`one-d-chess`).
+    fn name(&self) -> &'static str;
+    fn dialects(&self) -> &'static [Dialect];
+    /// Start a reference session. Unknown or ill-typed options are errors.
+    fn start(&self, dialect: &str, options: &GameOptions)
+        -> Result<Box<dyn Session>, OptionError>;
+    /// Reads this game's board renderings out of output text.
+    fn board_reader(&self) -> &dyn BoardReader;
+
+    fn dialect(&self, name: &str) -> Option<&'static Dialect> {
+        self.dialects().iter().find(|d| d.name == name)
+    }
+}
+
+impl fmt::Debug for dyn Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The game of that name.
+pub fn find(name: &str) -> Option<&'static dyn Game> {
+    REGISTRY.iter().copied().find(|g| g.name() == name)
+}
+
+/// All game names, for messages.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|g| g.name()).collect()
+}
+
+/// Rejects any key of `options` not in `known`, so a typo never passes silently.
+pub fn check_option_keys(options: &GameOptions, known: &[&str]) -> Result<(), OptionError> {
+    match options.keys().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => Err(OptionError::new(
+            key.clone(),
+            if known.is_empty() {
+                "this game takes no options".to_string()
+            } else {
+                format!("unknown option; expected one of {}", known.join(", "))
+            },
+        )),
+    }
+}
+
+/// Reads a boolean option (false when absent).
+pub fn bool_option(options: &GameOptions, key: &str) -> Result<bool, OptionError> {
+    match options.get(key) {
+        None => Ok(false),
+        Some(toml::Value::Boolean(b)) => Ok(*b),
+        Some(other) => Err(OptionError::new(
+            key,
+            format!("expected true or false, found {}", other.type_str()),
+        )),
+    }
+}

@@ -1,1 +1,58 @@
-//! Reference engine and dialects for this game.
+//! 1D chess (seeds 000 and 001): a 1 x 9 board with a king and two knights a side.
+
+pub mod csc110;
+pub mod engine;
+pub mod project5;
+pub mod render;
+
+use crate::games::{
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Protocol,
+    PythonLaunch, Session,
+};
+
+const DIALECTS: &[Dialect] = &[
+    Dialect {
+        name: "project5",
+        protocol: Protocol::Call,
+        handout: "000_78f0643f6cc5cf69.txt",
+        entry_file: "one_d_chess.py",
+        python: PythonLaunch::Adapter {
+            script: include_str!("project5_adapter.py"),
+        },
+    },
+    Dialect {
+        name: "csc110",
+        protocol: Protocol::Program,
+        handout: "001_681bc189bd19974e.txt",
+        entry_file: "chess.py",
+        python: PythonLaunch::Program {
+            stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
+        },
+    },
+];
+
+/// The game `one-d-chess`.
+pub struct OneDChess;
+
+impl Game for OneDChess {
+    fn name(&self) -> &'static str {
+        "one-d-chess"
+    }
+
+    fn dialects(&self) -> &'static [Dialect] {
+        DIALECTS
+    }
+
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        check_option_keys(options, &[])?;
+        match dialect {
+            "project5" => Ok(Box::new(project5::Project5::new())),
+            "csc110" => Ok(Box::new(csc110::Csc110::new())),
+            other => Err(OptionError::new("dialect", format!("unknown dialect {other:?}"))),
+        }
+    }
+
+    fn board_reader(&self) -> &dyn BoardReader {
+        &render::OneDBoards
+    }
+}

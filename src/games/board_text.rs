@@ -1,0 +1,101 @@
+//! Boards found in output text, so that a report can name the cells that differ and tell a
+//! wrong position from a right position printed the wrong way.
+
+/// A board rendering found in some text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundBoard {
+    /// Index of the rendering's first line in the text.
+    pub first_line: usize,
+    /// How many lines the rendering spans.
+    pub line_count: usize,
+    /// (cell name, canonical content) in a fixed order; content is `empty` for an empty cell.
+    pub cells: Vec<(String, String)>,
+}
+
+/// One cell that differs between an expected and an actual board.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CellDiff {
+    pub cell: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+impl std::fmt::Display for CellDiff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: expected {}, got {}",
+            self.cell, self.expected, self.actual
+        )
+    }
+}
+
+/// A game's reader of its own board renderings.
+pub trait BoardReader: Sync {
+    /// Every board rendering in `text`, in order.
+    fn find_boards(&self, text: &str) -> Vec<FoundBoard>;
+}
+
+/// The cells that differ between the first pair of boards (expected, actual) that disagree.
+/// Boards are paired in order of appearance.
+pub fn cell_diffs(reader: &dyn BoardReader, expected: &str, actual: &str) -> Vec<CellDiff> {
+    let expected = reader.find_boards(expected);
+    let actual = reader.find_boards(actual);
+    for (e, a) in expected.iter().zip(&actual) {
+        if e.cells.len() != a.cells.len() {
+            continue;
+        }
+        let diffs: Vec<CellDiff> = e
+            .cells
+            .iter()
+            .zip(&a.cells)
+            .filter(|((_, ev), (_, av))| ev != av)
+            .map(|((name, ev), (_, av))| CellDiff {
+                cell: name.clone(),
+                expected: ev.clone(),
+                actual: av.clone(),
+            })
+            .collect();
+        if !diffs.is_empty() {
+            return diffs;
+        }
+    }
+    Vec::new()
+}
+
+/// The text with each board rendering replaced by its cells and all other whitespace
+/// folded: two outputs with the same canonical form say the same thing, differently printed.
+pub fn canonical(reader: &dyn BoardReader, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let boards = reader.find_boards(text);
+    let mut out = Vec::new();
+    let mut line = 0;
+    let mut next_board = boards.iter().peekable();
+    while line < lines.len() {
+        if let Some(board) = next_board.next_if(|b| b.first_line == line) {
+            let cells: Vec<String> = board
+                .cells
+                .iter()
+                .map(|(name, content)| format!("{name}={content}"))
+                .collect();
+            out.push(format!("[board {}]", cells.join(" ")));
+            line += board.line_count.max(1);
+            continue;
+        }
+        let folded = lines[line].split_whitespace().collect::<Vec<_>>().join(" ");
+        if !folded.is_empty() {
+            out.push(folded);
+        }
+        line += 1;
+    }
+    out.join("\n")
+}
+
+/// A reader for games without a board reader of their own: finds nothing.
+pub struct NoBoards;
+
+impl BoardReader for NoBoards {
+    fn find_boards(&self, _text: &str) -> Vec<FoundBoard> {
+        Vec::new()
+    }
+}

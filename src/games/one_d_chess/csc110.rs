@@ -1,0 +1,161 @@
+//! Dialect `csc110` (seed 001): the whole program, driven by the course's starter `main()`.
+//!
+//! The starter loops until a king is gone: print the board, prompt for an index (an integer)
+//! and a direction (`l` or `r`), and only if `is_valid_move` holds play the move, pass the turn
+//! and check for the end of the game. An invalid move prints the board again and prompts the
+//! same player, with no message.
+
+use super::engine::{Board, Direction, Side};
+use super::render::render;
+use crate::games::{Reply, Session};
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    AwaitIndex,
+    AwaitDirection(i64),
+    /// The program has ended: a king was taken, or input that `int()` rejects crashed it.
+    Ended,
+}
+
+/// The reference program.
+pub struct Csc110 {
+    board: Board,
+    player: Side,
+    phase: Phase,
+}
+
+impl Csc110 {
+    pub fn new() -> Self {
+        Csc110 {
+            board: Board::start(),
+            player: Side::White,
+            phase: Phase::AwaitIndex,
+        }
+    }
+
+    fn turn_prompt(&self) -> String {
+        format!("{}\n{} enter index:\n", render(&self.board), side_name(self.player))
+    }
+
+    fn play(&mut self, position: i64, direction: &str) -> String {
+        if !self.board.is_valid_move(position, self.player) {
+            return self.turn_prompt();
+        }
+        // The starter hands any other text to the student's `move`, whose handout only
+        // defines `l` and `r`: the reference leaves the board as it is (never tested).
+        let direction = match direction {
+            "l" => Some(Direction::Left),
+            "r" => Some(Direction::Right),
+            _ => None,
+        };
+        if let Some(direction) = direction {
+            // Valid moves never fail; the board stays as it is if one somehow did.
+            let _ = self.board.play(position, direction);
+        }
+        self.player = self.player.opponent();
+        match self.board.winner() {
+            Some(winner) => {
+                self.phase = Phase::Ended;
+                format!("{}\n{} wins!\n", render(&self.board), side_name(winner))
+            }
+            None => self.turn_prompt(),
+        }
+    }
+}
+
+impl Default for Csc110 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Python's `int()` on a typed line: surrounding whitespace allowed, an optional sign.
+fn python_int(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+impl Session for Csc110 {
+    fn opening(&mut self) -> Reply {
+        Reply::new(self.turn_prompt())
+    }
+
+    fn respond(&mut self, line: &str) -> Reply {
+        let text = match self.phase {
+            Phase::AwaitIndex => match python_int(line) {
+                Some(position) => {
+                    self.phase = Phase::AwaitDirection(position);
+                    format!("{} enter direction (l or r):\n", side_name(self.player))
+                }
+                None => {
+                    // `int(input())` raises ValueError: the program stops (on stderr).
+                    self.phase = Phase::Ended;
+                    String::new()
+                }
+            },
+            Phase::AwaitDirection(position) => {
+                self.phase = Phase::AwaitIndex;
+                self.play(position, line)
+            }
+            Phase::Ended => String::new(),
+        };
+        Reply::new(text)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.phase == Phase::Ended
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_move_reprompts_the_same_player_silently() {
+        let mut s = Csc110::new();
+        let opening = s.opening().text;
+        assert!(opening.ends_with("|\n+-----------------------------------------------------+\nWhite enter index:\n"));
+        assert_eq!(s.respond("7").text, "White enter direction (l or r):\n");
+        assert_eq!(s.respond("l").text, opening);
+        s.respond("2");
+        assert!(s.respond("r").text.ends_with("Black enter index:\n"));
+    }
+
+    #[test]
+    fn the_example_game_ends_with_the_winner() {
+        let mut s = Csc110::new();
+        s.opening();
+        let moves = [("2", "r"), ("6", "l"), ("1", "r"), ("4", "l"), ("0", "r"), ("7", "l"), ("3", "r"), ("8", "l")];
+        for (index, direction) in moves {
+            s.respond(index);
+            s.respond(direction);
+            assert!(!s.is_finished());
+        }
+        s.respond("2");
+        let last = s.respond("r").text;
+        assert!(last.ends_with("+\nWhite wins!\n"), "{last}");
+        assert!(s.is_finished());
+    }
+
+    #[test]
+    fn a_non_integer_index_ends_the_program() {
+        let mut s = Csc110::new();
+        s.opening();
+        assert_eq!(s.respond("two").text, "");
+        assert!(s.is_finished());
+        assert_eq!(python_int(" -3 "), Some(-3));
+        assert_eq!(python_int("3.0"), None);
+    }
+}
