@@ -1,3 +1,11 @@
 //! boardgrade: reference engines, scenario harness and grader for board-game assignments.
+//!
+//! The library never prints: commands build a [`harness`] run whose events go to a
+//! [`report`] chosen by the caller.
+
+pub mod error;
 pub mod games;
 pub mod rng;
+pub mod scenario;
+
+pub use error::{Error, Result};

@@ -1,0 +1,53 @@
+//! Scenarios: the on-disk format ([`model`]), loading ([`load`]) and finding files
+//! ([`sources`]).
+
+pub mod load;
+pub mod model;
+pub mod sources;
+
+use std::time::Duration;
+
+pub use model::{CompareMode, HandoutDef, Visibility};
+
+use crate::games::{Dialect, Game, GameOptions};
+
+/// A scenario ready to run: every default applied, every name resolved.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it came from, as shown in reports.
+    pub file: String,
+    /// Line of its `name` in that file.
+    pub line: usize,
+    pub name: String,
+    pub game: &'static dyn Game,
+    pub dialect: &'static Dialect,
+    pub handout: HandoutDef,
+    pub points: f64,
+    pub visibility: Visibility,
+    pub tags: Vec<String>,
+    pub time_limit: Duration,
+    pub compare: CompareMode,
+    pub options: GameOptions,
+    /// Expected output before the first input; the reference's when `None`.
+    pub opening: Option<String>,
+    pub steps: Vec<Step>,
+}
+
+/// One line sent, and what must come back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub send: String,
+    /// The expected output; the reference's when `None`.
+    pub expect: Option<String>,
+    /// Other outputs accepted as correct.
+    pub accept: Vec<String>,
+    /// Line of the step in its file.
+    pub line: usize,
+}
+
+impl Scenario {
+    /// `game/dialect`.
+    pub fn dialect_id(&self) -> String {
+        format!("{}/{}", self.game.name(), self.dialect.name)
+    }
+}

@@ -1,0 +1,95 @@
+//! The on-disk scenario format: plain data types read with serde.
+//!
+//! A file is one table. Its top-level keys are defaults for the scenarios listed under
+//! `[[scenario]]`; a file holding a single scenario may instead give `name` and `steps` at the
+//! top level. See `specs/README.md` for the format with a complete example.
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+/// One scenario table, or the file's top level (whose keys are then defaults).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub name: Option<Spanned<String>>,
+    pub game: Option<Spanned<String>>,
+    pub dialect: Option<Spanned<String>>,
+    pub handout: Option<HandoutDef>,
+    pub points: Option<Spanned<f64>>,
+    pub visibility: Option<Visibility>,
+    pub tags: Option<Vec<String>>,
+    /// Wall-clock limit for the whole scenario, in seconds.
+    pub time_limit: Option<Spanned<f64>>,
+    pub compare: Option<CompareMode>,
+    /// Game options (see the game's PROTOCOL.md).
+    pub options: Option<Spanned<toml::Table>>,
+    /// What the program prints before the first input (program protocols); the reference's
+    /// when absent.
+    pub opening: Option<String>,
+    pub steps: Option<Vec<Spanned<StepDef>>>,
+    /// The scenarios of a file with several (top level only).
+    pub scenario: Option<Vec<Spanned<Entry>>>,
+}
+
+/// Where in a handout a scenario comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoutDef {
+    /// The handout file (a file of `shared/seeds/`); the dialect's handout when absent.
+    pub seed: Option<String>,
+    pub section: Option<String>,
+}
+
+/// One step: a line sent, and the output expected after it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepDef {
+    pub send: Spanned<String>,
+    /// The exact expected output; the reference's output when absent. A line holding only
+    /// `...` matches any number of lines.
+    pub expect: Option<String>,
+    /// Other outputs that are also correct.
+    #[serde(default)]
+    pub accept: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    #[default]
+    Visible,
+    Hidden,
+    AfterDueDate,
+    AfterPublished,
+}
+
+impl Visibility {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+        }
+    }
+}
+
+/// How output is compared with the expectation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompareMode {
+    /// Byte for byte.
+    #[default]
+    Exact,
+    /// Spaces and tabs at line ends, and blank lines at the very end, do not count.
+    TrailingWhitespace,
+}
+
+impl CompareMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompareMode::Exact => "exact",
+            CompareMode::TrailingWhitespace => "trailing-whitespace",
+        }
+    }
+}
