@@ -1,0 +1,262 @@
+//! Matching a program's whole output against the steps' expectations, and finding the step
+//! where it first goes wrong.
+//!
+//! Output is one stream (a program protocol's prompt and the next step's text share a line),
+//! so the steps are matched in order against the stream; the furthest point any way of
+//! matching reaches is the first divergence, attributed to the step being matched there.
+
+use std::collections::HashSet;
+
+use super::pattern::{Segment, StepPattern};
+use crate::scenario::CompareMode;
+
+/// Most matching steps tried before giving up on a pathological pattern.
+const BUDGET: usize = 2_000_000;
+
+/// Where the output first fails to match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Index of the step being matched (0 = the opening output).
+    pub step: usize,
+    /// Byte offset in the (compared) output where it goes wrong.
+    pub at: usize,
+    /// Byte offset in the output where that step's output began.
+    pub step_start: usize,
+    /// Where each step before `step` began, in the output.
+    pub starts: Vec<usize>,
+    /// True when the expected text went on but the output had ended.
+    pub output_ended: bool,
+    /// True when every step matched and the output went on.
+    pub extra_output: bool,
+}
+
+/// The compared form of an output: in `trailing-whitespace` mode, spaces and tabs at line
+/// ends and whitespace at the very end are dropped.
+pub fn prepare(actual: &[u8], mode: CompareMode) -> Vec<u8> {
+    match mode {
+        CompareMode::Exact => actual.to_vec(),
+        CompareMode::TrailingWhitespace => {
+            let mut out = Vec::with_capacity(actual.len());
+            for line in actual.split_inclusive(|&b| b == b'\n') {
+                let (body, newline) = match line.strip_suffix(b"\n") {
+                    Some(body) => (body, true),
+                    None => (line, false),
+                };
+                let end = body.iter().rposition(|b| !b" \t\r".contains(b)).map_or(0, |i| i + 1);
+                out.extend_from_slice(&body[..end]);
+                if newline {
+                    out.push(b'\n');
+                }
+            }
+            while out.last().is_some_and(|b| b.is_ascii_whitespace()) {
+                out.pop();
+            }
+            out
+        }
+    }
+}
+
+/// Matches `actual` (already [`prepare`]d) against the steps; on success, where each step's
+/// output began.
+pub fn match_steps(steps: &[StepPattern], actual: &[u8], mode: CompareMode) -> Result<Vec<usize>, Mismatch> {
+    let mut matcher = Matcher {
+        steps,
+        actual,
+        lenient: mode == CompareMode::TrailingWhitespace,
+        failed: HashSet::new(),
+        best: None,
+        work: 0,
+        starts: Vec::with_capacity(steps.len()),
+    };
+    if matcher.step(0, 0) {
+        Ok(matcher.starts)
+    } else {
+        Err(matcher.best.unwrap_or(Mismatch {
+            step: 0,
+            at: 0,
+            step_start: 0,
+            starts: Vec::new(),
+            output_ended: actual.is_empty(),
+            extra_output: false,
+        }))
+    }
+}
+
+struct Matcher<'a> {
+    steps: &'a [StepPattern],
+    actual: &'a [u8],
+    lenient: bool,
+    /// (step, position) pairs known not to lead to a full match.
+    failed: HashSet<(usize, usize)>,
+    best: Option<Mismatch>,
+    work: usize,
+    starts: Vec<usize>,
+}
+
+impl Matcher<'_> {
+    fn record(&mut self, step: usize, at: usize, output_ended: bool, extra_output: bool) {
+        if self.best.as_ref().is_some_and(|b| b.at >= at) {
+            return;
+        }
+        let step_start = self.starts.get(step).copied().unwrap_or(at);
+        self.best = Some(Mismatch {
+            step,
+            at,
+            step_start,
+            starts: self.starts[..step.min(self.starts.len())].to_vec(),
+            output_ended,
+            extra_output,
+        });
+    }
+
+    fn step(&mut self, index: usize, pos: usize) -> bool {
+        if index == self.steps.len() {
+            if pos == self.actual.len() {
+                return true;
+            }
+            self.record(index.saturating_sub(1), pos, false, true);
+            return false;
+        }
+        self.work += 1;
+        if self.work > BUDGET || self.failed.contains(&(index, pos)) {
+            return false;
+        }
+        self.starts.truncate(index);
+        self.starts.push(pos);
+        let steps = self.steps;
+        for alternative in steps[index].alternatives() {
+            if self.segments(alternative, index, pos) {
+                return true;
+            }
+            self.starts.truncate(index + 1);
+        }
+        self.failed.insert((index, pos));
+        false
+    }
+
+    fn segments(&mut self, segments: &[Segment], step: usize, pos: usize) -> bool {
+        let Some((first, rest)) = segments.split_first() else {
+            return self.step(step + 1, pos);
+        };
+        match first {
+            Segment::Text(text) => match self.text(text.as_bytes(), pos) {
+                Ok(end) => self.segments(rest, step, end),
+                Err(at) => {
+                    self.record(step, at, at >= self.actual.len(), false);
+                    false
+                }
+            },
+            Segment::AnyLines => {
+                let mut at = pos;
+                loop {
+                    if self.segments(rest, step, at) {
+                        return true;
+                    }
+                    if at >= self.actual.len() {
+                        return false;
+                    }
+                    at = match self.actual[at..].iter().position(|&b| b == b'\n') {
+                        Some(i) => at + i + 1,
+                        None => self.actual.len(),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Matches one expected text at `pos`: its end, or where it fails.
+    fn text(&self, expected: &[u8], pos: usize) -> Result<usize, usize> {
+        let actual = self.actual;
+        let (mut i, mut p) = (0, pos);
+        while i < expected.len() {
+            if p < actual.len() && expected[i] == actual[p] {
+                i += 1;
+                p += 1;
+                continue;
+            }
+            if self.lenient {
+                // Blanks before a line end (or the end) do not count.
+                let blanks = expected[i..].iter().take_while(|b| b" \t\r".contains(b)).count();
+                let after = i + blanks;
+                let line_ends = after == expected.len() || expected[after] == b'\n';
+                if blanks > 0 && line_ends && (p == actual.len() || actual[p] == b'\n') {
+                    i = after;
+                    continue;
+                }
+                if p == actual.len() && expected[i..].iter().all(u8::is_ascii_whitespace) {
+                    return Ok(p);
+                }
+            }
+            return Err(p);
+        }
+        Ok(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(texts: &[&str]) -> Vec<StepPattern> {
+        texts.iter().map(|t| StepPattern::new(t, &[] as &[&str])).collect()
+    }
+
+    fn run(texts: &[&str], actual: &str, mode: CompareMode) -> Result<Vec<usize>, Mismatch> {
+        match_steps(&steps(texts), &prepare(actual.as_bytes(), mode), mode)
+    }
+
+    #[test]
+    fn exact_match_reports_step_starts() {
+        assert_eq!(run(&["a\n", "b\n", "c"], "a\nb\nc", CompareMode::Exact), Ok(vec![0, 2, 4]));
+    }
+
+    #[test]
+    fn divergence_is_attributed_to_its_step() {
+        let m = run(&["board\nprompt: ", "moved\nboard\n", "x\n"], "board\nprompt: moved\nbaord\n", CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.at, m.step_start), (1, 21, 14));
+        assert!(!m.output_ended && !m.extra_output);
+    }
+
+    #[test]
+    fn missing_and_extra_output() {
+        let m = run(&["a\n", "b\n"], "a\n", CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.output_ended), (1, true));
+        let m = run(&["a\n", "b\n"], "a\nb\nc\n", CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.at, m.extra_output), (1, 4, true));
+        let m = run(&["a\n"], "a", CompareMode::Exact).unwrap_err();
+        assert!(m.output_ended);
+    }
+
+    #[test]
+    fn trailing_whitespace_mode_forgives_only_line_ends() {
+        let mode = CompareMode::TrailingWhitespace;
+        assert!(run(&["a\n", "b\n"], "a  \nb", mode).is_ok());
+        assert!(run(&["a \n", "p: ", "q\n"], "a\np: q\n\n\n", mode).is_ok());
+        assert!(run(&["a b\n"], "a  b\n", mode).is_err());
+        assert!(run(&["a\n"], "a  \n", CompareMode::Exact).is_err());
+    }
+
+    #[test]
+    fn wildcards_and_alternatives() {
+        let wild = steps(&["start\n...\nend\n", "next\n"]);
+        let ok = match_steps(&wild, b"start\nx\ny\nend\nnext\n", CompareMode::Exact).unwrap();
+        assert_eq!(ok, vec![0, 14]);
+        assert!(match_steps(&wild, b"start\nend\nnext\n", CompareMode::Exact).is_ok());
+        let m = match_steps(&wild, b"start\nx\nnext\n", CompareMode::Exact).unwrap_err();
+        assert_eq!(m.step, 0);
+        let alt = vec![StepPattern::new("White wins!\nBOARD\nTrue\n", &["White wins!\nTrue\n"]), StepPattern::new("board\n", &[] as &[&str])];
+        assert!(match_steps(&alt, b"White wins!\nTrue\nboard\n", CompareMode::Exact).is_ok());
+        assert!(match_steps(&alt, b"White wins!\nBOARD\nTrue\nboard\n", CompareMode::Exact).is_ok());
+        let m = match_steps(&alt, b"White wins!\nTrue\nbored\n", CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.at), (1, 21));
+    }
+
+    #[test]
+    fn many_wildcards_stay_fast() {
+        let texts: Vec<String> = (0..200).map(|i| format!("...\nline {i}\n")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let actual: String = (0..199).map(|i| format!("noise\nline {i}\n")).collect();
+        let m = run(&refs, &actual, CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.output_ended), (199, true));
+    }
+}

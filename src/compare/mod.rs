@@ -1,0 +1,9 @@
+//! Comparing output with expectations: patterns ([`pattern`]), matching a whole output
+//! stream step by step ([`matcher`]), and text made readable for reports ([`visible`]).
+
+pub mod matcher;
+pub mod pattern;
+pub mod visible;
+
+pub use matcher::{match_steps, prepare, Mismatch};
+pub use pattern::{Segment, StepPattern};

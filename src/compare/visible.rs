@@ -1,0 +1,60 @@
+//! Making invisible differences visible, and bounding what a report shows.
+
+/// Most characters of one line shown in a report.
+pub const MAX_LINE_CHARS: usize = 160;
+
+/// Bytes as text: invalid UTF-8 shown as `\xNN`.
+pub fn lossless(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+/// One line with trailing blanks, tabs and carriage returns shown (`·`, `→`, `␍`), cut to
+/// [`MAX_LINE_CHARS`].
+pub fn show_line(line: &str) -> String {
+    let body = line.trim_end_matches([' ', '\t', '\r']);
+    let tail = &line[body.len()..];
+    let mut out: String = body.chars().map(|c| if c == '\t' { '→' } else { c }).collect();
+    for c in tail.chars() {
+        out.push(match c {
+            ' ' => '·',
+            '\t' => '→',
+            _ => '␍',
+        });
+    }
+    if out.chars().count() > MAX_LINE_CHARS {
+        let cut: String = out.chars().take(MAX_LINE_CHARS).collect();
+        let rest = out.chars().count() - MAX_LINE_CHARS;
+        out = format!("{cut}… ({rest} more characters)");
+    }
+    out
+}
+
+/// The first `max_lines` lines of `text` (whole lines), and how many were left out.
+pub fn head_lines(text: &str, max_lines: usize) -> (String, usize) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    if lines.len() <= max_lines {
+        return (text.to_string(), 0);
+    }
+    (lines[..max_lines].concat(), lines.len() - max_lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_become_visible() {
+        assert_eq!(show_line("| BKi | "), "| BKi |·");
+        assert_eq!(show_line("a\tb\t"), "a→b→");
+        assert_eq!(lossless(b"ok \xff\xfe"), "ok \\xFF\\xFE");
+        assert!(show_line(&"x".repeat(500)).ends_with("(340 more characters)"));
+        assert_eq!(head_lines("a\nb\nc\n", 2), ("a\nb\n".to_string(), 1));
+    }
+}
