@@ -248,7 +248,7 @@ mod tests {
         assert!(match_steps(&alt, b"White wins!\nTrue\nboard\n", CompareMode::Exact).is_ok());
         assert!(match_steps(&alt, b"White wins!\nBOARD\nTrue\nboard\n", CompareMode::Exact).is_ok());
         let m = match_steps(&alt, b"White wins!\nTrue\nbored\n", CompareMode::Exact).unwrap_err();
-        assert_eq!((m.step, m.at), (1, 21));
+        assert_eq!((m.step, m.at), (1, 19));
     }
 
     #[test]
