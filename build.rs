@@ -11,7 +11,8 @@ fn main() {
         for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
             let entry = entry.expect("walk specs/");
             println!("cargo:rerun-if-changed={}", entry.path().display());
-            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "toml") {
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "toml")
+            {
                 let relative = entry.path().strip_prefix(&root).expect("under specs/");
                 let name = relative.to_string_lossy().replace('\\', "/");
                 entries.push((name, entry.path().display().to_string()));

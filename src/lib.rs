@@ -6,7 +6,10 @@
 pub mod compare;
 pub mod error;
 pub mod games;
+pub mod harness;
+pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod target;
 
 pub use error::{Error, Result};

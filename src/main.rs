@@ -1,1 +1,7 @@
-fn main() {}
+//! The `boardgrade` command.
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::main());
+}

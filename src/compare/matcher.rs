@@ -42,7 +42,10 @@ pub fn prepare(actual: &[u8], mode: CompareMode) -> Vec<u8> {
                     Some(body) => (body, true),
                     None => (line, false),
                 };
-                let end = body.iter().rposition(|b| !b" \t\r".contains(b)).map_or(0, |i| i + 1);
+                let end = body
+                    .iter()
+                    .rposition(|b| !b" \t\r".contains(b))
+                    .map_or(0, |i| i + 1);
                 out.extend_from_slice(&body[..end]);
                 if newline {
                     out.push(b'\n');
@@ -58,7 +61,11 @@ pub fn prepare(actual: &[u8], mode: CompareMode) -> Vec<u8> {
 
 /// Matches `actual` (already [`prepare`]d) against the steps; on success, where each step's
 /// output began.
-pub fn match_steps(steps: &[StepPattern], actual: &[u8], mode: CompareMode) -> Result<Vec<usize>, Mismatch> {
+pub fn match_steps(
+    steps: &[StepPattern],
+    actual: &[u8],
+    mode: CompareMode,
+) -> Result<Vec<usize>, Mismatch> {
     let mut matcher = Matcher {
         steps,
         actual,
@@ -176,7 +183,10 @@ impl Matcher<'_> {
             }
             if self.lenient {
                 // Blanks before a line end (or the end) do not count.
-                let blanks = expected[i..].iter().take_while(|b| b" \t\r".contains(b)).count();
+                let blanks = expected[i..]
+                    .iter()
+                    .take_while(|b| b" \t\r".contains(b))
+                    .count();
                 let after = i + blanks;
                 let line_ends = after == expected.len() || expected[after] == b'\n';
                 if blanks > 0 && line_ends && (p == actual.len() || actual[p] == b'\n') {
@@ -198,7 +208,10 @@ mod tests {
     use super::*;
 
     fn steps(texts: &[&str]) -> Vec<StepPattern> {
-        texts.iter().map(|t| StepPattern::new(t, &[] as &[&str])).collect()
+        texts
+            .iter()
+            .map(|t| StepPattern::new(t, &[] as &[&str]))
+            .collect()
     }
 
     fn run(texts: &[&str], actual: &str, mode: CompareMode) -> Result<Vec<usize>, Mismatch> {
@@ -207,12 +220,20 @@ mod tests {
 
     #[test]
     fn exact_match_reports_step_starts() {
-        assert_eq!(run(&["a\n", "b\n", "c"], "a\nb\nc", CompareMode::Exact), Ok(vec![0, 2, 4]));
+        assert_eq!(
+            run(&["a\n", "b\n", "c"], "a\nb\nc", CompareMode::Exact),
+            Ok(vec![0, 2, 4])
+        );
     }
 
     #[test]
     fn divergence_is_attributed_to_its_step() {
-        let m = run(&["board\nprompt: ", "moved\nboard\n", "x\n"], "board\nprompt: moved\nbaord\n", CompareMode::Exact).unwrap_err();
+        let m = run(
+            &["board\nprompt: ", "moved\nboard\n", "x\n"],
+            "board\nprompt: moved\nbaord\n",
+            CompareMode::Exact,
+        )
+        .unwrap_err();
         assert_eq!((m.step, m.at, m.step_start), (1, 21, 14));
         assert!(!m.output_ended && !m.extra_output);
     }
@@ -244,9 +265,17 @@ mod tests {
         assert!(match_steps(&wild, b"start\nend\nnext\n", CompareMode::Exact).is_ok());
         let m = match_steps(&wild, b"start\nx\nnext\n", CompareMode::Exact).unwrap_err();
         assert_eq!(m.step, 0);
-        let alt = vec![StepPattern::new("White wins!\nBOARD\nTrue\n", &["White wins!\nTrue\n"]), StepPattern::new("board\n", &[] as &[&str])];
+        let alt = vec![
+            StepPattern::new("White wins!\nBOARD\nTrue\n", &["White wins!\nTrue\n"]),
+            StepPattern::new("board\n", &[] as &[&str]),
+        ];
         assert!(match_steps(&alt, b"White wins!\nTrue\nboard\n", CompareMode::Exact).is_ok());
-        assert!(match_steps(&alt, b"White wins!\nBOARD\nTrue\nboard\n", CompareMode::Exact).is_ok());
+        assert!(match_steps(
+            &alt,
+            b"White wins!\nBOARD\nTrue\nboard\n",
+            CompareMode::Exact
+        )
+        .is_ok());
         let m = match_steps(&alt, b"White wins!\nTrue\nbored\n", CompareMode::Exact).unwrap_err();
         assert_eq!((m.step, m.at), (1, 19));
     }

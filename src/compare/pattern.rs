@@ -56,7 +56,10 @@ impl StepPattern {
 
     /// Whether any alternative has wildcards.
     pub fn has_wildcards(&self) -> bool {
-        self.alternatives.iter().flatten().any(|s| *s == Segment::AnyLines)
+        self.alternatives
+            .iter()
+            .flatten()
+            .any(|s| *s == Segment::AnyLines)
     }
 }
 
@@ -87,7 +90,11 @@ mod tests {
         let p = StepPattern::new("a\n...\nb\n", &["c\n"]);
         assert_eq!(
             p.alternatives()[0],
-            [Segment::Text("a\n".into()), Segment::AnyLines, Segment::Text("b\n".into())]
+            [
+                Segment::Text("a\n".into()),
+                Segment::AnyLines,
+                Segment::Text("b\n".into())
+            ]
         );
         assert_eq!(p.alternatives().len(), 2);
         assert_eq!(p.canonical(), "a\n...\nb\n");

@@ -20,7 +20,10 @@ pub fn lossless(bytes: &[u8]) -> String {
 pub fn show_line(line: &str) -> String {
     let body = line.trim_end_matches([' ', '\t', '\r']);
     let tail = &line[body.len()..];
-    let mut out: String = body.chars().map(|c| if c == '\t' { '→' } else { c }).collect();
+    let mut out: String = body
+        .chars()
+        .map(|c| if c == '\t' { '→' } else { c })
+        .collect();
     for c in tail.chars() {
         out.push(match c {
             ' ' => '·',

@@ -115,8 +115,7 @@ pub trait Game: Sync {
     fn name(&self) -> &'static str;
     fn dialects(&self) -> &'static [Dialect];
     /// Start a reference session. Unknown or ill-typed options are errors.
-    fn start(&self, dialect: &str, options: &GameOptions)
-        -> Result<Box<dyn Session>, OptionError>;
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError>;
     /// Reads this game's board renderings out of output text.
     fn board_reader(&self) -> &dyn BoardReader;
 

@@ -23,28 +23,54 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
     let deserializer = toml::Deserializer::new(source);
     let top: Entry = serde_path_to_error::deserialize(deserializer).map_err(|error| {
         // Spanned values show up in serde's path under a private name; readers need none.
-        let path = error.path().to_string().replace(".$__serde_spanned_private_value", "").replace("$__serde_spanned_private_value", "");
+        let path = error
+            .path()
+            .to_string()
+            .replace(".$__serde_spanned_private_value", "")
+            .replace("$__serde_spanned_private_value", "");
         let inner = error.into_inner();
         let message = inner.message().to_string();
         let key = unknown_key(&message).or_else(|| (path != ".").then(|| path.clone()));
         let start = inner.span().map_or(0, |s| s.start);
-        ScenarioFileError::at(file, source, start, key.as_deref(), describe(&message, &path))
+        ScenarioFileError::at(
+            file,
+            source,
+            start,
+            key.as_deref(),
+            describe(&message, &path),
+        )
     })?;
 
-    let entries: Vec<Spanned<Entry>> = match (&top.scenario, &top.steps) {
-        (Some(_), Some(steps)) => {
-            let span = steps.first().map_or(0..0, |s| s.span());
-            return Err(at(span, Some("steps"), "a file with [[scenario]] tables cannot also have top-level steps".into()));
-        }
-        (Some(list), None) => list.clone(),
-        (None, Some(_)) => vec![Spanned::new(0..0, top.clone())],
-        (None, None) => {
-            return Err(at(0..0, Some("scenario"), "no scenarios: add [[scenario]] tables (or `name` and `steps` at the top level)".into()))
-        }
+    let entries: Vec<Spanned<Entry>> =
+        match (&top.scenario, &top.steps) {
+            (Some(_), Some(steps)) => {
+                let span = steps.first().map_or(0..0, |s| s.span());
+                return Err(at(
+                    span,
+                    Some("steps"),
+                    "a file with [[scenario]] tables cannot also have top-level steps".into(),
+                ));
+            }
+            (Some(list), None) => list.clone(),
+            (None, Some(_)) => vec![Spanned::new(0..0, top.clone())],
+            (None, None) => return Err(at(
+                0..0,
+                Some("scenario"),
+                "no scenarios: add [[scenario]] tables (or `name` and `steps` at the top level)"
+                    .into(),
+            )),
+        };
+    let defaults = if top.scenario.is_some() {
+        top
+    } else {
+        Entry::default()
     };
-    let defaults = if top.scenario.is_some() { top } else { Entry::default() };
     if let Some(name) = &defaults.name {
-        return Err(at(name.span(), Some("name"), "`name` cannot be a file-level default; give each [[scenario]] its own".into()));
+        return Err(at(
+            name.span(),
+            Some("name"),
+            "`name` cannot be a file-level default; give each [[scenario]] its own".into(),
+        ));
     }
 
     let mut scenarios: Vec<Scenario> = Vec::with_capacity(entries.len());
@@ -52,9 +78,16 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
         let scenario = resolve(file, source, &defaults, entry)?;
         if let Some(previous) = scenarios.iter().find(|s| s.name == scenario.name) {
             return Err(at(
-                entry.get_ref().name.as_ref().map_or(entry.span(), |n| n.span()),
+                entry
+                    .get_ref()
+                    .name
+                    .as_ref()
+                    .map_or(entry.span(), |n| n.span()),
                 Some("name"),
-                format!("scenario name {:?} is used twice in this file (also line {})", scenario.name, previous.line),
+                format!(
+                    "scenario name {:?} is used twice in this file (also line {})",
+                    scenario.name, previous.line
+                ),
             ));
         }
         scenarios.push(scenario);
@@ -82,61 +115,153 @@ fn pick<'a, T>(entry: &'a Option<T>, default: &'a Option<T>) -> Option<&'a T> {
     entry.as_ref().or(default.as_ref())
 }
 
-fn resolve(file: &str, source: &str, defaults: &Entry, spanned: &Spanned<Entry>) -> Result<Scenario, ScenarioFileError> {
+fn resolve(
+    file: &str,
+    source: &str,
+    defaults: &Entry,
+    spanned: &Spanned<Entry>,
+) -> Result<Scenario, ScenarioFileError> {
     let entry = spanned.get_ref();
-    let at = |span: Range<usize>, key: &str, message: String| ScenarioFileError::at(file, source, span.start, Some(key), message);
+    let at = |span: Range<usize>, key: &str, message: String| {
+        ScenarioFileError::at(file, source, span.start, Some(key), message)
+    };
     if let Some(nested) = &entry.scenario {
         let span = nested.first().map_or(spanned.span(), |s| s.span());
-        return Err(at(span, "scenario", "a [[scenario]] cannot hold scenarios of its own".into()));
+        return Err(at(
+            span,
+            "scenario",
+            "a [[scenario]] cannot hold scenarios of its own".into(),
+        ));
     }
-    let name = entry.name.as_ref().ok_or_else(|| at(spanned.span(), "name", "the scenario has no `name`".into()))?;
+    let name = entry
+        .name
+        .as_ref()
+        .ok_or_else(|| at(spanned.span(), "name", "the scenario has no `name`".into()))?;
     if name.get_ref().trim().is_empty() {
-        return Err(at(name.span(), "name", "the scenario's `name` is empty".into()));
+        return Err(at(
+            name.span(),
+            "name",
+            "the scenario's `name` is empty".into(),
+        ));
     }
-    let game_value = pick(&entry.game, &defaults.game)
-        .ok_or_else(|| at(name.span(), "game", format!("scenario {:?} names no `game` (one of {})", name.get_ref(), games::names().join(", "))))?;
+    let game_value = pick(&entry.game, &defaults.game).ok_or_else(|| {
+        at(
+            name.span(),
+            "game",
+            format!(
+                "scenario {:?} names no `game` (one of {})",
+                name.get_ref(),
+                games::names().join(", ")
+            ),
+        )
+    })?;
     let game = games::find(game_value.get_ref()).ok_or_else(|| {
-        at(game_value.span(), "game", format!("unknown game {:?}; expected one of {}", game_value.get_ref(), games::names().join(", ")))
+        at(
+            game_value.span(),
+            "game",
+            format!(
+                "unknown game {:?}; expected one of {}",
+                game_value.get_ref(),
+                games::names().join(", ")
+            ),
+        )
     })?;
     let dialect_names: Vec<&str> = game.dialects().iter().map(|d| d.name).collect();
     let dialect = match pick(&entry.dialect, &defaults.dialect) {
         Some(value) => game.dialect(value.get_ref()).ok_or_else(|| {
-            at(value.span(), "dialect", format!("unknown dialect {:?} of {}; expected one of {}", value.get_ref(), game.name(), dialect_names.join(", ")))
+            at(
+                value.span(),
+                "dialect",
+                format!(
+                    "unknown dialect {:?} of {}; expected one of {}",
+                    value.get_ref(),
+                    game.name(),
+                    dialect_names.join(", ")
+                ),
+            )
         })?,
         None if game.dialects().len() == 1 => &game.dialects()[0],
-        None => return Err(at(name.span(), "dialect", format!("scenario {:?} names no `dialect` (one of {})", name.get_ref(), dialect_names.join(", ")))),
+        None => {
+            return Err(at(
+                name.span(),
+                "dialect",
+                format!(
+                    "scenario {:?} names no `dialect` (one of {})",
+                    name.get_ref(),
+                    dialect_names.join(", ")
+                ),
+            ))
+        }
     };
 
     let points = match pick(&entry.points, &defaults.points) {
         Some(p) if !(p.get_ref().is_finite() && *p.get_ref() >= 0.0) => {
-            return Err(at(p.span(), "points", format!("points must be a number of at least 0, not {}", p.get_ref())))
+            return Err(at(
+                p.span(),
+                "points",
+                format!("points must be a number of at least 0, not {}", p.get_ref()),
+            ))
         }
         Some(p) => *p.get_ref(),
         None => 1.0,
     };
     let time_limit = match pick(&entry.time_limit, &defaults.time_limit) {
         Some(t) if !(*t.get_ref() > 0.0 && *t.get_ref() <= MAX_TIME_LIMIT_SECS) => {
-            return Err(at(t.span(), "time_limit", format!("time_limit is in seconds, above 0 and at most {MAX_TIME_LIMIT_SECS}; found {}", t.get_ref())))
+            return Err(at(
+                t.span(),
+                "time_limit",
+                format!(
+                    "time_limit is in seconds, above 0 and at most {MAX_TIME_LIMIT_SECS}; found {}",
+                    t.get_ref()
+                ),
+            ))
         }
         Some(t) => Duration::from_secs_f64(*t.get_ref()),
         None => DEFAULT_TIME_LIMIT,
     };
-    let options = pick(&entry.options, &defaults.options).cloned().unwrap_or_else(|| Spanned::new(0..0, toml::Table::new()));
+    let options = pick(&entry.options, &defaults.options)
+        .cloned()
+        .unwrap_or_else(|| Spanned::new(0..0, toml::Table::new()));
     // Options are checked here, by starting a reference session, so that a typo is reported
     // at load time with its place in the file.
     game.start(dialect.name, options.get_ref())
         .map_err(|e| at(options.span(), &format!("options.{}", e.key), e.to_string()))?;
 
-    let handout = merge_handout(entry.handout.as_ref(), defaults.handout.as_ref(), dialect.handout);
+    let handout = merge_handout(
+        entry.handout.as_ref(),
+        defaults.handout.as_ref(),
+        dialect.handout,
+    );
     let opening = entry.opening.clone();
     if opening.is_some() && dialect.protocol == Protocol::Call {
-        return Err(at(spanned.span(), "opening", format!("`opening` is for program protocols; {}/{} is a call protocol", game.name(), dialect.name)));
+        return Err(at(
+            spanned.span(),
+            "opening",
+            format!(
+                "`opening` is for program protocols; {}/{} is a call protocol",
+                game.name(),
+                dialect.name
+            ),
+        ));
     }
-    let steps = entry.steps.as_ref().ok_or_else(|| at(spanned.span(), "steps", format!("scenario {:?} has no `steps`", name.get_ref())))?;
+    let steps = entry.steps.as_ref().ok_or_else(|| {
+        at(
+            spanned.span(),
+            "steps",
+            format!("scenario {:?} has no `steps`", name.get_ref()),
+        )
+    })?;
     if steps.is_empty() && dialect.protocol == Protocol::Call {
-        return Err(at(spanned.span(), "steps", format!("scenario {:?} has no steps", name.get_ref())));
+        return Err(at(
+            spanned.span(),
+            "steps",
+            format!("scenario {:?} has no steps", name.get_ref()),
+        ));
     }
-    let steps = steps.iter().map(|s| resolve_step(file, source, s)).collect::<Result<Vec<_>, _>>()?;
+    let steps = steps
+        .iter()
+        .map(|s| resolve_step(file, source, s))
+        .collect::<Result<Vec<_>, _>>()?;
 
     Ok(Scenario {
         file: file.to_string(),
@@ -146,32 +271,62 @@ fn resolve(file: &str, source: &str, defaults: &Entry, spanned: &Spanned<Entry>)
         dialect,
         handout,
         points,
-        visibility: pick(&entry.visibility, &defaults.visibility).copied().unwrap_or(Visibility::Visible),
-        tags: pick(&entry.tags, &defaults.tags).cloned().unwrap_or_default(),
+        visibility: pick(&entry.visibility, &defaults.visibility)
+            .copied()
+            .unwrap_or(Visibility::Visible),
+        tags: pick(&entry.tags, &defaults.tags)
+            .cloned()
+            .unwrap_or_default(),
         time_limit,
-        compare: pick(&entry.compare, &defaults.compare).copied().unwrap_or(CompareMode::Exact),
+        compare: pick(&entry.compare, &defaults.compare)
+            .copied()
+            .unwrap_or(CompareMode::Exact),
         options: options.into_inner(),
         opening,
         steps,
     })
 }
 
-fn merge_handout(entry: Option<&HandoutDef>, default: Option<&HandoutDef>, dialect_seed: &str) -> HandoutDef {
-    let field = |f: fn(&HandoutDef) -> &Option<String>| entry.and_then(|h| f(h).clone()).or_else(|| default.and_then(|h| f(h).clone()));
+fn merge_handout(
+    entry: Option<&HandoutDef>,
+    default: Option<&HandoutDef>,
+    dialect_seed: &str,
+) -> HandoutDef {
+    let field = |f: fn(&HandoutDef) -> &Option<String>| {
+        entry
+            .and_then(|h| f(h).clone())
+            .or_else(|| default.and_then(|h| f(h).clone()))
+    };
     HandoutDef {
         seed: field(|h| &h.seed).or_else(|| Some(dialect_seed.to_string())),
         section: field(|h| &h.section),
     }
 }
 
-fn resolve_step(file: &str, source: &str, spanned: &Spanned<StepDef>) -> Result<Step, ScenarioFileError> {
+fn resolve_step(
+    file: &str,
+    source: &str,
+    spanned: &Spanned<StepDef>,
+) -> Result<Step, ScenarioFileError> {
     let step = spanned.get_ref();
     let send = step.send.get_ref();
     if send.contains('\n') || send.contains('\r') {
-        return Err(ScenarioFileError::at(file, source, step.send.span().start, Some("send"), "`send` is one line; give each line its own step".into()));
+        return Err(ScenarioFileError::at(
+            file,
+            source,
+            step.send.span().start,
+            Some("send"),
+            "`send` is one line; give each line its own step".into(),
+        ));
     }
     if !step.accept.is_empty() && step.expect.is_none() {
-        return Err(ScenarioFileError::at(file, source, spanned.span().start, Some("accept"), "`accept` lists alternatives to `expect`; give `expect` too".into()));
+        return Err(ScenarioFileError::at(
+            file,
+            source,
+            spanned.span().start,
+            Some("accept"),
+            "`accept` lists alternatives to `expect`; give `expect` too".into(),
+        ));
     }
     Ok(Step {
         send: send.clone(),
@@ -212,9 +367,15 @@ send = "move_king 8 LEFT"
         assert_eq!(scenarios.len(), 2);
         assert_eq!(scenarios[0].points, 2.0);
         assert_eq!(scenarios[1].points, 0.5);
-        assert_eq!(scenarios[0].handout.section.as_deref(), Some("Check move validity"));
+        assert_eq!(
+            scenarios[0].handout.section.as_deref(),
+            Some("Check move validity")
+        );
         assert_eq!(scenarios[1].handout.section.as_deref(), Some("Move a king"));
-        assert_eq!(scenarios[1].handout.seed.as_deref(), Some("000_78f0643f6cc5cf69.txt"));
+        assert_eq!(
+            scenarios[1].handout.seed.as_deref(),
+            Some("000_78f0643f6cc5cf69.txt")
+        );
         assert_eq!(scenarios[0].steps[1].expect.as_deref(), Some("False\n"));
         assert_eq!(scenarios[0].steps[1].line, 11);
         assert_eq!(scenarios[1].steps[0].send, "move_king 8 LEFT");
@@ -228,7 +389,11 @@ send = "move_king 8 LEFT"
     #[test]
     fn unknown_key_is_named_with_its_place() {
         let e = error(&GOOD.replace("{ send = \"create_board\" }", "{ sned = \"create_board\" }"));
-        assert_eq!((e.line, e.column, e.key.as_deref()), (10, 5, Some("sned")), "{e}");
+        assert_eq!(
+            (e.line, e.column, e.key.as_deref()),
+            (10, 5, Some("sned")),
+            "{e}"
+        );
         let e = error(&GOOD.replace("points = 0.5", "pionts = 0.5"));
         assert_eq!((e.line, e.key.as_deref()), (16, Some("pionts")), "{e}");
         assert!(e.message.ends_with("(at scenario[1].pionts)"), "{e}");
@@ -237,7 +402,11 @@ send = "move_king 8 LEFT"
     #[test]
     fn bad_values_are_named_with_their_place() {
         let e = error(&GOOD.replace("dialect = \"project5\"", "dialect = \"project6\""));
-        assert_eq!((e.line, e.column, e.key.as_deref()), (3, 11, Some("dialect")), "{e}");
+        assert_eq!(
+            (e.line, e.column, e.key.as_deref()),
+            (3, 11, Some("dialect")),
+            "{e}"
+        );
         assert!(e.message.contains("csc110"), "{e}");
         let e = error(&GOOD.replace("game = \"one-d-chess\"", "game = \"checkers\""));
         assert_eq!((e.line, e.key.as_deref()), (2, Some("game")));

@@ -39,7 +39,8 @@ fn is_scenario_file(path: &Path) -> bool {
 pub fn from_paths(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
     let mut files = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
+        let meta =
+            std::fs::metadata(path).map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
         if meta.is_dir() {
             let mut found = 0;
             for entry in WalkDir::new(path).sort_by_file_name() {
@@ -50,7 +51,10 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
                 }
             }
             if found == 0 {
-                return Err(Error::path(path, "no scenario files (*.toml) in this folder"));
+                return Err(Error::path(
+                    path,
+                    "no scenario files (*.toml) in this folder",
+                ));
             }
         } else {
             files.push(read(path)?);
@@ -61,7 +65,12 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
 
 fn read(path: &Path) -> Result<SourceFile, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| Error::path(path, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::path(
+            path,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })?;
     Ok(SourceFile {
         name: path.display().to_string(),
         text,

@@ -41,7 +41,11 @@ impl Csc110 {
     }
 
     fn turn_prompt(&self) -> String {
-        format!("{}\n{} enter index:\n", render(&self.board), side_name(self.player))
+        format!(
+            "{}\n{} enter index:\n",
+            render(&self.board),
+            side_name(self.player)
+        )
     }
 
     fn play(&mut self, position: i64, direction: &str) -> String {
@@ -126,7 +130,9 @@ mod tests {
     fn invalid_move_reprompts_the_same_player_silently() {
         let mut s = Csc110::new();
         let opening = s.opening().text;
-        assert!(opening.ends_with("|\n+-----------------------------------------------------+\nWhite enter index:\n"));
+        assert!(opening.ends_with(
+            "|\n+-----------------------------------------------------+\nWhite enter index:\n"
+        ));
         assert_eq!(s.respond("7").text, "White enter direction (l or r):\n");
         assert_eq!(s.respond("l").text, opening);
         s.respond("2");
@@ -137,7 +143,16 @@ mod tests {
     fn the_example_game_ends_with_the_winner() {
         let mut s = Csc110::new();
         s.opening();
-        let moves = [("2", "r"), ("6", "l"), ("1", "r"), ("4", "l"), ("0", "r"), ("7", "l"), ("3", "r"), ("8", "l")];
+        let moves = [
+            ("2", "r"),
+            ("6", "l"),
+            ("1", "r"),
+            ("4", "l"),
+            ("0", "r"),
+            ("7", "l"),
+            ("3", "r"),
+            ("8", "l"),
+        ];
         for (index, direction) in moves {
             s.respond(index);
             s.respond(direction);

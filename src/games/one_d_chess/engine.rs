@@ -258,21 +258,91 @@ mod tests {
     /// (position, direction, before, after): the rule table of DESIGN.md.
     const MOVES: &[(i64, Direction, &str, &str)] = &[
         // knights: exactly two, jumping, capturing anything, staying put at the edges
-        (6, Direction::Left, "WKi WKn WKn . . . BKn BKn BKi", "WKi WKn WKn . BKn . . BKn BKi"),
-        (2, Direction::Right, "WKi WKn WKn . . . BKn BKn BKi", "WKi WKn . . WKn . BKn BKn BKi"),
-        (1, Direction::Left, ". WKn . . . . . . BKi", ". WKn . . . . . . BKi"),
-        (0, Direction::Left, "WKn . . . . . . . BKi", "WKn . . . . . . . BKi"),
-        (7, Direction::Right, "WKi . . . . . . BKn .", "WKi . . . . . . BKn ."),
-        (8, Direction::Right, "WKi . . . . . . . BKn", "WKi . . . . . . . BKn"),
-        (1, Direction::Right, "WKi WKn . WKn . . . . BKi", "WKi . . WKn . . . . BKi"),
+        (
+            6,
+            Direction::Left,
+            "WKi WKn WKn . . . BKn BKn BKi",
+            "WKi WKn WKn . BKn . . BKn BKi",
+        ),
+        (
+            2,
+            Direction::Right,
+            "WKi WKn WKn . . . BKn BKn BKi",
+            "WKi WKn . . WKn . BKn BKn BKi",
+        ),
+        (
+            1,
+            Direction::Left,
+            ". WKn . . . . . . BKi",
+            ". WKn . . . . . . BKi",
+        ),
+        (
+            0,
+            Direction::Left,
+            "WKn . . . . . . . BKi",
+            "WKn . . . . . . . BKi",
+        ),
+        (
+            7,
+            Direction::Right,
+            "WKi . . . . . . BKn .",
+            "WKi . . . . . . BKn .",
+        ),
+        (
+            8,
+            Direction::Right,
+            "WKi . . . . . . . BKn",
+            "WKi . . . . . . . BKn",
+        ),
+        (
+            1,
+            Direction::Right,
+            "WKi WKn . WKn . . . . BKi",
+            "WKi . . WKn . . . . BKi",
+        ),
         // kings: slide to a piece (captured, own too) or to the edge; stay at the edge
-        (0, Direction::Left, "WKi WKn WKn . . . BKn BKn BKi", "WKi WKn WKn . . . BKn BKn BKi"),
-        (8, Direction::Left, "WKi WKn WKn . . . BKn BKn BKi", "WKi WKn WKn . . . BKn BKi ."),
-        (0, Direction::Right, "WKi WKn WKn . . . BKn BKn BKi", ". WKi WKn . . . BKn BKn BKi"),
-        (4, Direction::Right, ". . . . WKi . . . .", ". . . . . . . . WKi"),
-        (4, Direction::Left, ". . . . BKi . . . .", "BKi . . . . . . . ."),
-        (8, Direction::Right, "WKi . . . . . . . BKi", "WKi . . . . . . . BKi"),
-        (2, Direction::Right, ". . WKi . . BKi . . .", ". . . . . WKi . . ."),
+        (
+            0,
+            Direction::Left,
+            "WKi WKn WKn . . . BKn BKn BKi",
+            "WKi WKn WKn . . . BKn BKn BKi",
+        ),
+        (
+            8,
+            Direction::Left,
+            "WKi WKn WKn . . . BKn BKn BKi",
+            "WKi WKn WKn . . . BKn BKi .",
+        ),
+        (
+            0,
+            Direction::Right,
+            "WKi WKn WKn . . . BKn BKn BKi",
+            ". WKi WKn . . . BKn BKn BKi",
+        ),
+        (
+            4,
+            Direction::Right,
+            ". . . . WKi . . . .",
+            ". . . . . . . . WKi",
+        ),
+        (
+            4,
+            Direction::Left,
+            ". . . . BKi . . . .",
+            "BKi . . . . . . . .",
+        ),
+        (
+            8,
+            Direction::Right,
+            "WKi . . . . . . . BKi",
+            "WKi . . . . . . . BKi",
+        ),
+        (
+            2,
+            Direction::Right,
+            ". . WKi . . BKi . . .",
+            ". . . . . WKi . . .",
+        ),
     ];
 
     #[test]

@@ -48,7 +48,10 @@ impl Game for OneDChess {
         match dialect {
             "project5" => Ok(Box::new(project5::Project5::new())),
             "csc110" => Ok(Box::new(csc110::Csc110::new())),
-            other => Err(OptionError::new("dialect", format!("unknown dialect {other:?}"))),
+            other => Err(OptionError::new(
+                "dialect",
+                format!("unknown dialect {other:?}"),
+            )),
         }
     }
 

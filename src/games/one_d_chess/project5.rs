@@ -40,14 +40,16 @@ fn parse(line: &str) -> Result<Command, String> {
             .map_err(|_| format!("ValueError: position must be an integer, got {word:?}"))
     };
     let direction = |word: &str| {
-        parse_direction(word).ok_or_else(|| format!("ValueError: direction must be LEFT or RIGHT, got {word:?}"))
+        parse_direction(word)
+            .ok_or_else(|| format!("ValueError: direction must be LEFT or RIGHT, got {word:?}"))
     };
     match words.as_slice() {
         ["create_board"] => Ok(Command::CreateBoard),
         ["printable_board"] => Ok(Command::PrintableBoard),
         ["is_valid_move", pos, player] => {
-            let side = parse_side(player)
-                .ok_or_else(|| format!("ValueError: player must be WHITE or BLACK, got {player:?}"))?;
+            let side = parse_side(player).ok_or_else(|| {
+                format!("ValueError: player must be WHITE or BLACK, got {player:?}")
+            })?;
             Ok(Command::IsValidMove(position(pos)?, side))
         }
         [name @ ("move" | "move_king" | "move_knight"), pos, dir] => {
@@ -84,7 +86,9 @@ impl Project5 {
                 Reply::new(format!("{}\n", list_repr(&self.board, EMPTY)))
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
-            Command::IsValidMove(position, side) => Reply::new(truth(self.board.is_valid_move(position, side))),
+            Command::IsValidMove(position, side) => {
+                Reply::new(truth(self.board.is_valid_move(position, side)))
+            }
             Command::Move(position, direction, kind) => {
                 let mut after = self.board;
                 match kind {
@@ -106,8 +110,12 @@ impl Project5 {
         let board = render(&self.board);
         match self.board.winner() {
             None => Reply::new("False\n"),
-            Some(Side::White) => Reply::new(format!("White wins!\n{board}\nTrue\n")).or("White wins!\nTrue\n"),
-            Some(Side::Black) => Reply::new(format!("{board}\nBlack wins!\nTrue\n")).or("Black wins!\nTrue\n"),
+            Some(Side::White) => {
+                Reply::new(format!("White wins!\n{board}\nTrue\n")).or("White wins!\nTrue\n")
+            }
+            Some(Side::Black) => {
+                Reply::new(format!("{board}\nBlack wins!\nTrue\n")).or("Black wins!\nTrue\n")
+            }
         }
     }
 }
@@ -167,11 +175,21 @@ mod tests {
         let mut s = Project5::new();
         // Black's king eats its own knights and White's knight; White's king eats its own
         // knight; Black's king takes White's.
-        for line in ["move 8 LEFT", "move 7 LEFT", "move 6 LEFT", "move 0 RIGHT", "move 2 LEFT"] {
+        for line in [
+            "move 8 LEFT",
+            "move 7 LEFT",
+            "move 6 LEFT",
+            "move 0 RIGHT",
+            "move 2 LEFT",
+        ] {
             assert_eq!(s.respond(line).text, "");
         }
         let reply = s.respond("is_game_over");
-        assert!(reply.text.ends_with("Black wins!\nTrue\n"), "{}", reply.text);
+        assert!(
+            reply.text.ends_with("Black wins!\nTrue\n"),
+            "{}",
+            reply.text
+        );
         assert_eq!(reply.also_accepted, ["Black wins!\nTrue\n"]);
     }
 }

@@ -75,7 +75,10 @@ fn list_cells(line: &str) -> Option<Vec<&str>> {
 
 fn is_rule(line: &str) -> bool {
     let t = line.trim();
-    t.len() > 2 && t.starts_with('+') && t.ends_with('+') && t[1..t.len() - 1].chars().all(|c| c == '-')
+    t.len() > 2
+        && t.starts_with('+')
+        && t.ends_with('+')
+        && t[1..t.len() - 1].chars().all(|c| c == '-')
 }
 
 /// Reads 1D chess boards: the printed three lines (rules optional) and board lists.
@@ -88,7 +91,13 @@ impl BoardReader for OneDBoards {
         let mut i = 0;
         while i < lines.len() {
             if let Some(items) = row_cells(lines[i]) {
-                let above = i > 0 && is_rule(lines[i - 1]) && found.last().map_or(true, |b: &FoundBoard| b.first_line + b.line_count < i);
+                // The rule above belongs to this board unless the previous board took it.
+                let free = |line: usize| {
+                    found
+                        .last()
+                        .is_none_or(|b: &FoundBoard| b.first_line + b.line_count <= line)
+                };
+                let above = i > 0 && is_rule(lines[i - 1]) && free(i - 1);
                 let below = i + 1 < lines.len() && is_rule(lines[i + 1]);
                 let first_line = if above { i - 1 } else { i };
                 let last_line = if below { i + 1 } else { i };
@@ -133,12 +142,24 @@ mod tests {
 
     #[test]
     fn reads_boards_back_and_names_cells() {
-        let moved = START.replace("| WKn |     |     |     | BKn", "| WKn |     |     | BKn |     ");
+        let moved = START.replace(
+            "| WKn |     |     |     | BKn",
+            "| WKn |     |     | BKn |     ",
+        );
         let diffs = cell_diffs(&OneDBoards, START, &moved);
         let named: Vec<String> = diffs.iter().map(|d| d.to_string()).collect();
-        assert_eq!(named, ["cell 5: expected empty, got BKn", "cell 6: expected BKn, got empty"]);
+        assert_eq!(
+            named,
+            [
+                "cell 5: expected empty, got BKn",
+                "cell 6: expected BKn, got empty"
+            ]
+        );
         let list = "['WKi', 'WKn', 'WKn', 'EMPTY', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']";
-        assert_eq!(OneDBoards.find_boards(list)[0].cells, OneDBoards.find_boards(START)[0].cells);
+        assert_eq!(
+            OneDBoards.find_boards(list)[0].cells,
+            OneDBoards.find_boards(START)[0].cells
+        );
     }
 
     #[test]
@@ -148,9 +169,15 @@ mod tests {
         let short_rule = START.replacen("--+", "+", 1);
         for variant in [spaced, with_empty, short_rule] {
             assert_ne!(variant, START);
-            assert_eq!(canonical(&OneDBoards, &variant), canonical(&OneDBoards, START));
+            assert_eq!(
+                canonical(&OneDBoards, &variant),
+                canonical(&OneDBoards, START)
+            );
         }
         let moved = START.replace("WKi | WKn", "WKn | WKi");
-        assert_ne!(canonical(&OneDBoards, &moved), canonical(&OneDBoards, START));
+        assert_ne!(
+            canonical(&OneDBoards, &moved),
+            canonical(&OneDBoards, START)
+        );
     }
 }

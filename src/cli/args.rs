@@ -1,0 +1,105 @@
+//! The command line, parsed by clap. Nothing here does work: `cli::run` turns these into
+//! a configuration and then into the library's objects.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use boardgrade::report::Format;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "boardgrade",
+    version,
+    about = "Autograder and test harness for board-game programming assignments"
+)]
+#[command(
+    after_help = "Exit codes: 0 all scenarios passed; 1 some scenario did not pass; 2 bad invocation or an invalid scenario file."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Replay scenarios against the reference, a command or a Python submission.
+    Test(TestArgs),
+    /// Serve a game's reference engine on stdin/stdout (a correct "student").
+    Engine(EngineArgs),
+    /// List the games and their dialects.
+    Games,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Scenario files or folders (default: the specs bundled into boardgrade).
+    pub paths: Vec<PathBuf>,
+    /// Run this command (through `sh -c`) as the program under test.
+    #[arg(long, conflicts_with = "python")]
+    pub cmd: Option<String>,
+    /// A Python submission (file or folder) to test.
+    #[arg(long, value_name = "FILE")]
+    pub python: Option<PathBuf>,
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// Only scenarios whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// How scenarios are run.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Scenarios run at once (default: the number of cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// The Python interpreter for Python submissions [env: BOARDGRADE_PYTHON; default: python3].
+    #[arg(long, value_name = "PATH")]
+    pub python_bin: Option<PathBuf>,
+    /// Most bytes a program may print to stdout in one scenario.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    pub output_limit: usize,
+    /// Address-space limit for a program, in MiB (0 for none).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub memory_limit: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Colours in the human report.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Show only scenarios that did not pass.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// The game (see `boardgrade games`).
+    pub game: String,
+    /// The dialect (default: the game's first).
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}

@@ -1,0 +1,8 @@
+//! Exit codes, documented in the README.
+
+/// Every scenario passed (or the command did its job).
+pub const SUCCESS: i32 = 0;
+/// Some scenario did not pass.
+pub const FAILED: i32 = 1;
+/// Bad invocation or an invalid scenario file.
+pub const INVALID: i32 = 2;

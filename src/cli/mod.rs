@@ -1,0 +1,62 @@
+//! The thin command line over the library: parse, configure, run, and turn errors into
+//! messages and exit codes (the one place that does).
+
+pub mod args;
+pub mod engine;
+pub mod exit;
+pub mod test;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use boardgrade::{games, Error};
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() {
+                exit::INVALID
+            } else {
+                exit::SUCCESS
+            };
+            let _ = error.print();
+            return code;
+        }
+    };
+    let result = match &cli.command {
+        Command::Test(args) => test::run(args),
+        Command::Engine(args) => engine::run(args),
+        Command::Games => list_games(),
+    };
+    match result {
+        Ok(code) => code,
+        // A reader that went away (`| head`) is not an error worth a message.
+        Err(error) if is_broken_pipe(&error) => exit::SUCCESS,
+        Err(error) => {
+            eprintln!("boardgrade: error: {error}");
+            exit::INVALID
+        }
+    }
+}
+
+fn is_broken_pipe(error: &Error) -> bool {
+    matches!(error, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+fn list_games() -> Result<i32, Error> {
+    for game in games::REGISTRY {
+        for dialect in game.dialects() {
+            println!(
+                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}",
+                game.name(),
+                dialect.name,
+                dialect.protocol,
+                dialect.entry_file,
+                dialect.handout
+            );
+        }
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,166 @@
+//! `boardgrade test`: arguments to a configuration, then a run and a report.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use boardgrade::harness::{run_all, RunConfig};
+use boardgrade::report::{reporter, Style};
+use boardgrade::scenario::sources::{self, SourceFile};
+use boardgrade::scenario::Scenario;
+use boardgrade::target::{Limits, Target, TargetSpec};
+use boardgrade::Error;
+
+use super::args::{ColorChoice, OutputArgs, RunArgs, TestArgs};
+use super::exit;
+
+/// The interpreter named by flag, environment or default.
+pub fn python_candidate(flag: &Option<PathBuf>) -> PathBuf {
+    flag.clone()
+        .or_else(|| std::env::var_os("BOARDGRADE_PYTHON").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+pub fn run_config(args: &RunArgs) -> RunConfig {
+    let mut config = RunConfig::default();
+    if let Some(jobs) = args.jobs {
+        config.jobs = jobs.max(1);
+    }
+    config.limits = Limits {
+        output_bytes: args.output_limit,
+        memory_bytes: (args.memory_limit > 0).then_some(args.memory_limit << 20),
+        ..Limits::default()
+    };
+    config
+}
+
+pub fn style(args: &OutputArgs) -> Style {
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    Style { color }
+}
+
+fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
+    scenarios
+        .into_iter()
+        .filter(|s| args.game.as_ref().is_none_or(|g| s.game.name() == g))
+        .filter(|s| args.dialect.as_ref().is_none_or(|d| s.dialect.name == d))
+        .filter(|s| {
+            args.filter
+                .as_ref()
+                .is_none_or(|f| s.name.contains(f.as_str()))
+        })
+        .collect()
+}
+
+/// A submission answers one dialect: narrow the scenarios to it, by the entry file's name
+/// when they span several.
+fn one_dialect(scenarios: Vec<Scenario>, submission: &Path) -> Result<Vec<Scenario>, Error> {
+    let mut ids: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
+    ids.sort();
+    ids.dedup();
+    if ids.len() <= 1 {
+        return Ok(scenarios);
+    }
+    let file_name = submission
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let matching: Vec<&String> = ids
+        .iter()
+        .filter(|id| {
+            scenarios
+                .iter()
+                .any(|s| &s.dialect_id() == *id && s.dialect.entry_file == file_name)
+        })
+        .collect();
+    match matching.as_slice() {
+        [only] => {
+            let only = (*only).clone();
+            Ok(scenarios
+                .into_iter()
+                .filter(|s| s.dialect_id() == only)
+                .collect())
+        }
+        _ => Err(Error::Usage(format!(
+            "the scenarios cover several dialects ({}); choose one with --game and --dialect",
+            ids.join(", ")
+        ))),
+    }
+}
+
+pub fn run(args: &TestArgs) -> Result<i32, Error> {
+    let files: Vec<SourceFile> = if args.paths.is_empty() {
+        sources::bundled()
+    } else {
+        sources::from_paths(&args.paths)?
+    };
+    let loaded = sources::load_all(&files);
+    let mut scenarios = select(loaded.scenarios, args);
+
+    let spec = match (&args.cmd, &args.python) {
+        (Some(cmd), _) => TargetSpec::Command(cmd.clone()),
+        (None, Some(file)) => TargetSpec::Python(file.clone()),
+        (None, None) => TargetSpec::Reference,
+    };
+    if let TargetSpec::Python(file) = &spec {
+        scenarios = one_dialect(scenarios, file)?;
+    }
+    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?;
+    let target_name = describe_target(&target);
+
+    let mut report = reporter(
+        args.output.format,
+        std::io::stdout().lock(),
+        style(&args.output),
+        !args.output.quiet,
+    );
+    let io_error = |e| Error::io("cannot write the report", e);
+    for error in &loaded.errors {
+        report.invalid_file(error).map_err(io_error)?;
+    }
+    if scenarios.is_empty() && loaded.errors.is_empty() {
+        return Err(Error::Usage(
+            "no scenarios match the given paths and filters".into(),
+        ));
+    }
+    let mut write_error = None;
+    let outcomes = run_all(
+        &scenarios,
+        &target,
+        &run_config(&args.run),
+        &target_name,
+        &mut |event| {
+            if write_error.is_none() {
+                if let Err(e) = report.event(&event) {
+                    write_error = Some(e);
+                }
+            }
+        },
+    );
+    if let Some(e) = write_error {
+        return Err(io_error(e));
+    }
+    Ok(if !loaded.errors.is_empty() {
+        exit::INVALID
+    } else if outcomes.iter().all(|o| o.verdict.passed()) {
+        exit::SUCCESS
+    } else {
+        exit::FAILED
+    })
+}
+
+fn describe_target(target: &Target) -> String {
+    match target.spec() {
+        TargetSpec::Reference => "the reference engine".to_string(),
+        TargetSpec::Command(cmd) => format!("`{cmd}`"),
+        TargetSpec::Python(path) => match target.interpreter() {
+            Some(python) => format!("{} (Python {})", path.display(), python.version),
+            None => path.display().to_string(),
+        },
+    }
+}

@@ -1,0 +1,257 @@
+//! From what a program did to a verdict: limits first, then the output against the
+//! expectation, then how the program ended.
+
+use std::time::Duration;
+
+use super::expectation::Expectation;
+use super::outcome::{Divergence, Outcome, Verdict};
+use crate::compare::{match_steps, prepare, visible, Mismatch};
+use crate::games::board_text::{canonical, cell_diffs};
+use crate::games::Protocol;
+use crate::scenario::Scenario;
+use crate::target::{Ending, Execution};
+
+/// Most lines of a step's output kept in a divergence.
+const MAX_CHUNK_LINES: usize = 60;
+/// Most lines of transcript kept before the divergence.
+const TRANSCRIPT_LINES: usize = 24;
+
+/// Texts on stderr that mean the program ran out of memory under the address-space limit.
+const OUT_OF_MEMORY: &[&str] = &[
+    "MemoryError",
+    "Cannot allocate memory",
+    "std::bad_alloc",
+    "memory allocation of",
+    "out of memory",
+];
+
+/// SIGXCPU: the CPU-time limit.
+const CPU_LIMIT_SIGNAL: i32 = 24;
+
+/// The outcome of a run of `scenario`.
+pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
+    let compared = prepare(&run.stdout, scenario.compare);
+    let matched = match_steps(&expectation.steps, &compared, scenario.compare);
+    let stderr = visible::lossless(&run.stderr_tail);
+    // A program protocol whose game is not over when input runs out may stop any way it
+    // likes (an EOFError traceback, say): then only its output counts.
+    let exit_ignored = scenario.dialect.protocol == Protocol::Program && !expectation.finished;
+    let abnormal = !matches!(run.ending, Ending::Exited(0));
+
+    let mut detail = None;
+    let verdict = match &run.ending {
+        Ending::NotStarted(why) => {
+            detail = Some(format!("could not start the program: {why}"));
+            Verdict::Error
+        }
+        Ending::TimedOut => {
+            detail = Some(format!(
+                "no end after {} (the scenario's time limit)",
+                seconds(scenario.time_limit)
+            ));
+            Verdict::Timeout
+        }
+        Ending::Signaled(CPU_LIMIT_SIGNAL) => {
+            detail = Some("killed at the CPU-time limit".into());
+            Verdict::Timeout
+        }
+        Ending::OutputLimit => {
+            detail = Some(format!("printed more than {} bytes", run.stdout.len()));
+            Verdict::OutputLimit
+        }
+        _ if abnormal && OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => {
+            detail = Some("ran out of memory under the memory limit".into());
+            Verdict::MemoryLimit
+        }
+        ending => {
+            let crashed = abnormal
+                && match &matched {
+                    Ok(_) => !exit_ignored,
+                    Err(m) => !exit_ignored || m.output_ended,
+                };
+            if crashed {
+                detail = Some(describe_ending(ending));
+                Verdict::Crash
+            } else if matched.is_ok() {
+                Verdict::Pass
+            } else if same_positions(scenario, expectation, &run.stdout) {
+                detail =
+                    Some("the board positions are right but they are printed differently".into());
+                Verdict::Presentation
+            } else {
+                Verdict::Wrong
+            }
+        }
+    };
+
+    let first_divergence = matched
+        .as_ref()
+        .err()
+        .map(|m| divergence(scenario, expectation, &compared, m));
+    let transcript = match (&matched, scenario.dialect.protocol) {
+        (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
+        _ => None,
+    };
+    let passed = verdict == Verdict::Pass;
+    let counted = verdict != Verdict::Error;
+    Outcome {
+        file: scenario.file.clone(),
+        line: scenario.line,
+        name: scenario.name.clone(),
+        game: scenario.game.name().to_string(),
+        dialect: scenario.dialect.name.to_string(),
+        verdict,
+        score: if passed { scenario.points } else { 0.0 },
+        max_score: if counted { scenario.points } else { 0.0 },
+        first_divergence,
+        detail,
+        stderr_tail: (!passed && !stderr.trim().is_empty()).then(|| stderr.trim_end().to_string()),
+        transcript,
+        visibility: scenario.visibility,
+        tags: scenario.tags.clone(),
+        handout: handout_label(scenario),
+        duration_ms: run.elapsed.as_millis() as u64,
+    }
+}
+
+/// An outcome for a scenario that could not be run at all.
+pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        file: scenario.file.clone(),
+        line: scenario.line,
+        name: scenario.name.clone(),
+        game: scenario.game.name().to_string(),
+        dialect: scenario.dialect.name.to_string(),
+        verdict: Verdict::Error,
+        score: 0.0,
+        max_score: 0.0,
+        first_divergence: None,
+        detail: Some(detail),
+        stderr_tail: None,
+        transcript: None,
+        visibility: scenario.visibility,
+        tags: scenario.tags.clone(),
+        handout: handout_label(scenario),
+        duration_ms: 0,
+    }
+}
+
+fn handout_label(scenario: &Scenario) -> Option<String> {
+    match (&scenario.handout.seed, &scenario.handout.section) {
+        (Some(seed), Some(section)) => Some(format!("{seed}, {section}")),
+        (Some(seed), None) => Some(seed.clone()),
+        (None, Some(section)) => Some(section.clone()),
+        (None, None) => None,
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
+}
+
+fn describe_ending(ending: &Ending) -> String {
+    match ending {
+        Ending::Exited(code) => format!("exited with status {code}"),
+        Ending::Signaled(signal) => format!("killed by signal {signal} ({})", signal_name(*signal)),
+        other => format!("{other:?}"),
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV, a memory fault",
+        libc::SIGABRT => "SIGABRT, aborted",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXFSZ => "SIGXFSZ, file size limit",
+        _ => "signal",
+    }
+}
+
+/// True when the output says the same as the expectation with only its printing different
+/// (board renderings read back, whitespace folded).
+fn same_positions(scenario: &Scenario, expectation: &Expectation, stdout: &[u8]) -> bool {
+    if expectation.steps.iter().any(|s| s.has_wildcards()) {
+        return false;
+    }
+    let reader = scenario.game.board_reader();
+    let expected: String = expectation.steps.iter().map(|s| s.canonical()).collect();
+    let actual = visible::lossless(stdout);
+    canonical(reader, &expected) == canonical(reader, &actual)
+}
+
+/// The end of the `n`th line after `from` (or the end of the text).
+fn after_lines(text: &[u8], from: usize, n: usize) -> usize {
+    let mut at = from;
+    for _ in 0..n {
+        match text[at..].iter().position(|&b| b == b'\n') {
+            Some(i) => at += i + 1,
+            None => return text.len(),
+        }
+    }
+    at
+}
+
+fn divergence(
+    scenario: &Scenario,
+    expectation: &Expectation,
+    actual: &[u8],
+    m: &Mismatch,
+) -> Divergence {
+    let pattern = &expectation.steps[m.step];
+    let expected = pattern.canonical();
+    let start = m.step_start.min(actual.len());
+    let failing_line = actual[start..m.at.min(actual.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let lines = expected
+        .lines()
+        .count()
+        .max(failing_line + 1)
+        .min(MAX_CHUNK_LINES);
+    let chunk = visible::lossless(&actual[start..after_lines(actual, start, lines)]);
+    let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
+    Divergence {
+        step: m.step,
+        send: step.map(|s| s.send.clone()),
+        cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
+        expected,
+        actual: chunk,
+        line: failing_line + 1,
+        also_accepted: pattern.alternatives()[1..]
+            .iter()
+            .map(|a| crate::compare::pattern::render(a))
+            .collect(),
+        source_line: step.map(|s| s.line),
+    }
+}
+
+/// The output up to the divergence as a terminal shows it: each typed line right after the
+/// output that preceded it.
+fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
+    let mut starts = m.starts.clone();
+    starts.push(m.step_start);
+    let end = after_lines(actual, m.at.min(actual.len()), 1);
+    let mut text = String::new();
+    let mut from = 0;
+    for (index, &start) in starts.iter().enumerate().skip(1) {
+        let start = start.min(end);
+        text.push_str(&visible::lossless(&actual[from..start]));
+        if let Some(step) = scenario.steps.get(index - 1) {
+            text.push_str(&step.send);
+            text.push('\n');
+        }
+        from = start;
+    }
+    text.push_str(&visible::lossless(&actual[from.min(end)..end]));
+    let lines: Vec<&str> = text.lines().collect();
+    let skip = lines.len().saturating_sub(TRANSCRIPT_LINES);
+    let mut shown = lines[skip..].join("\n");
+    if skip > 0 {
+        shown = format!("[{skip} earlier lines]\n{shown}");
+    }
+    shown
+}

@@ -1,0 +1,10 @@
+//! The harness: expectations from the reference ([`expectation`]), runs ([`run`]), verdicts
+//! ([`judge`]) and their results ([`outcome`]).
+
+pub mod expectation;
+pub mod judge;
+pub mod outcome;
+pub mod run;
+
+pub use outcome::{Divergence, Outcome, Verdict};
+pub use run::{run_all, run_one, Event, RunConfig, Summary};

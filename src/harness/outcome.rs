@@ -1,0 +1,106 @@
+//! The result of one scenario, as reports and scripts see it.
+
+use serde::Serialize;
+
+use crate::games::CellDiff;
+use crate::scenario::Visibility;
+
+/// The verdict on one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    /// The output differs (see the first divergence).
+    Wrong,
+    /// The board state is right but its text is not.
+    Presentation,
+    Timeout,
+    /// The program died (exit status or signal).
+    Crash,
+    OutputLimit,
+    MemoryLimit,
+    /// A harness or scenario problem: never counted against a student.
+    Error,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 8] = [
+        Verdict::Pass,
+        Verdict::Wrong,
+        Verdict::Presentation,
+        Verdict::Timeout,
+        Verdict::Crash,
+        Verdict::OutputLimit,
+        Verdict::MemoryLimit,
+        Verdict::Error,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Wrong => "wrong",
+            Verdict::Presentation => "presentation",
+            Verdict::Timeout => "timeout",
+            Verdict::Crash => "crash",
+            Verdict::OutputLimit => "output-limit",
+            Verdict::MemoryLimit => "memory-limit",
+            Verdict::Error => "error",
+        }
+    }
+
+    pub fn passed(self) -> bool {
+        self == Verdict::Pass
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where the output first went wrong.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Divergence {
+    /// Step number: 0 is the output before any input, 1 the first step.
+    pub step: usize,
+    /// The line sent at that step (none for step 0).
+    pub send: Option<String>,
+    /// What the step expected (its first accepted form).
+    pub expected: String,
+    /// What the program printed for that step (bounded).
+    pub actual: String,
+    /// 1-based line within the step's output where they first differ.
+    pub line: usize,
+    /// Board cells that differ, where the game can read its boards.
+    pub cells: Vec<CellDiff>,
+    /// Other accepted forms of the step's output.
+    pub also_accepted: Vec<String>,
+    /// Line of the step in its scenario file.
+    pub source_line: Option<usize>,
+}
+
+/// Everything known about one scenario's run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub file: String,
+    pub line: usize,
+    pub name: String,
+    pub game: String,
+    pub dialect: String,
+    pub verdict: Verdict,
+    pub score: f64,
+    pub max_score: f64,
+    pub first_divergence: Option<Divergence>,
+    /// A one-line explanation (exit status, limit hit, scenario problem).
+    pub detail: Option<String>,
+    /// The end of the program's stderr, when it matters.
+    pub stderr_tail: Option<String>,
+    /// The session as a terminal would show it, up to the divergence (program protocols:
+    /// each typed line after its prompt).
+    pub transcript: Option<String>,
+    pub visibility: Visibility,
+    pub tags: Vec<String>,
+    pub handout: Option<String>,
+    pub duration_ms: u64,
+}

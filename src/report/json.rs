@@ -1,0 +1,83 @@
+//! `--format json`: one object for the whole run, written at the end.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Reporter;
+use crate::error::ScenarioFileError;
+use crate::harness::{Event, Outcome, Summary};
+
+/// Version of the JSON document's layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    boardgrade: &'static str,
+    target: &'a str,
+    summary: &'a Summary,
+    scenarios: &'a [Outcome],
+    invalid_files: &'a [InvalidFile],
+}
+
+#[derive(Serialize)]
+struct InvalidFile {
+    file: String,
+    line: usize,
+    column: usize,
+    key: Option<String>,
+    message: String,
+}
+
+pub struct JsonReporter<W: Write> {
+    out: W,
+    target: String,
+    outcomes: Vec<Outcome>,
+    invalid: Vec<InvalidFile>,
+}
+
+impl<W: Write> JsonReporter<W> {
+    pub fn new(out: W) -> Self {
+        JsonReporter {
+            out,
+            target: String::new(),
+            outcomes: Vec::new(),
+            invalid: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Reporter for JsonReporter<W> {
+    fn invalid_file(&mut self, e: &ScenarioFileError) -> io::Result<()> {
+        self.invalid.push(InvalidFile {
+            file: e.file.clone(),
+            line: e.line,
+            column: e.column,
+            key: e.key.clone(),
+            message: e.message.clone(),
+        });
+        Ok(())
+    }
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match event {
+            Event::Started { target, .. } => self.target = target.to_string(),
+            Event::Finished { outcome, .. } => self.outcomes.push((*outcome).clone()),
+            Event::Done { summary } => {
+                let document = Document {
+                    version: FORMAT_VERSION,
+                    boardgrade: env!("CARGO_PKG_VERSION"),
+                    target: &self.target,
+                    summary,
+                    scenarios: &self.outcomes,
+                    invalid_files: &self.invalid,
+                };
+                serde_json::to_writer_pretty(&mut self.out, &document)?;
+                writeln!(self.out)?;
+                self.out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,40 @@
+//! Reports: renderers of harness events, chosen by the caller.
+
+pub mod diff;
+pub mod human;
+pub mod json;
+pub mod style;
+
+use std::io::{self, Write};
+
+use crate::error::ScenarioFileError;
+use crate::harness::Event;
+
+pub use style::Style;
+
+/// Renders a run.
+pub trait Reporter {
+    /// A scenario file that could not be loaded (reported before the run).
+    fn invalid_file(&mut self, error: &ScenarioFileError) -> io::Result<()>;
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()>;
+}
+
+/// The output formats of `boardgrade test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+/// A reporter of `format` writing to `out`; `show_passes` lists passing scenarios too.
+pub fn reporter<'a, W: Write + 'a>(
+    format: Format,
+    out: W,
+    style: Style,
+    show_passes: bool,
+) -> Box<dyn Reporter + 'a> {
+    match format {
+        Format::Human => Box::new(human::HumanReporter::new(out, style, show_passes)),
+        Format::Json => Box::new(json::JsonReporter::new(out)),
+    }
+}

@@ -1,0 +1,165 @@
+//! What scenarios run against: the reference (in-process), any command, or a Python
+//! submission run through the dialect's adapter or launcher.
+
+pub mod process;
+pub mod python;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub use process::{Ending, Execution, Launch, Limits};
+
+use crate::error::Error;
+use crate::games::{Dialect, Game};
+
+/// What the user asked to test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetSpec {
+    /// The reference engine, in-process.
+    Reference,
+    /// Any program, run by `sh -c`.
+    Command(String),
+    /// A Python submission: a file, or a folder holding the dialect's entry file.
+    Python(PathBuf),
+}
+
+/// A target ready to run: scratch folders made once and reused for every scenario.
+pub struct Target {
+    spec: TargetSpec,
+    interpreter: Option<python::Interpreter>,
+    /// Launches already laid out, by dialect.
+    launches: Mutex<HashMap<(&'static str, &'static str), Launch>>,
+    /// Scratch space, removed when the target is dropped.
+    scratch: tempfile::TempDir,
+}
+
+impl Target {
+    /// Prepares `spec`; `python` names the interpreter for Python submissions.
+    pub fn new(spec: TargetSpec, python: &Path) -> Result<Target, Error> {
+        if let TargetSpec::Python(path) = &spec {
+            if !path.exists() {
+                return Err(Error::path(path, "no such file or folder"));
+            }
+        }
+        let interpreter = match &spec {
+            TargetSpec::Python(_) => Some(python::resolve(python)?),
+            _ => None,
+        };
+        let scratch = tempfile::Builder::new()
+            .prefix("boardgrade-")
+            .tempdir()
+            .map_err(|e| Error::io("cannot create a scratch folder", e))?;
+        Ok(Target {
+            spec,
+            interpreter,
+            launches: Mutex::new(HashMap::new()),
+            scratch,
+        })
+    }
+
+    pub fn spec(&self) -> &TargetSpec {
+        &self.spec
+    }
+
+    pub fn interpreter(&self) -> Option<&python::Interpreter> {
+        self.interpreter.as_ref()
+    }
+
+    pub fn is_reference(&self) -> bool {
+        self.spec == TargetSpec::Reference
+    }
+
+    /// How to start this target for scenarios of `dialect` (`None` for the reference).
+    pub fn launch(
+        &self,
+        game: &dyn Game,
+        dialect: &'static Dialect,
+    ) -> Result<Option<Launch>, Error> {
+        let key = (game.name(), dialect.name);
+        let mut launches = self.launches.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(launch) = launches.get(&key) {
+            return Ok(Some(launch.clone()));
+        }
+        let launch = match &self.spec {
+            TargetSpec::Reference => return Ok(None),
+            TargetSpec::Command(command) => Launch {
+                program: "sh".into(),
+                args: vec!["-c".into(), command.into()],
+                cwd: std::env::current_dir()
+                    .map_err(|e| Error::io("cannot read the current folder", e))?,
+                env: Vec::new(),
+            },
+            TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
+        };
+        launches.insert(key, launch.clone());
+        Ok(Some(launch))
+    }
+
+    fn python_launch(
+        &self,
+        game: &dyn Game,
+        dialect: &'static Dialect,
+        path: &Path,
+    ) -> Result<Launch, Error> {
+        let interpreter = self
+            .interpreter
+            .as_ref()
+            .ok_or_else(|| Error::Usage("no Python interpreter was resolved".into()))?;
+        let slot = self
+            .scratch
+            .path()
+            .join(format!("{}-{}", game.name(), dialect.name));
+        let (harness, work) = (slot.join("harness"), slot.join("submission"));
+        for dir in [&harness, &work] {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        }
+        let entry = copy_submission(path, dialect, &work)?;
+        python::launch(interpreter, dialect, &harness, &entry, &work)
+    }
+}
+
+/// Copies the submission into `work` (a file alone, or a folder's contents) and returns its
+/// entry file there.
+fn copy_submission(path: &Path, dialect: &Dialect, work: &Path) -> Result<PathBuf, Error> {
+    if path.is_dir() {
+        copy_tree(path, work)?;
+        let entry = work.join(dialect.entry_file);
+        if !entry.is_file() {
+            return Err(Error::path(
+                path,
+                format!(
+                    "no {} in this folder (the entry file of {})",
+                    dialect.entry_file, dialect.name
+                ),
+            ));
+        }
+        Ok(entry)
+    } else {
+        let name = path
+            .file_name()
+            .ok_or_else(|| Error::path(path, "not a file"))?;
+        let entry = work.join(name);
+        std::fs::copy(path, &entry)
+            .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
+        Ok(entry)
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
+    for entry in walkdir::WalkDir::new(from).follow_links(false) {
+        let entry = entry.map_err(|e| Error::path(from, format!("cannot read: {e}")))?;
+        let relative = entry.path().strip_prefix(from).unwrap_or(entry.path());
+        let dest = to.join(relative);
+        let result = if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &dest).map(|_| ())
+        } else {
+            Ok(()) // links and special files are not part of a submission
+        };
+        result.map_err(|e| Error::io(format!("cannot copy {}", entry.path().display()), e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! Python submissions: finding the interpreter once, and laying out the adapter, launcher
+//! and stub modules a dialect needs beside a scratch copy of the submission.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::process::{self, Ending, Launch, Limits};
+use crate::error::Error;
+use crate::games::{Dialect, PythonLaunch};
+
+const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
+const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
+
+/// A resolved Python interpreter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interpreter {
+    /// The real executable (`sys.executable`), so a slow shim on PATH runs only once.
+    pub executable: PathBuf,
+    pub version: String,
+}
+
+/// Asks `candidate` (a path or a name on PATH) for its real executable and version.
+pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
+    let launch = Launch {
+        program: candidate.to_path_buf(),
+        args: vec![
+            "-c".into(),
+            "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3])".into(),
+        ],
+        cwd: std::env::temp_dir(),
+        env: Vec::new(),
+    };
+    let limits = Limits {
+        wall: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    let run = process::run(&launch, b"", &limits);
+    let text = String::from_utf8_lossy(&run.stdout);
+    let mut lines = text.lines();
+    match (&run.ending, lines.next(), lines.next()) {
+        (Ending::Exited(0), Some(executable), Some(version)) if !executable.is_empty() => {
+            let major_minor: Vec<u32> = version.split('.').take(2).filter_map(|p| p.parse().ok()).collect();
+            if major_minor.as_slice() < [3, 8].as_slice() {
+                return Err(Error::Usage(format!("{} is Python {version}; boardgrade needs Python 3.8 or later", candidate.display())));
+            }
+            Ok(Interpreter {
+                executable: PathBuf::from(executable),
+                version: version.to_string(),
+            })
+        }
+        (Ending::NotStarted(why), _, _) => Err(Error::Usage(format!(
+            "cannot run Python ({why}); install python3 or name it with --python-bin or BOARDGRADE_PYTHON"
+        ))),
+        _ => Err(Error::Usage(format!(
+            "{} did not answer as a Python 3 interpreter: {}",
+            candidate.display(),
+            String::from_utf8_lossy(&run.stderr_tail).trim()
+        ))),
+    }
+}
+
+/// Writes `text` to `dir/name`.
+fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Error> {
+    let path = dir.join(name);
+    std::fs::write(&path, text)
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+    Ok(path)
+}
+
+fn python_env() -> Vec<(OsString, OsString)> {
+    [
+        ("PYTHONDONTWRITEBYTECODE", "1"),
+        ("PYTHONIOENCODING", "utf-8"),
+        ("PYTHONHASHSEED", "0"),
+        ("PYTHONUNBUFFERED", "1"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.into(), v.into()))
+    .collect()
+}
+
+/// Lays out the harness files for `dialect` in `harness_dir` and returns how to start the
+/// submission at `entry` (a file inside its scratch folder `cwd`).
+pub fn launch(
+    interpreter: &Interpreter,
+    dialect: &Dialect,
+    harness_dir: &Path,
+    entry: &Path,
+    cwd: &Path,
+) -> Result<Launch, Error> {
+    let mut args: Vec<OsString> = vec!["-B".into()];
+    match dialect.python {
+        PythonLaunch::Adapter { script } => {
+            write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
+            let adapter = write(harness_dir, &format!("adapter_{}.py", dialect.name), script)?;
+            args.push(adapter.into());
+        }
+        PythonLaunch::Program { stubs } => {
+            let stub_dir = harness_dir.join(format!("stubs_{}", dialect.name));
+            std::fs::create_dir_all(&stub_dir)
+                .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
+            for (name, text) in stubs {
+                write(&stub_dir, name, text)?;
+            }
+            args.push(write(harness_dir, "boardgrade_launch.py", LAUNCHER)?.into());
+            args.push(stub_dir.into());
+        }
+    }
+    args.push(entry.into());
+    Ok(Launch {
+        program: interpreter.executable.clone(),
+        args,
+        cwd: cwd.to_path_buf(),
+        env: python_env(),
+    })
+}
