@@ -62,7 +62,8 @@ mod tests {
     fn trailing_space_and_missing_newline_are_visible() {
         let plain = Style { color: false };
         let out = render("| a |\nend\n", "| a | \nend", plain, "");
-        assert!(out.contains("- | a |\n+ | a |·"), "{out}");
+        assert!(out.contains("- | a |\n"), "{out}");
+        assert!(out.contains("+ | a |·\n"), "{out}");
         assert!(out.contains("+ end ⏎ (no newline at the end)"), "{out}");
     }
 
