@@ -54,6 +54,32 @@ impl StepPattern {
         render(&self.alternatives[0])
     }
 
+    /// The same pattern with every line of its texts rewritten by `f`.
+    pub fn map_lines(&self, f: &dyn Fn(&str) -> String) -> StepPattern {
+        let map_text = |text: &str| {
+            text.split_inclusive('\n')
+                .map(|line| match line.strip_suffix('\n') {
+                    Some(body) => f(body) + "\n",
+                    None => f(line),
+                })
+                .collect::<String>()
+        };
+        StepPattern {
+            alternatives: self
+                .alternatives
+                .iter()
+                .map(|alt| {
+                    alt.iter()
+                        .map(|seg| match seg {
+                            Segment::Text(t) => Segment::Text(map_text(t)),
+                            Segment::AnyLines => Segment::AnyLines,
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
     /// Whether any alternative has wildcards.
     pub fn has_wildcards(&self) -> bool {
         self.alternatives

@@ -10,6 +10,7 @@ pub mod minichess;
 pub mod one_d_chess;
 pub mod pown_chess;
 
+use std::borrow::Cow;
 use std::fmt;
 
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
@@ -118,6 +119,19 @@ pub trait Game: Sync {
     fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError>;
     /// Reads this game's board renderings out of output text.
     fn board_reader(&self) -> &dyn BoardReader;
+
+    /// Rewrites one line of output into the form that is compared, applied alike to expected
+    /// and actual output: for answers whose order does not matter (a list of boards compared
+    /// as a multiset, say). Unchanged by default.
+    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(line)
+    }
+
+    /// Notes that explain a divergence in the game's own terms (missing and extra boards,
+    /// the position as FEN, ...), given the divergent step's expected and actual output.
+    fn explain(&self, _dialect: &str, _expected: &str, _actual: &str) -> Vec<String> {
+        Vec::new()
+    }
 
     fn dialect(&self, name: &str) -> Option<&'static Dialect> {
         self.dialects().iter().find(|d| d.name == name)

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
-use crate::compare::{match_steps, prepare, visible, Mismatch};
+use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::Protocol;
 use crate::scenario::Scenario;
@@ -14,7 +14,7 @@ use crate::target::{Ending, Execution};
 /// Most lines of a step's output kept in a divergence.
 const MAX_CHUNK_LINES: usize = 60;
 /// Most lines of transcript kept before the divergence.
-const TRANSCRIPT_LINES: usize = 24;
+const TRANSCRIPT_LINES: usize = 16;
 
 /// Texts on stderr that mean the program ran out of memory under the address-space limit.
 const OUT_OF_MEMORY: &[&str] = &[
@@ -30,8 +30,14 @@ const CPU_LIMIT_SIGNAL: i32 = 24;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
-    let compared = prepare(&run.stdout, scenario.compare);
-    let matched = match_steps(&expectation.steps, &compared, scenario.compare);
+    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let steps: Vec<StepPattern> = expectation
+        .steps
+        .iter()
+        .map(|p| p.map_lines(&|line| game.normalize_line(dialect, line).into_owned()))
+        .collect();
+    let compared = normalize_output(scenario, &prepare(&run.stdout, scenario.compare));
+    let matched = match_steps(&steps, &compared, scenario.compare);
     let stderr = visible::lossless(&run.stderr_tail);
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
@@ -74,7 +80,7 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
                 Verdict::Crash
             } else if matched.is_ok() {
                 Verdict::Pass
-            } else if same_positions(scenario, expectation, &run.stdout) {
+            } else if same_positions(scenario, &steps, &compared) {
                 detail =
                     Some("the board positions are right but they are printed differently".into());
                 Verdict::Presentation
@@ -87,7 +93,7 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     let first_divergence = matched
         .as_ref()
         .err()
-        .map(|m| divergence(scenario, expectation, &compared, m));
+        .map(|m| divergence(scenario, &steps, &compared, m));
     let transcript = match (&matched, scenario.dialect.protocol) {
         (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
         _ => None,
@@ -172,12 +178,12 @@ fn signal_name(signal: i32) -> &'static str {
 
 /// True when the output says the same as the expectation with only its printing different
 /// (board renderings read back, whitespace folded).
-fn same_positions(scenario: &Scenario, expectation: &Expectation, stdout: &[u8]) -> bool {
-    if expectation.steps.iter().any(|s| s.has_wildcards()) {
+fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> bool {
+    if steps.iter().any(|s| s.has_wildcards()) {
         return false;
     }
     let reader = scenario.game.board_reader();
-    let expected: String = expectation.steps.iter().map(|s| s.canonical()).collect();
+    let expected: String = steps.iter().map(|s| s.canonical()).collect();
     let actual = visible::lossless(stdout);
     canonical(reader, &expected) == canonical(reader, &actual)
 }
@@ -194,13 +200,36 @@ fn after_lines(text: &[u8], from: usize, n: usize) -> usize {
     at
 }
 
+/// The output with each (UTF-8) line rewritten as the game compares it.
+fn normalize_output(scenario: &Scenario, output: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(output.len());
+    for line in output.split_inclusive(|&b| b == b'\n') {
+        let (body, newline) = line
+            .strip_suffix(b"\n")
+            .map_or((line, false), |b| (b, true));
+        match std::str::from_utf8(body) {
+            Ok(text) => out.extend_from_slice(
+                scenario
+                    .game
+                    .normalize_line(scenario.dialect.name, text)
+                    .as_bytes(),
+            ),
+            Err(_) => out.extend_from_slice(body),
+        }
+        if newline {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
 fn divergence(
     scenario: &Scenario,
-    expectation: &Expectation,
+    steps: &[StepPattern],
     actual: &[u8],
     m: &Mismatch,
 ) -> Divergence {
-    let pattern = &expectation.steps[m.step];
+    let pattern = &steps[m.step];
     let expected = pattern.canonical();
     let start = m.step_start.min(actual.len());
     let failing_line = actual[start..m.at.min(actual.len())]
@@ -218,6 +247,9 @@ fn divergence(
         step: m.step,
         send: step.map(|s| s.send.clone()),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
+        notes: scenario
+            .game
+            .explain(scenario.dialect.name, &expected, &chunk),
         expected,
         actual: chunk,
         line: failing_line + 1,

@@ -74,6 +74,8 @@ pub struct Divergence {
     pub line: usize,
     /// Board cells that differ, where the game can read its boards.
     pub cells: Vec<CellDiff>,
+    /// The game's own explanation of the difference.
+    pub notes: Vec<String>,
     /// Other accepted forms of the step's output.
     pub also_accepted: Vec<String>,
     /// Line of the step in its scenario file.

@@ -89,6 +89,11 @@ impl<W: Write> HumanReporter<W> {
         for cell in &d.cells {
             writeln!(self.out, "    {}", self.style.bold(&cell.to_string()))?;
         }
+        for note in &d.notes {
+            for line in note.lines() {
+                writeln!(self.out, "    {line}")?;
+            }
+        }
         writeln!(
             self.out,
             "    {} expected   {} actual",

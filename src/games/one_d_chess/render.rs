@@ -32,21 +32,35 @@ pub fn list_repr(board: &Board, empty: &str) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// Canonical cell content for reports: the piece code, or `empty`.
-fn canonical_cell(text: &str) -> String {
-    let trimmed = text.trim();
-    match Piece::from_code(trimmed) {
+/// How a rendering writes cells.
+#[derive(Clone, Copy)]
+enum Form {
+    /// A printed row: spacing is presentation, and an empty cell may read blank or `EMPTY`.
+    Printed,
+    /// A board list: each item is data, so only `EMPTY` is an empty cell.
+    List,
+}
+
+/// Canonical cell content for reports: the piece code, `empty`, or the text as found.
+fn canonical_cell(text: &str, form: Form) -> String {
+    let item = match form {
+        Form::Printed => text.trim(),
+        Form::List => text,
+    };
+    match Piece::from_code(item) {
         Some(piece) => piece.code().to_string(),
-        None if trimmed.is_empty() || trimmed == "EMPTY" => "empty".to_string(),
-        None => format!("{trimmed:?}"),
+        None if item == "EMPTY" || (matches!(form, Form::Printed) && item.is_empty()) => {
+            "empty".to_string()
+        }
+        None => format!("{item:?}"),
     }
 }
 
-fn cells_of(items: &[&str]) -> Vec<(String, String)> {
+fn cells_of(items: &[&str], form: Form) -> Vec<(String, String)> {
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| (format!("cell {i}"), canonical_cell(item)))
+        .map(|(i, item)| (format!("cell {i}"), canonical_cell(item, form)))
         .collect()
 }
 
@@ -104,14 +118,14 @@ impl BoardReader for OneDBoards {
                 found.push(FoundBoard {
                     first_line,
                     line_count: last_line - first_line + 1,
-                    cells: cells_of(&items),
+                    cells: cells_of(&items, Form::Printed),
                 });
                 i = last_line + 1;
             } else if let Some(items) = list_cells(lines[i]) {
                 found.push(FoundBoard {
                     first_line: i,
                     line_count: 1,
-                    cells: cells_of(&items),
+                    cells: cells_of(&items, Form::List),
                 });
                 i += 1;
             } else {
