@@ -24,7 +24,9 @@ fn perft_matches_the_published_tables() {
         }
     }
     // Every position has at least one count small enough to check here.
-    assert!(cases.iter().all(|c| c.counts.iter().any(|(_, n)| *n <= MAX_NODES)));
+    assert!(cases
+        .iter()
+        .all(|c| c.counts.iter().any(|(_, n)| *n <= MAX_NODES)));
     assert!(checked >= 40, "only {checked} counts checked");
 }
 
@@ -39,4 +41,38 @@ fn divide_of_kiwipete_sums_to_perft() {
     assert!(split.iter().any(|(m, _)| m == "e1g1"));
     assert!(split.iter().any(|(m, _)| m == "e1c1"));
     assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 2039);
+}
+
+#[test]
+fn random_games_stay_consistent() {
+    use boardgrade::games::chess::{ChessLogic, ChessOptions, Role};
+    use boardgrade::rng::Rng;
+
+    let mut rng = Rng::new(2024);
+    for _ in 0..40 {
+        let mut game = ChessLogic::new(ChessOptions::default());
+        for _ in 0..200 {
+            let pos = *game.position();
+            assert_eq!(Position::from_fen(&pos.to_fen()), Ok(pos), "FEN round trip");
+            let moves = pos.legal_moves();
+            assert_eq!(moves.len() as u64, pos.perft(1));
+            assert_eq!(moves.is_empty(), game.result() != "");
+            let queen_or_none: Vec<_> = moves
+                .iter()
+                .filter(|m| matches!(m.promotion(), None | Some(Role::Queen)))
+                .collect();
+            let Some(&&m) = rng.pick(&queen_or_none) else {
+                break;
+            };
+            let uci = m.uci();
+            let answer = game.play_move(&uci[..4]);
+            assert!(
+                answer.contains(&uci[2..4]) || answer.starts_with("0-0"),
+                "{uci} answered {answer:?}"
+            );
+            let mut expected = pos;
+            expected.play(m).expect("a generated move is legal");
+            assert_eq!(*game.position(), expected);
+        }
+    }
 }
