@@ -1,8 +1,9 @@
 //! Sliding-piece attacks by "fancy" magic bitboards: for each square the relevant
 //! blockers are multiplied by a constant whose top bits index a table of precomputed attack
-//! sets. The constants are this engine's own, found by a random search with a fixed seed;
-//! the tests rebuild the tables and check that no two blocker sets with different attacks
-//! share an entry.
+//! sets. The constants are this engine's own: for each square, candidates were drawn as
+//! the AND of three `crate::rng::Rng` outputs (seed `0x5EED_CAFE`, squares a1 to h8, rooks
+//! then bishops) until one mapped every blocker set without a harmful collision. The test
+//! below checks exactly that property for every embedded constant.
 
 use super::attacks::{slide, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 use super::bitboard::Bitboard;
