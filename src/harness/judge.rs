@@ -13,6 +13,8 @@ use crate::target::{Ending, Execution};
 
 /// Most lines of a step's output kept in a divergence.
 const MAX_CHUNK_LINES: usize = 60;
+/// Most earlier lines sent shown with a divergence.
+const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
 const TRANSCRIPT_LINES: usize = 16;
 
@@ -246,6 +248,13 @@ fn divergence(
     Divergence {
         step: m.step,
         send: step.map(|s| s.send.clone()),
+        sent_before: scenario.steps[..m.step.saturating_sub(1)]
+            .iter()
+            .rev()
+            .take(SENT_BEFORE)
+            .rev()
+            .map(|s| s.send.clone())
+            .collect(),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
         notes: scenario
             .game

@@ -66,6 +66,8 @@ pub struct Divergence {
     pub step: usize,
     /// The line sent at that step (none for step 0).
     pub send: Option<String>,
+    /// The lines sent before it (the last few), to replay the case.
+    pub sent_before: Vec<String>,
     /// What the step expected (its first accepted form).
     pub expected: String,
     /// What the program printed for that step (bounded).

@@ -86,6 +86,15 @@ impl<W: Write> HumanReporter<W> {
             "    first divergence at {place}, line {} of its output",
             d.line
         )?;
+        if !d.sent_before.is_empty() {
+            // Step 1 is the first line sent: more before it than shown were left out.
+            let more = if d.sent_before.len() + 1 < d.step {
+                "...; "
+            } else {
+                ""
+            };
+            writeln!(self.out, "    after: {more}{}", d.sent_before.join("; "))?;
+        }
         for cell in &d.cells {
             writeln!(self.out, "    {}", self.style.bold(&cell.to_string()))?;
         }
