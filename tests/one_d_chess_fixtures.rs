@@ -224,7 +224,7 @@ fn invisible_differences_are_shown() {
         .stdout(predicate::str::contains("PRESENTATION"))
         .stdout(predicate::str::contains("| BKi |·"))
         .stdout(predicate::str::contains(
-            "the board positions are right but they are printed differently",
+            "the content is right (board positions included) but it is printed differently",
         ));
 }
 

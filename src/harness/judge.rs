@@ -83,8 +83,10 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
             } else if matched.is_ok() {
                 Verdict::Pass
             } else if same_positions(scenario, &steps, &compared) {
-                detail =
-                    Some("the board positions are right but they are printed differently".into());
+                detail = Some(
+                    "the content is right (board positions included) but it is printed differently"
+                        .into(),
+                );
                 Verdict::Presentation
             } else {
                 Verdict::Wrong
