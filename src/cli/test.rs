@@ -107,10 +107,10 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
         (None, Some(file)) => TargetSpec::Python(file.clone()),
         (None, None) => TargetSpec::Reference,
     };
-    if let TargetSpec::Python(file) = &spec {
+    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?;
+    if let TargetSpec::Python(file) = target.spec() {
         scenarios = one_dialect(scenarios, file)?;
     }
-    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?;
     let target_name = describe_target(&target);
 
     let mut report = reporter(
