@@ -3,9 +3,11 @@
 //! The library never prints: commands build a [`harness`] run whose events go to a
 //! [`report`] chosen by the caller.
 
+pub mod cancel;
 pub mod compare;
 pub mod error;
 pub mod games;
+pub mod grade;
 pub mod harness;
 pub mod report;
 pub mod rng;

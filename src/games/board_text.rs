@@ -13,7 +13,7 @@ pub struct FoundBoard {
 }
 
 /// One cell that differs between an expected and an actual board.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CellDiff {
     pub cell: String,
     pub expected: String,

@@ -48,6 +48,10 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
 
     let mut detail = None;
     let verdict = match &run.ending {
+        Ending::Cancelled => {
+            detail = Some("cancelled before it finished".into());
+            Verdict::Error
+        }
         Ending::NotStarted(why) => {
             detail = Some(format!("could not start the program: {why}"));
             Verdict::Error
@@ -102,8 +106,31 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
         _ => None,
     };
-    let passed = verdict == Verdict::Pass;
-    let counted = verdict != Verdict::Error;
+    let steps_total = scenario.steps.len();
+    let steps_matched = match &matched {
+        Ok(_) => steps_total,
+        Err(m) => m.step.saturating_sub(1).min(steps_total),
+    };
+    let mut outcome = base_outcome(scenario, verdict);
+    if verdict == Verdict::Pass {
+        outcome.score = scenario.points;
+    } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
+        outcome.score = scenario.points * steps_matched as f64 / steps_total as f64;
+    }
+    Outcome {
+        first_divergence,
+        steps_matched,
+        detail,
+        stderr_tail: (verdict != Verdict::Pass && !stderr.trim().is_empty())
+            .then(|| stderr.trim_end().to_string()),
+        transcript,
+        duration_ms: run.elapsed.as_millis() as u64,
+        ..outcome
+    }
+}
+
+/// An outcome with the scenario's identity, no score yet, and nothing else known.
+fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     Outcome {
         file: scenario.file.clone(),
         line: scenario.line,
@@ -111,38 +138,31 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         game: scenario.game.name().to_string(),
         dialect: scenario.dialect.name.to_string(),
         verdict,
-        score: if passed { scenario.points } else { 0.0 },
-        max_score: if counted { scenario.points } else { 0.0 },
-        first_divergence,
-        detail,
-        stderr_tail: (!passed && !stderr.trim().is_empty()).then(|| stderr.trim_end().to_string()),
-        transcript,
-        visibility: scenario.visibility,
-        tags: scenario.tags.clone(),
-        handout: handout_label(scenario),
-        duration_ms: run.elapsed.as_millis() as u64,
-    }
-}
-
-/// An outcome for a scenario that could not be run at all.
-pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
-    Outcome {
-        file: scenario.file.clone(),
-        line: scenario.line,
-        name: scenario.name.clone(),
-        game: scenario.game.name().to_string(),
-        dialect: scenario.dialect.name.to_string(),
-        verdict: Verdict::Error,
         score: 0.0,
-        max_score: 0.0,
+        max_score: if verdict == Verdict::Error {
+            0.0
+        } else {
+            scenario.points
+        },
         first_divergence: None,
-        detail: Some(detail),
+        steps_matched: 0,
+        steps_total: scenario.steps.len(),
+        group: scenario.group.clone(),
+        detail: None,
         stderr_tail: None,
         transcript: None,
         visibility: scenario.visibility,
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
         duration_ms: 0,
+    }
+}
+
+/// An outcome for a scenario that could not be run at all.
+pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Error)
     }
 }
 

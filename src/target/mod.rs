@@ -32,6 +32,8 @@ pub struct Target {
     launches: Mutex<HashMap<(&'static str, &'static str), Launch>>,
     /// Scratch space, removed when the target is dropped.
     scratch: tempfile::TempDir,
+    /// The entry file to look for in a submission folder, instead of the dialect's.
+    entry: Option<String>,
 }
 
 impl Target {
@@ -46,6 +48,14 @@ impl Target {
             TargetSpec::Python(_) => Some(python::resolve(python)?),
             _ => None,
         };
+        Target::with_interpreter(spec, interpreter)
+    }
+
+    /// Prepares `spec` with an interpreter already resolved (grading a class resolves it once).
+    pub fn with_interpreter(
+        spec: TargetSpec,
+        interpreter: Option<python::Interpreter>,
+    ) -> Result<Target, Error> {
         let scratch = tempfile::Builder::new()
             .prefix("boardgrade-")
             .tempdir()
@@ -55,7 +65,14 @@ impl Target {
             interpreter,
             launches: Mutex::new(HashMap::new()),
             scratch,
+            entry: None,
         })
+    }
+
+    /// Looks for `entry` in a submission folder instead of the dialect's entry file.
+    pub fn with_entry(mut self, entry: Option<String>) -> Self {
+        self.entry = entry;
+        self
     }
 
     pub fn spec(&self) -> &TargetSpec {
@@ -115,25 +132,20 @@ impl Target {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         }
-        let entry = copy_submission(path, dialect, &work)?;
+        let entry_name = self.entry.as_deref().unwrap_or(dialect.entry_file);
+        let entry = copy_submission(path, entry_name, &work)?;
         python::launch(interpreter, dialect, &harness, &entry, &work)
     }
 }
 
 /// Copies the submission into `work` (a file alone, or a folder's contents) and returns its
 /// entry file there.
-fn copy_submission(path: &Path, dialect: &Dialect, work: &Path) -> Result<PathBuf, Error> {
+fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf, Error> {
     if path.is_dir() {
         copy_tree(path, work)?;
-        let entry = work.join(dialect.entry_file);
+        let entry = work.join(entry_name);
         if !entry.is_file() {
-            return Err(Error::path(
-                path,
-                format!(
-                    "no {} in this folder (the entry file of {})",
-                    dialect.entry_file, dialect.name
-                ),
-            ));
+            return Err(Error::path(path, format!("no {entry_name} in this folder")));
         }
         Ok(entry)
     } else {
