@@ -157,7 +157,7 @@ fn trim_like_python(line: &str) -> &str {
 mod tests {
     use super::*;
     use crate::games::pown_chess::render::render_grid;
-    use crate::games::pown_chess::BoardSize;
+    use crate::games::pown_chess::{BoardSize, Square};
 
     fn program_at(options: PownOptions, to_move: Color, rows: &[&str]) -> PownProgram {
         let mut program = PownProgram::new(options);
@@ -406,5 +406,49 @@ mod tests {
         assert!(out.ends_with("GAME OVER\n"));
         assert_eq!(out.matches("GAME OVER").count(), 1);
         assert_eq!(out.matches("INVALID MOVE").count(), 0);
+    }
+
+    #[test]
+    fn any_input_gets_an_answer_and_games_end_once() {
+        use crate::rng::Rng;
+        let junk = [
+            "", " ", "A", "A0", "A9", "I1", "a 1", "ä1", "A1\n", "\u{1c}B1", "🙂", "H8H8",
+        ];
+        let mut rng = Rng::new(2024);
+        for game in 0..40 {
+            let options = PownOptions {
+                reprompt_invalid: game % 2 == 0,
+                size: if game % 3 == 0 {
+                    BoardSize::Six
+                } else {
+                    BoardSize::Eight
+                },
+                ..PownOptions::default()
+            };
+            let mut program = PownProgram::new(options);
+            assert!(program.opening().ends_with("w move: "));
+            let mut pieces = program.board().count_pieces(Color::White)
+                + program.board().count_pieces(Color::Black);
+            while !program.is_finished() {
+                let line = if rng.chance(1, 4) {
+                    rng.pick(&junk).unwrap().to_string()
+                } else {
+                    let n = program.board().size().get();
+                    format!("{}{}", Square::col_letter(rng.below(n)), 1 + rng.below(n))
+                };
+                let out = program.input(&line);
+                let prompt = messages::prompt(program.board().to_move());
+                assert!(
+                    out.ends_with(&prompt) || out.ends_with("GAME OVER\n"),
+                    "{line:?}: {out}"
+                );
+                assert_eq!(out.ends_with("GAME OVER\n"), program.is_finished());
+                let now = program.board().count_pieces(Color::White)
+                    + program.board().count_pieces(Color::Black);
+                assert!(now <= pieces);
+                pieces = now;
+            }
+            assert_eq!(program.input("A1"), "");
+        }
     }
 }
