@@ -16,7 +16,7 @@ const MAX_CHUNK_LINES: usize = 60;
 /// Most earlier lines sent shown with a divergence.
 const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
-const TRANSCRIPT_LINES: usize = 16;
+const TRANSCRIPT_LINES: usize = 24;
 
 /// Texts on stderr that mean the program ran out of memory under the address-space limit.
 const OUT_OF_MEMORY: &[&str] = &[
@@ -79,7 +79,9 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
             let crashed = abnormal
                 && match &matched {
                     Ok(_) => !exit_ignored,
-                    Err(m) => !exit_ignored || m.output_ended,
+                    // Output that differs is wrong however the program then ended; output
+                    // that stops short is a crash when the program died.
+                    Err(m) => m.output_ended,
                 };
             if crashed {
                 detail = Some(describe_ending(ending));

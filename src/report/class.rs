@@ -48,11 +48,7 @@ impl<O: Write, P: Write> ClassReporter<O, P> {
             return Ok(());
         };
         const WIDTH: usize = 30;
-        let filled = if total == 0 {
-            WIDTH
-        } else {
-            done * WIDTH / total
-        };
+        let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
         let elapsed = self.started.elapsed().as_secs_f64();
         let eta = if done == 0 || done >= total {
             String::new()

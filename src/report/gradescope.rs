@@ -40,7 +40,7 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
         .enumerate()
         .map(|(i, o)| {
             let reveal = o.visibility == Visibility::Visible;
-            let mut output = format!("{}", o.verdict.as_str());
+            let mut output = o.verdict.as_str().to_string();
             let body = details(o, plain, reveal);
             if !body.is_empty() {
                 output.push('\n');

@@ -143,3 +143,56 @@ mod tests {
         );
     }
 }
+
+/// The one spelling every accepted spelling of `line` is compared in: a move line without
+/// its `!`, a counter with `b:4`, a score or counter line without its right padding. Other
+/// lines are returned as they are.
+pub fn canonical_line(line: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if let Some(bare) = line.strip_suffix('!') {
+        if is_move_line(strip_prompt(bare)) {
+            return Cow::Owned(bare.to_string());
+        }
+    }
+    let text = line.trim();
+    let counter = text
+        .strip_prefix("Move #")
+        .and_then(|rest| rest.split_once(" -- "))
+        .filter(|(number, counts)| {
+            is_number(number)
+                && (parse_counts(counts, "w: ", " b:").is_some()
+                    || parse_counts(counts, "w: ", " b: ").is_some())
+        });
+    if counter.is_some() {
+        return Cow::Owned(line.trim_end().replacen(" b: ", " b:", 1));
+    }
+    if is_score_text(text) {
+        return Cow::Owned(line.trim_end().to_string());
+    }
+    Cow::Borrowed(line)
+}
+
+#[cfg(test)]
+mod canonical_tests {
+    use super::*;
+
+    #[test]
+    fn every_accepted_spelling_has_the_same_canonical_form() {
+        for line in [
+            "w moves from B1 to B2",
+            "b move: b moves from F8 to F7",
+            "             w: 8 b: 8              ",
+            "        Move #17 -- w: 5 b:4         ",
+        ] {
+            for alternative in lenient_alternatives(line) {
+                assert_eq!(
+                    canonical_line(&alternative),
+                    canonical_line(line),
+                    "{alternative:?}"
+                );
+            }
+        }
+        assert_eq!(canonical_line("INVALID MOVE!"), "INVALID MOVE!");
+        assert_eq!(canonical_line("b wins!!"), "b wins!!");
+    }
+}

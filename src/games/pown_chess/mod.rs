@@ -6,6 +6,7 @@
 //! protocol and the rule decisions.
 
 mod board;
+mod dialect;
 mod lenient;
 mod messages;
 mod options;
@@ -14,7 +15,8 @@ mod render;
 mod square;
 
 pub use board::{Board, InvalidMove, MoveOutcome, SetupError};
-pub use lenient::lenient_alternatives;
+pub use dialect::{PownBoards, PownChess};
+pub use lenient::{canonical_line, lenient_alternatives};
 pub use messages::{GAME_OVER, INVALID_MOVE, TIE};
 pub use options::{BoardSize, OptionsError, PownOptions};
 pub use program::{end_of_game, transcript, PownProgram};
