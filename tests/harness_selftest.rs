@@ -140,26 +140,26 @@ fn a_timeout_comes_within_its_limit_and_leaves_no_process() {
 
 #[test]
 fn a_background_child_is_killed_with_its_parent() {
-    // A wrong expectation makes the report show the child's pid.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("child.toml");
-    std::fs::write(&file, "game = \"one-d-chess\"\ndialect = \"project5\"\nname = \"child\"\nsteps = [{ send = \"child\", expect = \"none\\n\" }]\n").unwrap();
-    let (_, report) = test_json(&[file.to_str().unwrap(), "--cmd", &selftest("child")]);
-    let actual = report["scenarios"][0]["first_divergence"]["actual"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let pid: u32 = actual
-        .trim()
-        .strip_prefix("spawned ")
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("{actual}"));
-    std::thread::sleep(Duration::from_millis(100));
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    assert!(
-        status.is_empty() || status.contains("State:\tZ"),
-        "child {pid} still runs: {status}"
-    );
+    std::fs::write(&file, "game = \"one-d-chess\"\ndialect = \"project5\"\nname = \"child\"\nsteps = [{ send = \"go\", expect = \"started\\n\" }]\n").unwrap();
+    for (sandbox, seconds) in [("none", 3041), ("limits", 3042), ("bwrap", 3043)] {
+        if sandbox == "bwrap" && !boardgrade::target::sandbox::bwrap_works() {
+            continue;
+        }
+        let marker = format!("sleep {seconds}");
+        // The parent answers, then exits; its child would sleep on, holding the pipes.
+        let cmd = format!("sh -c '{marker} & echo started'");
+        let started = Instant::now();
+        let (code, report) =
+            test_json(&[file.to_str().unwrap(), "--cmd", &cmd, "--sandbox", sandbox]);
+        assert_eq!(code, 0, "{sandbox}: {report:#}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{sandbox}: the child held the run"
+        );
+        assert_eq!(live_processes(&marker), Vec::<String>::new(), "{sandbox}");
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use boardgrade::report::Format;
+use boardgrade::target::Sandbox;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -73,6 +74,9 @@ pub struct RunArgs {
     /// Address-space limit for a program, in MiB (0 for none).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory_limit: u64,
+    /// How student programs are fenced in (default: bwrap where it works, else limits).
+    #[arg(long, value_enum)]
+    pub sandbox: Option<Sandbox>,
 }
 
 #[derive(Debug, Args)]

@@ -12,7 +12,7 @@ use boardgrade::{cancel, Error};
 
 use super::args::{ColorChoice, GradeArgs, GradeFormat};
 use super::exit;
-use super::test::{python_candidate, run_config};
+use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     if let Some(dir) = path.parent() {
@@ -58,6 +58,8 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         entry: args.entry.clone(),
         store: Some(Store::open(&args.out.join("submissions"))?),
         resume: args.resume,
+        sandbox: sandbox(&args.run),
+        hidden: hidden_paths(&args.specs),
     };
     cancel::install_interrupt_handler();
 

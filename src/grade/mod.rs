@@ -16,7 +16,7 @@ use crate::games::Dialect;
 use crate::harness::{run_one, scoring, Outcome, Summary, Verdict};
 use crate::scenario::Scenario;
 use crate::target::python::Interpreter;
-use crate::target::{Limits, Target, TargetSpec};
+use crate::target::{Limits, Sandbox, Target, TargetSpec};
 pub use store::Store;
 pub use submission::{discover, Submission};
 
@@ -32,6 +32,9 @@ pub struct GradeConfig {
     /// Where results are stored; with `resume`, submissions already there are not graded again.
     pub store: Option<Store>,
     pub resume: bool,
+    pub sandbox: Sandbox,
+    /// Paths student programs must not see (the specs).
+    pub hidden: Vec<PathBuf>,
 }
 
 /// One submission's grade.
@@ -142,7 +145,10 @@ pub fn grade_one(
         TargetSpec::Python(submission.path.clone()),
         Some(config.interpreter.clone()),
     )
-    .map(|t| t.with_entry(config.entry.clone()));
+    .map(|t| {
+        t.with_entry(config.entry.clone())
+            .with_sandbox(config.sandbox, config.hidden.clone())
+    });
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => mine
             .iter()

@@ -95,10 +95,10 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
         Err(error) => return error_outcome(scenario, error.to_string()),
         Ok(None) => reference_execution(&expectation),
         Ok(Some(launch)) => {
-            let limits = Limits {
+            let limits = target.sandbox().limits(&Limits {
                 wall: scenario.time_limit,
                 ..limits.clone()
-            };
+            });
             process::run(&launch, &input(scenario), &limits)
         }
     };

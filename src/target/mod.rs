@@ -3,12 +3,14 @@
 
 pub mod process;
 pub mod python;
+pub mod sandbox;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub use process::{Ending, Execution, Launch, Limits};
+pub use sandbox::Sandbox;
 
 use crate::error::Error;
 use crate::games::{Dialect, Game};
@@ -34,6 +36,9 @@ pub struct Target {
     scratch: tempfile::TempDir,
     /// The entry file to look for in a submission folder, instead of the dialect's.
     entry: Option<String>,
+    sandbox: Sandbox,
+    /// Paths a sandboxed program must not see (the specs, the boardgrade binary).
+    hidden: Vec<PathBuf>,
 }
 
 impl Target {
@@ -66,7 +71,20 @@ impl Target {
             launches: Mutex::new(HashMap::new()),
             scratch,
             entry: None,
+            sandbox: Sandbox::Limits,
+            hidden: Vec::new(),
         })
+    }
+
+    /// Runs student processes under `sandbox`, hiding `hidden` where the sandbox can.
+    pub fn with_sandbox(mut self, sandbox: Sandbox, hidden: Vec<PathBuf>) -> Self {
+        self.sandbox = sandbox;
+        self.hidden = hidden;
+        self
+    }
+
+    pub fn sandbox(&self) -> Sandbox {
+        self.sandbox
     }
 
     /// Looks for `entry` in a submission folder instead of the dialect's entry file.
@@ -108,6 +126,22 @@ impl Target {
                 env: Vec::new(),
             },
             TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
+        };
+        let launch = match (self.sandbox, &self.spec) {
+            (Sandbox::Bwrap, TargetSpec::Python(_)) => {
+                let slot = launch
+                    .cwd
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| launch.cwd.clone());
+                let mut hidden = self.hidden.clone();
+                hidden.extend(std::env::current_exe().ok());
+                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[slot.join("harness")], &hidden)
+            }
+            (Sandbox::Bwrap, TargetSpec::Command(_)) => {
+                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[], &self.hidden)
+            }
+            _ => launch,
         };
         launches.insert(key, launch.clone());
         Ok(Some(launch))
