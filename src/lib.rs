@@ -9,6 +9,7 @@ pub mod error;
 pub mod games;
 pub mod grade;
 pub mod harness;
+pub mod package;
 pub mod report;
 pub mod rng;
 pub mod scenario;

@@ -28,6 +28,8 @@ pub enum Command {
     Test(TestArgs),
     /// Grade submissions: one file or folder, or a class folder of them.
     Grade(GradeArgs),
+    /// Build the autograder zip to upload to Gradescope.
+    Gradescope(GradescopeArgs),
     /// Serve a game's reference engine on stdin/stdout (a correct "student").
     Engine(EngineArgs),
     /// List the games and their dialects.
@@ -120,6 +122,25 @@ pub struct GradeArgs {
     pub color: ColorChoice,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GradescopeArgs {
+    /// Scenario files or folders to grade with (copied into the zip).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub specs: Vec<PathBuf>,
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// The entry file to look for in the submission instead of the dialect's.
+    #[arg(long, value_name = "FILE")]
+    pub entry: Option<String>,
+    /// The zip to write.
+    #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
