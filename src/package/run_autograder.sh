@@ -5,6 +5,8 @@ root="${AUTOGRADER_ROOT:-/autograder}"
 source_dir="$root/source"
 results="$root/results"
 mkdir -p "$results"
+# Unzipping may drop the executable bit.
+[ -x "$source_dir/boardgrade" ] || chmod +x "$source_dir/boardgrade"
 "$source_dir/boardgrade" grade "$root/submission" --specs "$source_dir/specs" \
     --format gradescope --out "$results/boardgrade" @ARGS@
 status=$?

@@ -1,0 +1,383 @@
+//! Grading a class through the real binary: verdicts and scores per submission, the CSV and
+//! class summary, --resume after an interrupted run, JUnit, and the Gradescope zip run in a
+//! scratch /autograder layout.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::boardgrade;
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A class folder: (submission, fixture under fixtures/, entry file name).
+fn make_class(dir: &Path, members: &[(&str, &str, &str)]) -> PathBuf {
+    let class = dir.join("class");
+    for (name, fixture, entry) in members {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(
+            root().join("fixtures").join(fixture),
+            class.join(name).join(entry),
+        )
+        .unwrap();
+    }
+    class
+}
+
+const ONE_D: &str = "one_d_chess.py";
+
+fn grade_json(args: &[&str]) -> (i32, Value) {
+    let output = boardgrade()
+        .arg("grade")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    (output.status.code().unwrap(), report)
+}
+
+fn scores(report: &Value) -> Vec<(String, f64, Option<String>)> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r["score"].as_f64().unwrap(),
+                r["dialect"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_mixed_class_is_graded_with_csv_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = make_class(
+        dir.path(),
+        &[
+            ("alice", "one-d-chess/project5/one_d_chess.py", ONE_D),
+            ("bob", "one-d-chess/project5/bug-negative-index.py", ONE_D),
+            ("carol", "one-d-chess/project5/bug-negative-index.py", ONE_D),
+            ("dave", "one-d-chess/csc110/chess.py", "chess.py"),
+            ("erin", "pown-chess/pown-chess.py", "pown-chess.py"),
+            ("frank", "pown-chess/bug-no-powns.py", "pown-chess.py"),
+            ("gina", "hostile/infinite_loop.py", ONE_D),
+        ],
+    );
+    std::fs::create_dir_all(class.join("harry")).unwrap(); // nothing handed in
+    let out = dir.path().join("out");
+    let (code, report) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess",
+        "--specs",
+        "specs/pown-chess/pown",
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, 1);
+    let got = scores(&report);
+    let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
+    assert_eq!(
+        find("alice"),
+        ("alice".into(), 26.0, Some("project5".into()))
+    );
+    assert_eq!(find("bob").1, 24.0);
+    assert_eq!(find("dave"), ("dave".into(), 14.0, Some("csc110".into())));
+    assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
+    assert!(find("frank").1 < 22.0);
+    assert_eq!(find("harry").2, None);
+    // The looping submission: every scenario timed out, none passed.
+    let gina = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "gina")
+        .unwrap();
+    assert_eq!(gina["score"], 0.0);
+    // The adapter never runs the top-level loop, so the module loads and each call times out
+    // or answers; either way nothing passes and the run came back.
+    assert!(gina["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["verdict"] != "pass"));
+
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("submission,dialect,score,max_score,"));
+    assert!(header.contains("is_valid_move: the handout's asserts"));
+    assert_eq!(csv.lines().count(), 9, "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("alice,project5,26,26,")));
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("harry,,0,") && l.contains(",no entry file found: expected ")),
+        "{csv}"
+    );
+
+    // bob and carol made the same mistake: grouped in the summary.
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let groups = summary["common_failures"].as_array().unwrap();
+    let negative = groups
+        .iter()
+        .find(|g| g["send"] == "is_valid_move -1 BLACK")
+        .expect("a group for the negative index");
+    assert_eq!(negative["submissions"], serde_json::json!(["bob", "carol"]));
+    let text = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(text.contains("common mistakes"), "{text}");
+    // Each submission's result was stored as it finished.
+    for id in ["alice", "bob", "gina", "harry"] {
+        assert!(
+            out.join("submissions").join(format!("{id}.json")).is_file(),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members: Vec<(String, &str, &str)> = Vec::new();
+    for i in 0..8 {
+        members.push((
+            format!("s{i}"),
+            "one-d-chess/project5/bug-king-short-of-edge.py",
+            ONE_D,
+        ));
+    }
+    let borrowed: Vec<(&str, &str, &str)> = members
+        .iter()
+        .map(|(a, b, c)| (a.as_str(), *b, *c))
+        .collect();
+    let class = make_class(dir.path(), &borrowed);
+    let specs = ["--specs", "specs/one-d-chess/project5"];
+    let (full_out, part_out) = (dir.path().join("full"), dir.path().join("part"));
+
+    let (_, full) = grade_json(
+        &[
+            &[class.to_str().unwrap()],
+            &specs[..],
+            &["--out", full_out.to_str().unwrap(), "--jobs", "2"],
+        ]
+        .concat(),
+    );
+
+    // Start the same run, interrupt it partway, then resume it.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+        .current_dir(root())
+        .arg("grade")
+        .arg(&class)
+        .args(specs)
+        .args([
+            "--out",
+            part_out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--format",
+            "json",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stored = part_out.join("submissions");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_dir(&stored).map_or(0, |d| d.count()) < 2
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let kept = std::fs::read_dir(&stored).unwrap().count();
+    assert!((2..8).contains(&kept), "{kept} results kept");
+
+    let output = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .args(specs)
+        .args([
+            "--out",
+            part_out.to_str().unwrap(),
+            "--resume",
+            "--format",
+            "human",
+            "--jobs",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains(&format!("({kept} already graded)")), "{text}");
+    assert_eq!(std::fs::read_dir(&stored).unwrap().count(), 8);
+    let (_, resumed) = grade_json(
+        &[
+            &[class.to_str().unwrap()],
+            &specs[..],
+            &["--out", part_out.to_str().unwrap(), "--resume"],
+        ]
+        .concat(),
+    );
+    assert_eq!(scores(&resumed), scores(&full));
+}
+
+#[test]
+fn junit_lists_a_case_per_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = make_class(
+        dir.path(),
+        &[("bob", "one-d-chess/project5/bug-negative-index.py", ONE_D)],
+    );
+    let output = boardgrade()
+        .args([
+            "grade",
+            class.to_str().unwrap(),
+            "--specs",
+            "specs/one-d-chess/project5",
+            "--format",
+            "junit",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let xml = String::from_utf8(output.stdout).unwrap();
+    assert!(xml.starts_with("<?xml"));
+    assert_eq!(xml.matches("<testcase ").count(), 23);
+    assert_eq!(xml.matches("<failure type=\"wrong\"").count(), 2);
+    assert!(xml.contains("<testsuite name=\"bob\" tests=\"23\" failures=\"2\" errors=\"0\""));
+}
+
+fn unzip(zip: &Path, into: &Path) {
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+        ])
+        .arg(zip)
+        .arg(into)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hidden scenarios never show their steps to students.
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    for file in ["is_valid_move.toml", "move_king.toml"] {
+        std::fs::copy(
+            root().join("specs/one-d-chess/project5").join(file),
+            specs.join(file),
+        )
+        .unwrap();
+    }
+    let hidden =
+        std::fs::read_to_string(root().join("specs/one-d-chess/project5/create_and_print.toml"))
+            .unwrap()
+            .replace(
+                "tags = [\"handout\"]",
+                "tags = [\"handout\"]\nvisibility = \"hidden\"\ntime_limit = 3",
+            );
+    std::fs::write(specs.join("hidden.toml"), hidden).unwrap();
+    let zip = dir.path().join("autograder.zip");
+    boardgrade()
+        .args(["gradescope", "--specs"])
+        .arg(&specs)
+        .arg("--out")
+        .arg(&zip)
+        .assert()
+        .success();
+
+    for (name, fixture) in [
+        ("correct", "one-d-chess/project5/one_d_chess.py"),
+        ("buggy", "one-d-chess/project5/bug-print-not-return.py"),
+        ("hanging", "hostile/sleep_forever.py"),
+    ] {
+        let layout = dir.path().join(name).join("autograder");
+        std::fs::create_dir_all(layout.join("submission")).unwrap();
+        unzip(&zip, &layout.join("source"));
+        std::fs::copy(
+            root().join("fixtures").join(fixture),
+            layout.join("submission").join(ONE_D),
+        )
+        .unwrap();
+        let status = std::process::Command::new("bash")
+            .arg(layout.join("source/run_autograder"))
+            .env("AUTOGRADER_ROOT", &layout)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{name}");
+        let results: Value = serde_json::from_str(
+            &std::fs::read_to_string(layout.join("results/results.json")).unwrap(),
+        )
+        .unwrap();
+        let tests = results["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), 12, "{name}");
+        for test in tests {
+            for key in [
+                "name",
+                "number",
+                "score",
+                "max_score",
+                "status",
+                "output",
+                "visibility",
+                "tags",
+            ] {
+                assert!(test.get(key).is_some(), "{name}: tests[].{key}");
+            }
+        }
+        assert!(results["execution_time"].is_number() && results["output"].is_string());
+        let score = results["score"].as_f64().unwrap();
+        match name {
+            "correct" => assert_eq!(score, 12.0),
+            "buggy" => {
+                assert!(score > 0.0 && score < 12.0);
+                let hidden = tests
+                    .iter()
+                    .find(|t| t["name"] == "printable_board returns the starting board")
+                    .unwrap();
+                assert_eq!(hidden["visibility"], "hidden");
+                assert_eq!(hidden["status"], "failed");
+                assert!(
+                    !hidden["output"].as_str().unwrap().contains("WKi"),
+                    "{hidden}"
+                );
+                let visible = tests
+                    .iter()
+                    .find(|t| t["status"] == "failed" && t["visibility"] == "visible");
+                assert!(
+                    visible.is_none()
+                        || visible.unwrap()["output"]
+                            .as_str()
+                            .unwrap()
+                            .contains("first divergence")
+                );
+            }
+            _ => {
+                // The module loads (its loop is never run), so every call answers or times out.
+                assert!(score < 12.0);
+            }
+        }
+    }
+}
