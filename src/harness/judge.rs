@@ -17,7 +17,7 @@ const MAX_CHUNK_LINES: usize = 60;
 const TRANSCRIPT_LINES: usize = 16;
 
 /// Texts on stderr that mean the program ran out of memory under the address-space limit.
-const OUT_OF_MEMORY: &[&str] = &[
+pub(crate) const OUT_OF_MEMORY: &[&str] = &[
     "MemoryError",
     "Cannot allocate memory",
     "std::bad_alloc",
@@ -117,6 +117,7 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
         duration_ms: run.elapsed.as_millis() as u64,
+        matches: None,
     }
 }
 
@@ -139,6 +140,7 @@ pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
         duration_ms: 0,
+        matches: None,
     }
 }
 
@@ -155,7 +157,7 @@ fn seconds(d: Duration) -> String {
     format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
 }
 
-fn describe_ending(ending: &Ending) -> String {
+pub(crate) fn describe_ending(ending: &Ending) -> String {
     match ending {
         Ending::Exited(code) => format!("exited with status {code}"),
         Ending::Signaled(signal) => format!("killed by signal {signal} ({})", signal_name(*signal)),

@@ -48,11 +48,12 @@ impl<W: Write> HumanReporter<W> {
             self.style.dim(&format!("({}:{})", o.file, o.line))
         )?;
         if o.verdict.passed() {
-            return Ok(());
+            return self.matches(o);
         }
         if let Some(detail) = &o.detail {
             writeln!(self.out, "    {detail}")?;
         }
+        self.matches(o)?;
         if let Some(d) = &o.first_divergence {
             self.divergence(d)?;
         }
@@ -71,6 +72,14 @@ impl<W: Write> HumanReporter<W> {
             for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
                 writeln!(self.out, "      {line}")?;
             }
+        }
+        Ok(())
+    }
+
+    /// A match scenario's record, awards and lost games.
+    fn matches(&mut self, o: &Outcome) -> io::Result<()> {
+        for line in o.matches.iter().flat_map(|m| m.lines()) {
+            writeln!(self.out, "    {line}")?;
         }
         Ok(())
     }
