@@ -302,6 +302,7 @@ fn result(
         winning_side: start_winner(record.start.size()).map(|w| w == color),
         seed,
         won: record.winner == color,
+        forfeit: matches!(record.reason, EndReason::Forfeit { .. }) && record.winner != color,
         ending,
         moves,
         final_board: render_grid(&record.final_board, None),

@@ -173,14 +173,12 @@ fn play(
     }
 }
 
-/// Pass when every award is met; otherwise the worst way the program stopped, if it did,
-/// else a plain shortfall in strength.
+/// The worst way the program stopped during the match, if it did (its points still count:
+/// they are earned by the games' record); else pass when every award is met, and wrong when
+/// the record falls short.
 fn verdict(report: &MatchReport, stops: &[StopKind]) -> Verdict {
     if stops.contains(&StopKind::NotStarted) {
         return Verdict::Error;
-    }
-    if report.all_met() {
-        return Verdict::Pass;
     }
     let order = [
         (StopKind::Timeout, Verdict::Timeout),
@@ -188,8 +186,9 @@ fn verdict(report: &MatchReport, stops: &[StopKind]) -> Verdict {
         (StopKind::OutputLimit, Verdict::OutputLimit),
         (StopKind::Crash, Verdict::Crash),
     ];
-    order
-        .iter()
-        .find(|(kind, _)| stops.contains(kind))
-        .map_or(Verdict::Wrong, |(_, verdict)| *verdict)
+    match order.iter().find(|(kind, _)| stops.contains(kind)) {
+        Some((_, verdict)) => *verdict,
+        None if report.all_met() => Verdict::Pass,
+        None => Verdict::Wrong,
+    }
 }

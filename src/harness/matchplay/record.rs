@@ -19,6 +19,8 @@ pub struct GameResult {
     /// The seed of the game's random choices.
     pub seed: u64,
     pub won: bool,
+    /// True when the submission lost by failing on its turn (a wrong answer, or no answer).
+    pub forfeit: bool,
     /// How the game ended, in words.
     pub ending: String,
     /// The moves played, in order, each with its colour (`white (0,1)-(1,1)`).
@@ -57,7 +59,8 @@ pub struct MatchReport {
     pub games: usize,
     pub records: Vec<Record>,
     pub awards: Vec<AwardResult>,
-    /// The first lost game per opponent and colour.
+    /// One lost game per opponent and colour: the first lost by a failure on the
+    /// submission's turn, else the first lost.
     pub lost_games: Vec<GameResult>,
 }
 
@@ -89,11 +92,11 @@ impl MatchReport {
         }
         let mut lost_games: Vec<GameResult> = Vec::new();
         for game in games.iter().filter(|g| !g.won) {
-            if !lost_games
-                .iter()
-                .any(|l| l.opponent == game.opponent && l.color == game.color)
-            {
-                lost_games.push(game.clone());
+            let same = |l: &GameResult| l.opponent == game.opponent && l.color == game.color;
+            match lost_games.iter().position(same) {
+                None => lost_games.push(game.clone()),
+                Some(i) if game.forfeit && !lost_games[i].forfeit => lost_games[i] = game.clone(),
+                Some(_) => {}
             }
         }
         MatchReport {
@@ -156,7 +159,9 @@ impl MatchReport {
             ));
         }
         if !self.lost_games.is_empty() {
-            out.push("lost games (the first against each opponent in each colour):".into());
+            out.push(
+                "lost games (one against each opponent in each colour, a failure first):".into(),
+            );
         }
         for g in &self.lost_games {
             out.push(format!(
@@ -246,6 +251,7 @@ mod tests {
             winning_side: Some(winning),
             seed: 1,
             won,
+            forfeit: false,
             ending: "black reached the far row".into(),
             moves: vec!["white (0,0)-(1,0)".into()],
             final_board: " w\n".into(),
