@@ -13,7 +13,7 @@ dialect = "ecs10"
 
 [[scenario]]
 name = "strength"
-time_limit = 2
+time_limit = 4
 
 [scenario.match]
 opponents = ["random"]

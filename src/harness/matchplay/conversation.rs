@@ -225,15 +225,15 @@ mod tests {
     fn the_budget_covers_answering_only() {
         let launch = shell("while read line; do sleep 0.1; echo done; done");
         let mut c =
-            ProcessConversation::new(&launch, &Limits::default(), Duration::from_millis(450));
+            ProcessConversation::new(&launch, &Limits::default(), Duration::from_millis(800));
         c.send("1").unwrap();
         assert_eq!(c.read_line().unwrap(), "done");
-        // Time between exchanges is not the program's.
-        std::thread::sleep(Duration::from_millis(500));
+        // Time between exchanges is not the program's: this pause is longer than its budget.
+        std::thread::sleep(Duration::from_millis(900));
         c.send("2").unwrap();
         assert_eq!(c.read_line().unwrap(), "done");
         let mut stop = None;
-        for _ in 0..10 {
+        for _ in 0..30 {
             if let Err(s) = c.send("3").and_then(|_| c.read_line()) {
                 stop = Some(s);
                 break;

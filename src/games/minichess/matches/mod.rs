@@ -4,17 +4,19 @@
 //! the next position. Any failure on its turn (no answer, an answer that is not a list of
 //! boards, a choice not in the list or not a legal move) loses that game.
 
+mod submission;
+
+use submission::{Failure, Submission};
+
 use super::board::{Board, Color};
-use super::dialect::{self, Functions};
-use super::explain::CHANGED_INPUT;
+use super::dialect;
 use super::game::{play_game, EndReason, GameRecord};
-use super::notation::{self, Rows};
 use super::players::{GreedyPlayer, PerfectPlayer, Player, RandomPlayer};
 use super::render::render_grid;
-use super::rules::{Move, WinReason};
+use super::rules::WinReason;
 use super::AlphaBetaPlayer;
 use crate::games::{Dialect, OptionError};
-use crate::harness::matchplay::conversation::{Conversation, Stop};
+use crate::harness::matchplay::conversation::Conversation;
 use crate::harness::matchplay::{uses_theory, GameResult};
 use crate::rng::Rng;
 use crate::scenario::MatchDef;
@@ -34,8 +36,6 @@ const START_WINNER: [(usize, Color); 4] = [
     (5, Color::White),
     (6, Color::Black),
 ];
-/// Most characters of a wrong answer quoted in a game's ending.
-const QUOTE: usize = 160;
 
 /// The colour that wins the start of `size` in theory, where known.
 pub fn start_winner(size: usize) -> Option<Color> {
@@ -105,11 +105,7 @@ pub fn play(
                         Some(player) => player,
                         None => &mut perfect,
                     };
-                    let mut submission = Submission {
-                        functions,
-                        conversation: &mut *conversation,
-                        failure: None,
-                    };
+                    let mut submission = Submission::new(functions, &mut *conversation);
                     let record = match color {
                         Color::White => play_game(start, &mut submission, other),
                         Color::Black => play_game(start, other, &mut submission),
@@ -147,120 +143,6 @@ fn game_seed(seed: u64, opponent: usize, size: usize, color: Color, index: u32) 
     place
         .iter()
         .fold(rng.next_u64(), |acc, &p| Rng::new(acc ^ p).next_u64())
-}
-
-/// Why the submission lost its turn.
-struct Failure {
-    text: String,
-    stop: Option<Stop>,
-}
-
-impl From<Stop> for Failure {
-    fn from(stop: Stop) -> Self {
-        Failure {
-            text: format!("the program stopped: {}", stop.detail),
-            stop: Some(stop),
-        }
-    }
-}
-
-impl Failure {
-    fn protocol(text: String) -> Self {
-        Failure { text, stop: None }
-    }
-}
-
-/// The submission as a player: its own two functions, called as the course's driver does.
-struct Submission<'a> {
-    functions: &'static Functions,
-    conversation: &'a mut dyn Conversation,
-    failure: Option<Failure>,
-}
-
-impl Player for Submission<'_> {
-    fn name(&self) -> String {
-        "the submission".into()
-    }
-
-    fn choose(&mut self, board: &Board, color: Color) -> Option<Move> {
-        match self.turn(board, color) {
-            Ok(mv) => Some(mv),
-            Err(failure) => {
-                self.failure = Some(failure);
-                None
-            }
-        }
-    }
-}
-
-impl Submission<'_> {
-    fn turn(&mut self, board: &Board, color: Color) -> Result<Move, Failure> {
-        let (maker, chooser) = (self.functions.maker, self.functions.chooser);
-        let answer = self.ask(&self.functions.maker_line(board, color))?;
-        let offered: Vec<Rows> = notation::read_rows_list(&answer).ok_or_else(|| {
-            Failure::protocol(format!(
-                "{maker} answered {}, not a list of boards",
-                quote(&answer)
-            ))
-        })?;
-        if offered.is_empty() {
-            return Err(Failure::protocol(format!(
-                "{maker} returned no boards, but {color} had {} move(s) on\n{}",
-                board.moves(color).len(),
-                render_grid(board, None)
-            )));
-        }
-        let answer = self.ask(&self.functions.chooser_line(&offered, color))?;
-        let chosen = notation::read_rows(&answer).ok_or_else(|| {
-            Failure::protocol(format!(
-                "{chooser} answered {}, not a board",
-                quote(&answer)
-            ))
-        })?;
-        if !offered.contains(&chosen) {
-            return Err(Failure::protocol(format!(
-                "{chooser} returned {}, which is not one of the {} board(s) it was given",
-                quote(&notation::rows_text(&chosen)),
-                offered.len()
-            )));
-        }
-        notation::board_of(&chosen)
-            .ok()
-            .and_then(|next| board.move_to(color, &next))
-            .ok_or_else(|| {
-                Failure::protocol(format!(
-                    "{chooser} chose {}, which is not a legal move ({maker} offered it)",
-                    quote(&notation::rows_text(&chosen))
-                ))
-            })
-    }
-
-    /// Sends one call and reads its answer. A `!changed-input` line belongs to the call
-    /// before and is passed over: in a game only the answers count.
-    fn ask(&mut self, line: &str) -> Result<String, Failure> {
-        self.conversation.send(line)?;
-        loop {
-            let answer = self.conversation.read_line()?;
-            if !answer.starts_with(CHANGED_INPUT) {
-                return match answer.strip_prefix("!error ") {
-                    Some(error) => Err(Failure::protocol(format!(
-                        "{} raised {}",
-                        line.split_whitespace().next().unwrap_or(""),
-                        quote(error)
-                    ))),
-                    None => Ok(answer),
-                };
-            }
-        }
-    }
-}
-
-fn quote(text: &str) -> String {
-    if text.chars().count() > QUOTE {
-        format!("`{}...`", text.chars().take(QUOTE).collect::<String>())
-    } else {
-        format!("`{text}`")
-    }
 }
 
 /// One game from the submission's side.
@@ -317,7 +199,7 @@ mod tests {
     use crate::games::minichess::session::CallSession;
     use crate::games::minichess::Solver;
     use crate::games::minichess::Value;
-    use crate::harness::matchplay::conversation::ReferenceConversation;
+    use crate::harness::matchplay::conversation::{ReferenceConversation, Stop};
     use crate::scenario::{AwardDef, MatchSide};
 
     fn def(opponents: &[&str], sizes: &[usize], games: u32) -> MatchDef {
