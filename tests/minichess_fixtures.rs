@@ -288,6 +288,7 @@ fn a_random_chooser_is_legal_but_scores_lower_on_strength() {
     let (_, sensible_score) = sensible.values().next().unwrap().clone();
     assert_eq!(verdict, "wrong");
     assert_eq!(sensible_score, 6.0);
+    assert!(random_score.is_sign_positive(), "{random_score}");
     assert!(
         random_score < sensible_score,
         "{random_score} vs {sensible_score}"

@@ -84,7 +84,7 @@ impl MatchDef {
 
     /// The most a submission can earn: every award's points.
     pub fn max_points(&self) -> f64 {
-        self.award.iter().map(|a| a.points).sum()
+        self.award.iter().fold(0.0, |total, a| total + a.points)
     }
 }
 

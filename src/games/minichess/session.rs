@@ -115,5 +115,18 @@ mod tests {
             .respond("move_maker [[9]] 1")
             .text
             .starts_with("!error ValueError"));
+        for line in [
+            "move_maker [[1e999,0,0],[0,0,0],[0,0,0]] 1",
+            "move_maker [[0,0,0],[0,0,0],[0,0,0]] 18446744073709551617",
+            "move_maker [[0,0,0],[0,-1,0],[0,0,0]] 1",
+            "move_maker [[0,0,0],[0,0,0],[0,0,0]] 1 2",
+            "move_chooser [[[0,0,0],[0,0,0],[0,0,0]], [[1]]] 1",
+            "move_chooser [[[0,0,0],[0,0,0],[0,0,0]]] 0",
+            "move_maker {} 1",
+            "move_maker",
+            "",
+        ] {
+            assert!(s.respond(line).text.starts_with("!error "), "{line}");
+        }
     }
 }

@@ -107,9 +107,12 @@ impl MatchReport {
         }
     }
 
-    /// Points of the awards met.
+    /// Points of the awards met (from +0.0: a float sum of nothing is -0.0).
     pub fn score(&self) -> f64 {
-        self.awards.iter().filter(|a| a.met).map(|a| a.points).sum()
+        self.awards
+            .iter()
+            .filter(|a| a.met)
+            .fold(0.0, |total, a| total + a.points)
     }
 
     pub fn all_met(&self) -> bool {
