@@ -19,7 +19,7 @@ const SENT_BEFORE: usize = 12;
 const TRANSCRIPT_LINES: usize = 24;
 
 /// Texts on stderr that mean the program ran out of memory under the address-space limit.
-const OUT_OF_MEMORY: &[&str] = &[
+pub(crate) const OUT_OF_MEMORY: &[&str] = &[
     "MemoryError",
     "Cannot allocate memory",
     "std::bad_alloc",
@@ -157,6 +157,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
         duration_ms: 0,
+        matches: None,
     }
 }
 
@@ -181,7 +182,7 @@ fn seconds(d: Duration) -> String {
     format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
 }
 
-fn describe_ending(ending: &Ending) -> String {
+pub(crate) fn describe_ending(ending: &Ending) -> String {
     match ending {
         Ending::Exited(code) => format!("exited with status {code}"),
         Ending::Signaled(signal) => format!("killed by signal {signal} ({})", signal_name(*signal)),

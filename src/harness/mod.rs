@@ -3,6 +3,7 @@
 
 pub mod expectation;
 pub mod judge;
+pub mod matchplay;
 pub mod outcome;
 pub mod run;
 pub mod scoring;

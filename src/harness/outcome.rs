@@ -112,4 +112,7 @@ pub struct Outcome {
     pub tags: Vec<String>,
     pub handout: Option<String>,
     pub duration_ms: u64,
+    /// A match scenario's record, awards and lost games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<super::matchplay::MatchReport>,
 }

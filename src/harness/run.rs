@@ -85,6 +85,9 @@ impl Default for RunConfig {
 
 /// Runs one scenario against the target.
 pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome {
+    if let Some(play) = &scenario.play {
+        return super::matchplay::run(scenario, play, target, limits);
+    }
     let expectation = match expect(scenario) {
         Ok(expectation) => expectation,
         Err(problem) => {

@@ -16,11 +16,14 @@ const STDERR_LINES: usize = 8;
 pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
     let mut out = String::new();
     if o.verdict.passed() {
+        // A passed match still shows its record.
+        match_lines(&mut out, o);
         return out;
     }
     if let Some(detail) = &o.detail {
         let _ = writeln!(out, "    {detail}");
     }
+    match_lines(&mut out, o);
     if !reveal {
         return out;
     }
@@ -44,6 +47,13 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
         }
     }
     out
+}
+
+/// A match scenario's record, awards and lost games.
+fn match_lines(out: &mut String, o: &Outcome) {
+    for line in o.matches.iter().flat_map(|m| m.lines()) {
+        let _ = writeln!(out, "    {line}");
+    }
 }
 
 fn divergence(out: &mut String, d: &Divergence, style: Style) {

@@ -44,9 +44,6 @@ impl<W: Write> HumanReporter<W> {
             self.style.bold(&o.name),
             self.style.dim(&format!("({}:{})", o.file, o.line))
         )?;
-        if o.verdict.passed() {
-            return Ok(());
-        }
         write!(self.out, "{}", details(o, self.style, true))
     }
 

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use toml::Spanned;
 
-use super::model::{CompareMode, Entry, HandoutDef, StepDef, Visibility};
+use super::model::{CompareMode, Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{Scenario, Step};
 use crate::error::ScenarioFileError;
-use crate::games::{self, Protocol};
+use crate::games::{self, Dialect, Game, Protocol};
 
 /// Default wall-clock limit for a scenario.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -226,6 +226,7 @@ fn resolve(
     // at load time with its place in the file.
     game.start(dialect.name, options.get_ref())
         .map_err(|e| at(options.span(), &format!("options.{}", e.key), e.to_string()))?;
+    let play = resolve_match(file, source, game, dialect, defaults, spanned)?;
 
     let handout = merge_handout(
         entry.handout.as_ref(),
@@ -244,14 +245,16 @@ fn resolve(
             ),
         ));
     }
-    let steps = entry.steps.as_ref().ok_or_else(|| {
+    let no_steps = Vec::new();
+    let given_steps = entry.steps.as_ref().or(play.as_ref().map(|_| &no_steps));
+    let steps = given_steps.ok_or_else(|| {
         at(
             spanned.span(),
             "steps",
             format!("scenario {:?} has no `steps`", name.get_ref()),
         )
     })?;
-    if steps.is_empty() && dialect.protocol == Protocol::Call {
+    if steps.is_empty() && dialect.protocol == Protocol::Call && play.is_none() {
         return Err(at(
             spanned.span(),
             "steps",
@@ -270,7 +273,7 @@ fn resolve(
         game,
         dialect,
         handout,
-        points,
+        points: play.as_ref().map_or(points, MatchDef::max_points),
         partial_credit: pick(&entry.partial_credit, &defaults.partial_credit)
             .copied()
             .unwrap_or(false),
@@ -288,7 +291,44 @@ fn resolve(
         options: options.into_inner(),
         opening,
         steps,
+        play,
     })
+}
+
+/// The scenario's `[scenario.match]` table, checked against its game. A match has no steps,
+/// and its points are the sum of its awards'.
+fn resolve_match(
+    file: &str,
+    source: &str,
+    game: &dyn Game,
+    dialect: &Dialect,
+    defaults: &Entry,
+    spanned: &Spanned<Entry>,
+) -> Result<Option<MatchDef>, ScenarioFileError> {
+    let entry = spanned.get_ref();
+    let Some(play) = pick(&entry.play, &defaults.play) else {
+        return Ok(None);
+    };
+    let at = |span: Range<usize>, key: &str, message: &str| {
+        ScenarioFileError::at(file, source, span.start, Some(key), message.to_string())
+    };
+    if entry.steps.is_some() {
+        return Err(at(
+            spanned.span(),
+            "steps",
+            "a match scenario has no `steps`",
+        ));
+    }
+    if let Some(points) = &entry.points {
+        return Err(at(
+            points.span(),
+            "points",
+            "a match scenario's points are the sum of its awards' `points`",
+        ));
+    }
+    crate::harness::matchplay::check(game, dialect, play.get_ref())
+        .map_err(|e| at(play.span(), &format!("match.{}", e.key), &e.message))?;
+    Ok(Some(play.get_ref().clone()))
 }
 
 fn merge_handout(

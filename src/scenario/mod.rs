@@ -7,7 +7,7 @@ pub mod sources;
 
 use std::time::Duration;
 
-pub use model::{CompareMode, HandoutDef, Visibility};
+pub use model::{AwardDef, CompareMode, HandoutDef, MatchDef, MatchSide, Visibility};
 
 use crate::games::{Dialect, Game, GameOptions};
 
@@ -35,6 +35,8 @@ pub struct Scenario {
     /// Expected output before the first input; the reference's when `None`.
     pub opening: Option<String>,
     pub steps: Vec<Step>,
+    /// A match played instead of steps (`steps` is then empty).
+    pub play: Option<MatchDef>,
 }
 
 /// One line sent, and what must come back.

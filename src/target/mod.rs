@@ -1,6 +1,7 @@
 //! What scenarios run against: the reference (in-process), any command, or a Python
 //! submission run through the dialect's adapter or launcher.
 
+pub mod interactive;
 pub mod process;
 pub mod python;
 pub mod sandbox;

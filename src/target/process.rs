@@ -82,7 +82,7 @@ pub struct Execution {
 
 /// How long to keep draining pipes after the process ended (a child that escaped its
 /// process group may hold them open forever).
-const DRAIN_GRACE: Duration = Duration::from_millis(200);
+pub(crate) const DRAIN_GRACE: Duration = Duration::from_millis(200);
 const CHUNK: usize = 64 << 10;
 
 fn set_limit(resource: libc::__rlimit_resource_t, value: Option<u64>) -> io::Result<()> {
@@ -99,7 +99,7 @@ fn set_limit(resource: libc::__rlimit_resource_t, value: Option<u64>) -> io::Res
     Ok(())
 }
 
-fn set_nonblocking(fd: RawFd) {
+pub(crate) fn set_nonblocking(fd: RawFd) {
     // SAFETY: fcntl on a descriptor we own; failure leaves it blocking, which poll tolerates.
     unsafe {
         let flags = libc::fcntl(fd, libc::F_GETFL);
@@ -110,21 +110,21 @@ fn set_nonblocking(fd: RawFd) {
 }
 
 /// A pollable descriptor that becomes readable when the process ends (Linux 5.3+).
-fn pidfd(pid: u32) -> Option<OwnedFd> {
+pub(crate) fn pidfd(pid: u32) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
     // SAFETY: a non-negative return is a descriptor we now own.
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
-fn kill_group(pgid: u32) {
+pub(crate) fn kill_group(pgid: u32) {
     // SAFETY: signals the process group we created; ESRCH (already gone) is fine.
     unsafe {
         libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
     }
 }
 
-fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
+pub(crate) fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
     let mut command = Command::new(&launch.program);
     command
         .args(&launch.args)
@@ -213,19 +213,24 @@ pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
         }
     }
     let status = child.wait();
-    let ending = ending.unwrap_or_else(|| match status {
+    let ending = ending.unwrap_or_else(|| ending_of(status));
+    Execution {
+        stdout,
+        stderr_tail: stderr,
+        ending,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// How a process that ended by itself ended, from its wait status.
+pub(crate) fn ending_of(status: io::Result<std::process::ExitStatus>) -> Ending {
+    match status {
         Ok(status) => match (status.code(), status.signal()) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(signal)) => Ending::Signaled(signal),
             (None, None) => Ending::Exited(-1),
         },
         Err(error) => Ending::NotStarted(format!("wait failed: {error}")),
-    });
-    Execution {
-        stdout,
-        stderr_tail: stderr,
-        ending,
-        elapsed: started.elapsed(),
     }
 }
 
@@ -368,7 +373,7 @@ impl<'a> Pipes<'a> {
 }
 
 /// Reads what is available into `into` (up to `cap` bytes in all); false at end of stream.
-fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool {
+pub(crate) fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool {
     let Some(reader) = pipe.as_mut() else {
         return false;
     };

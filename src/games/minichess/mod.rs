@@ -5,16 +5,25 @@
 //! - `render`: text grids for reports;
 //! - `eval`, `alphabeta`, `players`: players of graded strength behind [`Player`];
 //! - `solver`: the game-theoretic value of a position;
-//! - `game`: whole games between two players.
+//! - `game`: whole games between two players;
+//! - `dialect`, `notation`, `session`, `chooser`, `explain`, `adapter.py`: the call protocol of
+//!   the handout's two functions (specs/minichess/PROTOCOL.md), its reference and its reports;
+//! - `matches`: a submission playing whole games against the players above.
 
 mod alphabeta;
 mod bits;
 mod board;
+mod chooser;
+pub mod dialect;
 mod eval;
+mod explain;
 mod game;
+pub mod matches;
+pub mod notation;
 mod players;
 mod render;
 mod rules;
+mod session;
 mod solver;
 
 #[cfg(test)]
@@ -22,9 +31,77 @@ mod tests;
 
 pub use alphabeta::{best_move, AlphaBetaPlayer};
 pub use board::{Board, BoardError, Color, EMPTY, MAX_SIZE, MIN_SIZE};
+pub use chooser::ReferenceChooser;
 pub use eval::evaluate;
 pub use game::{play_game, EndReason, GameRecord};
 pub use players::{GreedyPlayer, PerfectPlayer, Player, RandomPlayer};
 pub use render::render_grid;
 pub use rules::{Move, MoveError, Status, Win, WinReason};
 pub use solver::{Solution, SolveError, Solver, SolverStats, Value};
+
+use std::borrow::Cow;
+
+use crate::games::board_text::NoBoards;
+use crate::games::{
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Session,
+};
+
+/// The game's name on the command line and in scenario files.
+pub const NAME: &str = "minichess";
+
+/// The game `minichess`.
+pub struct MiniChess;
+
+impl MiniChess {
+    fn functions(dialect: &str) -> Result<&'static dialect::Functions, OptionError> {
+        dialect::functions(dialect)
+            .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))
+    }
+}
+
+impl Game for MiniChess {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn dialects(&self) -> &'static [Dialect] {
+        &dialect::DIALECTS
+    }
+
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        check_option_keys(options, &[])?;
+        Ok(Box::new(session::CallSession::new(Self::functions(
+            dialect,
+        )?)))
+    }
+
+    /// Answers are one-line lists, drawn by `explain` rather than read cell by cell.
+    fn board_reader(&self) -> &dyn BoardReader {
+        &NoBoards
+    }
+
+    /// A list of boards is compared as a multiset: its boards are sorted (duplicates stay).
+    /// Boards and lists are rewritten in the protocol's spacing, so only their values count.
+    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+        let rewritten = if let Some(mut boards) = notation::read_rows_list(line) {
+            boards.sort();
+            notation::rows_list_text(&boards)
+        } else if let Some(rows) = notation::read_rows(line) {
+            notation::rows_text(&rows)
+        } else {
+            return Cow::Borrowed(line);
+        };
+        if rewritten == line {
+            Cow::Borrowed(line)
+        } else {
+            Cow::Owned(rewritten)
+        }
+    }
+
+    fn explain(&self, dialect: &str, expected: &str, actual: &str) -> Vec<String> {
+        match dialect::functions(dialect) {
+            Some(functions) => explain::explain(functions, expected, actual),
+            None => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,69 @@
+"""boardgrade adapter for minichess (seed 003 and the older hexapawn course): serves the call
+protocol of specs/minichess/PROTOCOL.md on a student's file.
+
+A command is a function name and its arguments as JSON values, in the order the function
+takes them (`move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`). The answer is one line, the return
+value as Python prints it; what the call prints goes to stderr, so it never breaks that line.
+When a call changed a board it was given, a line `!changed-input BOARD` before the answer
+shows the board as the call left it (before, so that it counts against this call's step). boardgrade appends the line that names the dialect's functions.
+"""
+
+import copy
+import json
+import random
+import sys
+
+from boardgrade_adapter import call, load_submission, serve
+
+# A submission that picks at random plays the same games on every run.
+random.seed(0)
+
+_decoder = json.JSONDecoder()
+_student = None
+
+
+def _arguments(text):
+    """The JSON values of `text`, in order."""
+    values = []
+    at = 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return values
+        value, at = _decoder.raw_decode(text, at)
+        values.append(value)
+
+
+def _is_board(value):
+    """A list of lists of integers: a board, as opposed to a list of boards or a color."""
+    return (isinstance(value, list) and len(value) > 0
+            and all(isinstance(row, list) for row in value)
+            and all(isinstance(cell, int) for row in value for cell in row))
+
+
+def _quietly(function, args):
+    """Calls the student's function with its prints sent to stderr."""
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return call(_student, function, *args)
+    finally:
+        sys.stdout = saved
+
+
+def _command(function):
+    def run(*words):
+        args = _arguments(" ".join(words))
+        given = [(arg, copy.deepcopy(arg)) for arg in args if _is_board(arg)]
+        answer = repr(_quietly(function, args))
+        changed = ["!changed-input " + repr(board) for board, before in given if board != before]
+        return "\n".join(changed + [answer])
+    return run
+
+
+def serve_functions(*names):
+    """Loads the submission named on the command line and serves `names`."""
+    global _student
+    _student = load_submission(sys.argv[1])
+    serve({name: _command(name) for name in names})

@@ -1,0 +1,404 @@
+//! Divergences explained in the game's terms: which boards a move generator missed, added or
+//! repeated (each drawn with the moved pawn marked), a board it changed in place, and a
+//! chooser's answer that is not one of its boards.
+
+use std::collections::BTreeMap;
+
+use super::board::{Board, Color};
+use super::dialect::Functions;
+use super::notation::{self, Rows};
+use super::render::render_grid;
+
+/// Most boards drawn per kind of difference.
+const MAX_DRAWN: usize = 6;
+/// Boards drawn side by side on one row.
+const PER_ROW: usize = 4;
+/// The line the adapter adds when a call changed a board it was given.
+pub const CHANGED_INPUT: &str = "!changed-input";
+
+/// Notes on a divergent step, given its expected and actual output (both already in the
+/// compared form: lists of boards sorted).
+pub fn explain(functions: &Functions, expected: &str, actual: &str) -> Vec<String> {
+    let answer = |text: &str| {
+        text.lines()
+            .find(|line| !line.starts_with(CHANGED_INPUT))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let (expected_answer, actual_answer) = (answer(expected), answer(actual));
+    let (expected_answer, actual_answer) = (expected_answer.as_str(), actual_answer.as_str());
+    let mut notes = Vec::new();
+    if let Some(expected_list) = notation::read_rows_list(expected_answer) {
+        let origin = origin(&expected_list);
+        let changed = changed_input(actual);
+        if let Some(changed) = &changed {
+            notes.push(changed_note(
+                functions.maker,
+                changed,
+                &expected_list,
+                origin,
+            ));
+        }
+        match notation::read_rows_list(actual_answer) {
+            Some(actual_list) => notes.extend(multiset_notes(&expected_list, &actual_list, origin)),
+            // The answer itself may lie beyond the lines shown with the changed board.
+            None if actual_answer.is_empty() && changed.is_some() => {}
+            // An exception speaks for itself.
+            None if actual_answer.starts_with("!error") => {}
+            None if actual_answer != expected_answer => notes.push(format!(
+                "{} must return a list of boards (lists of lists); it answered {}",
+                functions.maker,
+                not_a_list(actual_answer)
+            )),
+            None => {}
+        }
+    } else if notation::read_rows(expected_answer).is_some() {
+        notes.extend(chooser_note(functions.chooser, actual_answer));
+    }
+    notes
+}
+
+/// What an answer that is not a list is, in words.
+fn not_a_list(answer: &str) -> String {
+    if answer == "None" {
+        "None (what a call prints is not its return value)".to_string()
+    } else if answer.is_empty() {
+        "nothing".to_string()
+    } else {
+        format!("`{}`", shorten(answer))
+    }
+}
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 120;
+    if text.chars().count() > MAX {
+        format!("{}...", text.chars().take(MAX).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+fn chooser_note(chooser: &str, answer: &str) -> Option<String> {
+    if answer == "None" {
+        return Some(format!(
+            "{chooser} returned None: it must return the chosen board (printing the board \
+             is not returning it)"
+        ));
+    }
+    if answer.starts_with("!error") {
+        return None;
+    }
+    match notation::read_rows(answer) {
+        Some(rows) => Some(format!(
+            "{chooser} must return one of the boards it was given; it returned a board that \
+             is not in the list:\n{}",
+            indent(&draw(&rows, None))
+        )),
+        None => Some(format!(
+            "{chooser} must return one of the boards it was given; it answered {}",
+            not_a_list(answer)
+        )),
+    }
+}
+
+/// The board shown on a `!changed-input` line of the output, if any.
+fn changed_input(actual: &str) -> Option<Rows> {
+    actual
+        .lines()
+        .find_map(|line| line.strip_prefix(CHANGED_INPUT))
+        .and_then(notation::read_rows)
+}
+
+fn changed_note(
+    maker: &str,
+    after: &Rows,
+    expected: &[Rows],
+    origin: Option<(Board, Color)>,
+) -> String {
+    let after_grid = draw(after, origin.map(|(b, _)| (b, None)));
+    let blocks = match origin {
+        Some((given, _)) => vec![
+            with_caption("given:", &render_grid(&given, None)),
+            with_caption("after the call:", &after_grid),
+        ],
+        None => vec![with_caption("after the call:", &after_grid)],
+    };
+    let mut note = format!(
+        "{maker} changed the board it was given (it must leave it as it was; the first \
+         changed square in brackets):\n{}",
+        indent(&side_by_side(blocks))
+    );
+    if expected.contains(after) {
+        note.push_str(
+            "\nthat is one of the moves: a move was played on the given board instead of on a copy",
+        );
+    }
+    note
+}
+
+/// Missing, extra and duplicated boards of a move list against the expected one.
+fn multiset_notes(
+    expected: &[Rows],
+    actual: &[Rows],
+    origin: Option<(Board, Color)>,
+) -> Vec<String> {
+    let count = |list: &[Rows]| {
+        let mut counts: BTreeMap<Rows, usize> = BTreeMap::new();
+        for rows in list {
+            *counts.entry(rows.clone()).or_default() += 1;
+        }
+        counts
+    };
+    let (want, got) = (count(expected), count(actual));
+    let missing: Vec<(Rows, usize)> = want
+        .keys()
+        .filter(|b| !got.contains_key(*b))
+        .map(|b| (b.clone(), 1))
+        .collect();
+    let extra: Vec<(Rows, usize)> = got
+        .iter()
+        .filter(|(b, _)| !want.contains_key(*b))
+        .map(|(b, &n)| (b.clone(), n))
+        .collect();
+    let repeated: Vec<(Rows, usize)> = got
+        .iter()
+        .filter(|(b, &n)| n > 1 && want.contains_key(*b))
+        .map(|(b, &n)| (b.clone(), n))
+        .collect();
+    let mover = origin.map(|(b, color)| (b, Some(color)));
+    let mut notes = Vec::new();
+    let mut section = |what: &str, boards: &[(Rows, usize)]| {
+        if !boards.is_empty() {
+            notes.push(format!(
+                "{what} ({} board(s), the moved pawn in brackets):\n{}",
+                boards.len(),
+                indent(&gallery(boards, mover))
+            ));
+        }
+    };
+    section("missing: moves it did not return", &missing);
+    section("extra: boards that are not moves of the position", &extra);
+    section("duplicated: moves returned more than once", &repeated);
+    notes
+}
+
+/// The position and mover whose moves are exactly `expected`, when only one fits. Every
+/// expected board is one move away from it, so undoing each single move that could have
+/// produced the first board gives the candidates.
+fn origin(expected: &[Rows]) -> Option<(Board, Color)> {
+    let boards: Vec<Board> = expected
+        .iter()
+        .map(|rows| notation::board_of(rows))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let first = boards.first()?;
+    let mut sorted = boards.clone();
+    sorted.sort_by_key(notation::rows_of);
+    let mut found: Vec<(Board, Color)> = Vec::new();
+    for color in [Color::White, Color::Black] {
+        for before in predecessors(first, color) {
+            let mut successors = before.successors(color);
+            successors.sort_by_key(notation::rows_of);
+            if successors == sorted && !found.contains(&(before, color)) {
+                found.push((before, color));
+            }
+        }
+    }
+    match found.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+/// Boards from which one move of `color` (forward, or a diagonal capture) gives `after`.
+fn predecessors(after: &Board, color: Color) -> Vec<Board> {
+    let size = after.size() as isize;
+    let rows = after.to_rows();
+    let mut found = Vec::new();
+    for (row, col) in after.pawns(color) {
+        let from_row = row as isize - color.forward();
+        if !(0..size).contains(&from_row) {
+            continue;
+        }
+        for dc in [-1isize, 0, 1] {
+            let from_col = col as isize + dc;
+            if !(0..size).contains(&from_col) || rows[from_row as usize][from_col as usize] != 0 {
+                continue;
+            }
+            let mut before = rows.clone();
+            before[from_row as usize][from_col as usize] = color.code();
+            before[row][col] = if dc == 0 { 0 } else { color.opponent().code() };
+            if let Ok(board) = Board::from_rows(&before) {
+                found.push(board);
+            }
+        }
+    }
+    found
+}
+
+/// A board drawn as a grid. With the position it came from, the square marked is the first
+/// that now holds a pawn of the mover (or, without a mover, the first that changed).
+fn draw(rows: &Rows, from: Option<(Board, Option<Color>)>) -> String {
+    let Ok(board) = notation::board_of(rows) else {
+        return format!(
+            "{} (not a valid board)",
+            shorten(&notation::rows_text(rows))
+        );
+    };
+    let mark = from.and_then(|(before, mover)| {
+        (0..board.size())
+            .flat_map(|r| (0..board.size()).map(move |c| (r, c)))
+            .find(|&(r, c)| {
+                let now = board.pawn_at(r, c);
+                match mover {
+                    Some(color) => now == Some(color) && before.pawn_at(r, c) != Some(color),
+                    None => now != before.pawn_at(r, c),
+                }
+            })
+    });
+    render_grid(&board, mark)
+}
+
+/// A grid's lines under a caption.
+fn with_caption(caption: &str, grid: &str) -> Vec<String> {
+    std::iter::once(caption.to_string())
+        .chain(grid.lines().map(str::to_string))
+        .collect()
+}
+
+/// Boards drawn side by side, a few to a row, each captioned with how often it came.
+fn gallery(boards: &[(Rows, usize)], from: Option<(Board, Option<Color>)>) -> String {
+    let blocks: Vec<Vec<String>> = boards
+        .iter()
+        .take(MAX_DRAWN)
+        .map(|(rows, times)| {
+            let grid = draw(rows, from);
+            if *times > 1 {
+                with_caption(&format!("{times} times:"), &grid)
+            } else {
+                grid.lines().map(str::to_string).collect()
+            }
+        })
+        .collect();
+    let mut out = side_by_side(blocks);
+    if boards.len() > MAX_DRAWN {
+        out.push_str(&format!("\n... and {} more", boards.len() - MAX_DRAWN));
+    }
+    out
+}
+
+/// Blocks of lines laid out side by side, [`PER_ROW`] to a row.
+fn side_by_side(mut blocks: Vec<Vec<String>>) -> String {
+    let mut out = Vec::new();
+    for row in blocks.chunks_mut(PER_ROW) {
+        let height = row.iter().map(Vec::len).max().unwrap_or(0);
+        let width = row
+            .iter()
+            .flat_map(|b| b.iter().map(|l| l.chars().count()))
+            .max()
+            .unwrap_or(0);
+        for block in row.iter_mut() {
+            // Captions stay on top; short blocks are padded below.
+            block.resize(height, String::new());
+        }
+        for line in 0..height {
+            let joined: Vec<String> = row
+                .iter()
+                .map(|block| format!("{:<width$}", block[line]))
+                .collect();
+            out.push(joined.join("    ").trim_end().to_string());
+        }
+        out.push(String::new());
+    }
+    out.pop();
+    out.join("\n")
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dialect::functions;
+    use super::*;
+
+    const EXAMPLE_MOVES: &str = "[[[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], [[0, 1, 1], [2, 0, 0], [2, 0, 2]]]";
+
+    fn notes(expected: &str, actual: &str) -> String {
+        explain(functions("ecs10").unwrap(), expected, actual).join("\n")
+    }
+
+    #[test]
+    fn finds_the_position_behind_a_move_list() {
+        let list = notation::read_rows_list(EXAMPLE_MOVES).unwrap();
+        let (board, color) = origin(&list).unwrap();
+        assert_eq!(
+            board,
+            Board::from_rows(&[[0, 1, 1], [1, 0, 0], [2, 2, 2]]).unwrap()
+        );
+        assert_eq!(color, Color::Black);
+        assert_eq!(origin(&[]), None);
+    }
+
+    #[test]
+    fn names_missing_and_extra_boards_with_the_moved_pawn() {
+        // The capture is missing; a diagonal step onto an empty square is extra.
+        let actual = "[[[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], [[0, 1, 1], [1, 2, 0], [2, 2, 0]]]";
+        let text = notes(EXAMPLE_MOVES, actual);
+        assert!(
+            text.contains("missing: moves it did not return (1 board(s)"),
+            "{text}"
+        );
+        assert!(text.contains("[b] .  ."), "{text}");
+        assert!(text.contains("extra: boards that are not moves"), "{text}");
+        assert!(text.contains(" w [b] ."), "{text}");
+        assert!(!text.contains("duplicated"), "{text}");
+    }
+
+    #[test]
+    fn names_duplicates_with_their_count() {
+        let actual = "[[[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], [[0, 1, 1], [2, 0, 0], [2, 0, 2]]]";
+        let text = notes(EXAMPLE_MOVES, actual);
+        assert!(text.contains("duplicated"), "{text}");
+        assert!(text.contains("2 times:"), "{text}");
+        assert!(
+            !text.contains("missing") && !text.contains("extra"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn shows_a_changed_input_board() {
+        let actual = format!("!changed-input [[0, 1, 1], [2, 0, 0], [2, 0, 2]]\n{EXAMPLE_MOVES}");
+        let text = notes(&format!("{EXAMPLE_MOVES}\n"), &actual);
+        assert!(text.contains("changed the board it was given"), "{text}");
+        assert!(
+            text.contains("given:") && text.contains("after the call:"),
+            "{text}"
+        );
+        assert!(text.contains("instead of on a copy"), "{text}");
+        assert!(!text.contains("must return a list"), "{text}");
+    }
+
+    #[test]
+    fn explains_a_chooser_answer() {
+        let expected = "[[0, 1, 1], [2, 0, 0], [2, 0, 2]]\n";
+        assert!(notes(expected, "None\n").contains("printing the board is not returning it"));
+        let text = notes(expected, "[[0, 1, 1], [0, 0, 0], [2, 0, 2]]\n");
+        assert!(text.contains("not in the list"), "{text}");
+        assert!(notes(expected, "!error TypeError: x\n").is_empty());
+    }
+
+    #[test]
+    fn a_non_list_answer_is_named() {
+        let text = notes(EXAMPLE_MOVES, "None");
+        assert!(text.contains("must return a list of boards"), "{text}");
+        let text = notes("[]", "[[[1, 9], [0]]]");
+        assert!(text.contains("not a valid board"), "{text}");
+    }
+}

@@ -1,0 +1,246 @@
+//! Who answers a match's calls: the reference session in-process, or the student's program
+//! driven one exchange at a time. Both are a [`Conversation`], so a match is played the same
+//! way against either.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::games::Session;
+use crate::harness::judge::{describe_ending, OUT_OF_MEMORY};
+use crate::target::interactive::Interactive;
+use crate::target::{Ending, Launch, Limits};
+
+/// How the program under test stopped answering; each kind is a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopKind {
+    Timeout,
+    Crash,
+    OutputLimit,
+    MemoryLimit,
+    /// The program could not be started at all (a harness problem, not the student's).
+    NotStarted,
+}
+
+/// The program stopped answering, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Stop {
+    pub kind: StopKind,
+    pub detail: String,
+}
+
+/// A line-by-line exchange with whatever plays the submission's side.
+pub trait Conversation {
+    fn send(&mut self, line: &str) -> Result<(), Stop>;
+    fn read_line(&mut self) -> Result<String, Stop>;
+}
+
+/// The reference session answering in-process.
+pub struct ReferenceConversation {
+    session: Box<dyn Session>,
+    pending: VecDeque<String>,
+}
+
+impl ReferenceConversation {
+    pub fn new(session: Box<dyn Session>) -> Self {
+        ReferenceConversation {
+            session,
+            pending: VecDeque::new(),
+        }
+    }
+}
+
+impl Conversation for ReferenceConversation {
+    fn send(&mut self, line: &str) -> Result<(), Stop> {
+        let reply = self.session.respond(line);
+        self.pending.extend(reply.text.lines().map(str::to_string));
+        Ok(())
+    }
+
+    fn read_line(&mut self) -> Result<String, Stop> {
+        self.pending.pop_front().ok_or_else(|| Stop {
+            kind: StopKind::Crash,
+            detail: "the reference gave no answer".into(),
+        })
+    }
+}
+
+/// The student's program. It is started on the first call and started again after it
+/// stops, so one crash costs one game, not the match. Its time budget runs only while it is
+/// expected to answer: the reference players' thinking does not count against it.
+pub struct ProcessConversation<'a> {
+    launch: &'a Launch,
+    limits: Limits,
+    process: Option<Interactive>,
+    /// Answering time the program has left.
+    remaining: Duration,
+    /// When the current exchange must be answered by.
+    deadline: Instant,
+    budget: Duration,
+    stderr_tail: Vec<u8>,
+}
+
+impl<'a> ProcessConversation<'a> {
+    /// A conversation whose program may spend `budget` answering, over all its games.
+    pub fn new(launch: &'a Launch, limits: &Limits, budget: Duration) -> Self {
+        ProcessConversation {
+            launch,
+            limits: limits.clone(),
+            process: None,
+            remaining: budget,
+            deadline: Instant::now() + budget,
+            budget,
+            stderr_tail: Vec::new(),
+        }
+    }
+
+    /// The end of the program's stderr (of its last run).
+    pub fn stderr_tail(&self) -> Vec<u8> {
+        match &self.process {
+            Some(process) => process.stderr_tail().to_vec(),
+            None => self.stderr_tail.clone(),
+        }
+    }
+
+    /// Turns an ending into a stop, and lets the program go (the next call starts another).
+    fn stopped(&mut self, ending: Ending) -> Stop {
+        if let Some(process) = self.process.take() {
+            self.stderr_tail = process.stderr_tail().to_vec();
+        }
+        if ending == Ending::TimedOut {
+            self.remaining = Duration::ZERO;
+        }
+        let stderr = String::from_utf8_lossy(&self.stderr_tail);
+        let (kind, detail) = match &ending {
+            Ending::TimedOut => (
+                StopKind::Timeout,
+                format!(
+                    "no answer within the match's time limit ({}s of answering in all)",
+                    self.budget.as_secs_f64()
+                ),
+            ),
+            Ending::Signaled(libc::SIGXCPU) => {
+                (StopKind::Timeout, "killed at the CPU-time limit".into())
+            }
+            Ending::OutputLimit => (
+                StopKind::OutputLimit,
+                format!("printed more than {} bytes", self.limits.output_bytes),
+            ),
+            Ending::NotStarted(why) => (
+                StopKind::NotStarted,
+                format!("could not start the program: {why}"),
+            ),
+            _ if OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => (
+                StopKind::MemoryLimit,
+                "ran out of memory under the memory limit".into(),
+            ),
+            Ending::Exited(0) => (StopKind::Crash, "ended without answering".into()),
+            other => (StopKind::Crash, describe_ending(other)),
+        };
+        Stop { kind, detail }
+    }
+
+    fn process(&mut self) -> Result<&mut Interactive, Stop> {
+        let process = match self.process.take() {
+            Some(process) => process,
+            None => Interactive::start(self.launch, &self.limits, self.deadline)
+                .map_err(|ending| self.stopped(ending))?,
+        };
+        Ok(self.process.insert(process))
+    }
+}
+
+impl Conversation for ProcessConversation<'_> {
+    fn send(&mut self, line: &str) -> Result<(), Stop> {
+        self.deadline = Instant::now() + self.remaining;
+        let deadline = self.deadline;
+        let process = self.process()?;
+        process.set_deadline(deadline);
+        let sent = process.send_line(line);
+        sent.map_err(|ending| self.stopped(ending))
+    }
+
+    fn read_line(&mut self) -> Result<String, Stop> {
+        let line = self.process()?.read_line();
+        self.remaining = self.deadline.saturating_duration_since(Instant::now());
+        line.map_err(|ending| self.stopped(ending))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Reply, Session};
+
+    struct Echo;
+
+    impl Session for Echo {
+        fn opening(&mut self) -> Reply {
+            Reply::default()
+        }
+        fn respond(&mut self, line: &str) -> Reply {
+            Reply::new(format!("{line}\nsecond\n"))
+        }
+        fn is_finished(&self) -> bool {
+            false
+        }
+    }
+
+    fn shell(script: &str) -> Launch {
+        Launch {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            cwd: std::env::temp_dir(),
+            env: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_reference_answers_line_by_line() {
+        let mut c = ReferenceConversation::new(Box::new(Echo));
+        c.send("hello").unwrap();
+        assert_eq!(c.read_line().unwrap(), "hello");
+        assert_eq!(c.read_line().unwrap(), "second");
+        assert_eq!(c.read_line().unwrap_err().kind, StopKind::Crash);
+    }
+
+    #[test]
+    fn a_crashed_program_is_started_again() {
+        // Answers once, then dies: every exchange after a death starts a new program.
+        let launch = shell("read line; echo \"ok $line\"; read line; exit 4");
+        let mut c = ProcessConversation::new(&launch, &Limits::default(), Duration::from_secs(10));
+        c.send("a").unwrap();
+        assert_eq!(c.read_line().unwrap(), "ok a");
+        c.send("b").unwrap();
+        let stop = c.read_line().unwrap_err();
+        assert_eq!(stop.kind, StopKind::Crash);
+        assert!(stop.detail.contains("status 4"), "{}", stop.detail);
+        c.send("c").unwrap();
+        assert_eq!(c.read_line().unwrap(), "ok c");
+    }
+
+    #[test]
+    fn the_budget_covers_answering_only() {
+        let launch = shell("while read line; do sleep 0.1; echo done; done");
+        let mut c =
+            ProcessConversation::new(&launch, &Limits::default(), Duration::from_millis(800));
+        c.send("1").unwrap();
+        assert_eq!(c.read_line().unwrap(), "done");
+        // Time between exchanges is not the program's: this pause is longer than its budget.
+        std::thread::sleep(Duration::from_millis(900));
+        c.send("2").unwrap();
+        assert_eq!(c.read_line().unwrap(), "done");
+        let mut stop = None;
+        for _ in 0..30 {
+            if let Err(s) = c.send("3").and_then(|_| c.read_line()) {
+                stop = Some(s);
+                break;
+            }
+        }
+        assert_eq!(stop.map(|s| s.kind), Some(StopKind::Timeout));
+        // Once the budget is spent, nothing is started again.
+        assert_eq!(c.send("4").unwrap_err().kind, StopKind::Timeout);
+    }
+}

@@ -1,0 +1,112 @@
+//! Match scenarios: instead of replaying steps, the submission plays whole games against the
+//! game's reference players, through its own functions, and earns points by thresholds on
+//! its record (a scenario's `[scenario.match]` table, see [`MatchDef`]).
+//!
+//! The games themselves are the game's business (`games::minichess::matches`); this module
+//! checks the table ([`check`]), connects the submission ([`conversation`]), and turns the
+//! record ([`record`]) into an [`Outcome`].
+
+mod check;
+pub mod conversation;
+pub mod record;
+
+use std::time::Instant;
+
+pub use check::{check, uses_theory, MAX_GAMES};
+use conversation::{Conversation, ProcessConversation, ReferenceConversation, StopKind};
+pub use record::{AwardResult, GameResult, MatchReport, Record};
+
+use super::judge::error_outcome;
+use super::outcome::{Outcome, Verdict};
+use crate::games::{minichess, Dialect, Game};
+use crate::scenario::{MatchDef, Scenario};
+use crate::target::{Limits, Target};
+
+/// Plays the match of `scenario` with `target` on the submission's side.
+pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits) -> Outcome {
+    let started = Instant::now();
+    let (game, dialect) = (scenario.game, scenario.dialect);
+    let launch = match target.launch(game, dialect) {
+        Ok(launch) => launch,
+        Err(error) => return error_outcome(scenario, error.to_string()),
+    };
+    let (games, stderr) = match &launch {
+        None => match game.start(dialect.name, &scenario.options) {
+            Ok(session) => (
+                play(game, dialect, def, &mut ReferenceConversation::new(session)),
+                Vec::new(),
+            ),
+            Err(error) => return error_outcome(scenario, error.to_string()),
+        },
+        Some(launch) => {
+            let mut process = ProcessConversation::new(launch, limits, scenario.time_limit);
+            let games = play(game, dialect, def, &mut process);
+            (games, process.stderr_tail())
+        }
+    };
+    let games = match games {
+        Ok(games) => games,
+        Err(problem) => return error_outcome(scenario, problem),
+    };
+    let report = MatchReport::new(def, &games);
+    let mut outcome = error_outcome(scenario, String::new());
+    let stops: Vec<StopKind> = games
+        .iter()
+        .filter_map(|g| g.stop.as_ref())
+        .map(|s| s.kind)
+        .collect();
+    outcome.verdict = verdict(&report, &stops);
+    outcome.score = report.score();
+    outcome.max_score = if outcome.verdict == Verdict::Error {
+        0.0
+    } else {
+        scenario.points
+    };
+    let met = report.awards.iter().filter(|a| a.met).count();
+    let mut detail = format!("met {met} of {} award(s)", report.awards.len());
+    if let Some((game, stop)) = games.iter().find_map(|g| Some((g, g.stop.as_ref()?))) {
+        detail.push_str(&format!(
+            "; the program stopped answering in the game against {} as {} on {3}x{3}: {}",
+            game.opponent, game.color, stop.detail, game.size
+        ));
+    }
+    outcome.detail = (!outcome.verdict.passed()).then_some(detail);
+    let stderr = crate::compare::visible::lossless(&stderr);
+    outcome.stderr_tail = (!outcome.verdict.passed() && !stderr.trim().is_empty())
+        .then(|| stderr.trim_end().to_string());
+    outcome.duration_ms = started.elapsed().as_millis() as u64;
+    outcome.matches = Some(report);
+    outcome
+}
+
+fn play(
+    game: &dyn Game,
+    dialect: &Dialect,
+    def: &MatchDef,
+    conversation: &mut dyn Conversation,
+) -> Result<Vec<GameResult>, String> {
+    match game.name() {
+        minichess::NAME => minichess::matches::play(dialect, def, conversation),
+        other => Err(format!("{other} has no match play")),
+    }
+}
+
+/// The worst way the program stopped during the match, if it did (its points still count:
+/// they are earned by the games' record); else pass when every award is met, and wrong when
+/// the record falls short.
+fn verdict(report: &MatchReport, stops: &[StopKind]) -> Verdict {
+    if stops.contains(&StopKind::NotStarted) {
+        return Verdict::Error;
+    }
+    let order = [
+        (StopKind::Timeout, Verdict::Timeout),
+        (StopKind::MemoryLimit, Verdict::MemoryLimit),
+        (StopKind::OutputLimit, Verdict::OutputLimit),
+        (StopKind::Crash, Verdict::Crash),
+    ];
+    match order.iter().find(|(kind, _)| stops.contains(kind)) {
+        Some((_, verdict)) => *verdict,
+        None if report.all_met() => Verdict::Pass,
+        None => Verdict::Wrong,
+    }
+}

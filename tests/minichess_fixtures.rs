@@ -1,0 +1,312 @@
+//! The miniChess fixtures graded through the real binary and the Python adapter: the correct
+//! submissions pass, each buggy one fails exactly where its bug is, and the reports name
+//! the boards that are missing, extra, duplicated or changed.
+
+use std::collections::BTreeMap;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The step-based ecs10 specs (everything but the match).
+const STEP_SPECS: [&str; 4] = [
+    "specs/minichess/ecs10/handout.toml",
+    "specs/minichess/ecs10/start.toml",
+    "specs/minichess/ecs10/moves.toml",
+    "specs/minichess/ecs10/chooser.toml",
+];
+const MATCH_SPEC: &str = "specs/minichess/ecs10/match.toml";
+
+fn fixture(name: &str) -> String {
+    format!("fixtures/minichess/ecs10/{name}")
+}
+
+/// Verdict and score of each scenario, by name, after grading `submission` on `specs`.
+fn grade(submission: &str, specs: &[&str]) -> BTreeMap<String, (String, f64)> {
+    let output = Command::cargo_bin("boardgrade")
+        .unwrap()
+        .arg("test")
+        .args(specs)
+        .args(["--python", submission, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{submission}: {output:?}"
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                (
+                    s["verdict"].as_str().unwrap().to_string(),
+                    s["score"].as_f64().unwrap(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The names of the scenarios that did not pass.
+fn failures(results: &BTreeMap<String, (String, f64)>) -> Vec<&str> {
+    results
+        .iter()
+        .filter(|(_, (verdict, _))| verdict != "pass")
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+/// The human report of `submission` on the scenarios of `spec` whose name holds `filter`.
+fn report(submission: &str, spec: &str, filter: &str) -> String {
+    let output = Command::cargo_bin("boardgrade")
+        .unwrap()
+        .args(["test", spec, "--python", submission, "--filter", filter])
+        .args(["--color", "never", "-q"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn assert_fails_only(submission: &str, failing: &[&str], passing: &[&str]) {
+    let results = grade(&fixture(submission), &STEP_SPECS);
+    let failed = failures(&results);
+    for name in failing {
+        assert!(
+            failed.contains(name),
+            "{submission} should fail {name:?}: {failed:?}"
+        );
+        assert_eq!(results[*name].0, "wrong", "{submission}: {name}");
+    }
+    for name in passing {
+        assert!(
+            results.contains_key(*name) && !failed.contains(name),
+            "{submission} should pass {name:?}: {failed:?}"
+        );
+    }
+}
+
+const HANDOUT_MAKER: &str = "move_maker: the handout's example, black to move";
+const WHITE_EDGES: &str = "move_maker: white captures on both edges, never around them";
+const BLACK_EDGES: &str = "move_maker: black captures on both edges, never around them";
+const NO_MOVE: &str = "move_maker: a position with no move answers an empty list";
+const UNCHANGED: &str = "move_maker: leaves the board it was given unchanged";
+const FAR_ROW: &str = "move_maker: a pawn one step from the far row";
+const START_3: &str = "move_maker: 3x3 start, both colours";
+const CHOOSER_ONE: &str = "move_chooser: a list of one board returns that board";
+const CHOOSER_3X3: &str = "move_chooser: returns one of the boards from the 3x3 start";
+const CHOOSER_4X4: &str = "move_chooser: returns one of the boards for black on 4x4";
+
+#[test]
+fn the_correct_submission_passes_everything() {
+    let results = grade(
+        &fixture("prog67.py"),
+        &[&STEP_SPECS[..], &[MATCH_SPEC]].concat(),
+    );
+    assert_eq!(failures(&results), Vec::<&str>::new());
+    assert_eq!(results.len(), 17);
+}
+
+#[test]
+fn the_hexapawn_submission_passes_its_dialect() {
+    let results = grade(
+        "fixtures/minichess/hexapawn/hexapawn.py",
+        &["specs/minichess/hexapawn"],
+    );
+    assert_eq!(failures(&results), Vec::<&str>::new());
+    assert!(results.len() >= 5);
+}
+
+#[test]
+fn a_diagonal_step_onto_an_empty_square_is_an_extra_board() {
+    assert_fails_only(
+        "bug-diagonal-empty.py",
+        &[HANDOUT_MAKER, START_3, NO_MOVE],
+        &[WHITE_EDGES, BLACK_EDGES, FAR_ROW, CHOOSER_ONE, CHOOSER_3X3],
+    );
+    let text = report(
+        &fixture("bug-diagonal-empty.py"),
+        STEP_SPECS[0],
+        "move_maker",
+    );
+    assert!(
+        text.contains("extra: boards that are not moves of the position (3 board(s)"),
+        "{text}"
+    );
+    // The black pawn from (2,1) on the empty (1,2), marked.
+    assert!(text.contains(" w  . [b]"), "{text}");
+    assert!(!text.contains("missing:"), "{text}");
+}
+
+#[test]
+fn a_straight_capture_is_an_extra_board() {
+    assert_fails_only(
+        "bug-straight-capture.py",
+        &[HANDOUT_MAKER, WHITE_EDGES, BLACK_EDGES, NO_MOVE],
+        &[START_3, FAR_ROW, CHOOSER_ONE],
+    );
+    let text = report(
+        &fixture("bug-straight-capture.py"),
+        STEP_SPECS[2],
+        "white captures",
+    );
+    assert!(
+        text.contains("extra: boards that are not moves of the position (1 board(s)"),
+        "{text}"
+    );
+    assert!(text.contains(" .  b  b [w]"), "{text}");
+}
+
+#[test]
+fn white_moving_up_misses_every_white_move() {
+    assert_fails_only(
+        "bug-white-moves-up.py",
+        &[START_3, WHITE_EDGES, FAR_ROW],
+        &[HANDOUT_MAKER, BLACK_EDGES, CHOOSER_ONE],
+    );
+    let text = report(
+        &fixture("bug-white-moves-up.py"),
+        STEP_SPECS[2],
+        "white captures",
+    );
+    assert!(
+        text.contains("missing: moves it did not return (3 board(s)"),
+        "{text}"
+    );
+    assert!(text.contains("[w] b  b  b"), "{text}");
+}
+
+#[test]
+fn captures_around_the_edge_are_extra_boards() {
+    assert_fails_only(
+        "bug-wrap-capture.py",
+        &[WHITE_EDGES, BLACK_EDGES, HANDOUT_MAKER],
+        &[START_3, FAR_ROW, CHOOSER_ONE],
+    );
+    let text = report(&fixture("bug-wrap-capture.py"), STEP_SPECS[2], "edges");
+    // White's pawn from (0,0) lands on (1,3), black's from (3,3) on (2,0).
+    assert!(text.contains(" .  b  b [w]"), "{text}");
+    assert!(text.contains("[b] w  w  ."), "{text}");
+}
+
+#[test]
+fn duplicate_boards_are_named_with_their_count() {
+    assert_fails_only(
+        "bug-duplicates.py",
+        &[START_3, WHITE_EDGES, BLACK_EDGES, HANDOUT_MAKER],
+        &[NO_MOVE, CHOOSER_ONE],
+    );
+    let text = report(
+        &fixture("bug-duplicates.py"),
+        STEP_SPECS[2],
+        "white captures",
+    );
+    assert!(
+        text.contains("duplicated: moves returned more than once"),
+        "{text}"
+    );
+    assert!(text.contains("2 times:"), "{text}");
+    assert!(
+        !text.contains("extra:") && !text.contains("missing:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_board_changed_in_place_is_shown_as_given_and_after() {
+    // Only black's moves turn the board over: white's scenarios pass.
+    assert_fails_only(
+        "bug-mutates-input.py",
+        &[UNCHANGED, HANDOUT_MAKER, BLACK_EDGES],
+        &[WHITE_EDGES, CHOOSER_ONE],
+    );
+    let text = report(&fixture("bug-mutates-input.py"), STEP_SPECS[2], "unchanged");
+    assert!(text.contains("first divergence at step 2"), "{text}");
+    assert!(
+        text.contains("move_maker changed the board it was given"),
+        "{text}"
+    );
+    assert!(
+        text.contains("given:") && text.contains("after the call:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("!changed-input [[2, 2, 2], [1, 0, 0], [0, 1, 1]]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chooser_answer_outside_its_list_fails_the_chooser_only() {
+    assert_fails_only(
+        "bug-chooser-not-in-list.py",
+        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE],
+        &[HANDOUT_MAKER, START_3, WHITE_EDGES, NO_MOVE, UNCHANGED],
+    );
+    let text = report(
+        &fixture("bug-chooser-not-in-list.py"),
+        STEP_SPECS[3],
+        "3x3 start",
+    );
+    assert!(
+        text.contains("it returned a board that is not in the list"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chooser_that_prints_returns_none() {
+    assert_fails_only(
+        "bug-chooser-prints.py",
+        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE],
+        &[HANDOUT_MAKER, START_3, NO_MOVE, UNCHANGED],
+    );
+    let text = report(
+        &fixture("bug-chooser-prints.py"),
+        STEP_SPECS[3],
+        "one board",
+    );
+    assert!(text.contains("move_chooser returned None"), "{text}");
+    assert!(text.contains("+ None"), "{text}");
+    // What it printed went to stderr, which the report shows.
+    assert!(text.contains("stderr (last lines):"), "{text}");
+    assert!(
+        text.contains("      [[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 2], [0, 0, 2, 0]]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_random_chooser_is_legal_but_scores_lower_on_strength() {
+    let legal = grade(&fixture("random-chooser.py"), &STEP_SPECS);
+    assert_eq!(failures(&legal), Vec::<&str>::new());
+    let random = grade(&fixture("random-chooser.py"), &[MATCH_SPEC]);
+    let sensible = grade(&fixture("prog67.py"), &[MATCH_SPEC]);
+    let (verdict, random_score) = random.values().next().unwrap().clone();
+    let (_, sensible_score) = sensible.values().next().unwrap().clone();
+    assert_eq!(verdict, "wrong");
+    assert_eq!(sensible_score, 6.0);
+    assert!(random_score.is_sign_positive(), "{random_score}");
+    assert!(
+        random_score < sensible_score,
+        "{random_score} vs {sensible_score}"
+    );
+}
+
+#[test]
+fn the_match_report_shows_records_awards_and_a_lost_game() {
+    let text = report(&fixture("random-chooser.py"), MATCH_SPEC, "plays well");
+    for expected in [
+        "match: 24 game(s)",
+        "vs greedy     as white",
+        "not met    2 pt(s)  against greedy as the side that wins in theory",
+        "lost games (one against each opponent in each colour, a failure first):",
+        "final board:",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in:\n{text}");
+    }
+    // A lost game's moves, colour by colour.
+    assert!(text.contains("white (0,"), "{text}");
+}

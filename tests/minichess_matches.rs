@@ -1,0 +1,136 @@
+//! Match scenarios against hostile submissions: a verdict always comes back, in bounded time,
+//! and one crash costs one game, not the match.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A small match: 3x3 and 4x4 against random, one game per colour and size.
+const MATCH: &str = r#"game = "minichess"
+dialect = "ecs10"
+
+[[scenario]]
+name = "strength"
+time_limit = 4
+
+[scenario.match]
+opponents = ["random"]
+sizes = [3, 4]
+seed = 5
+
+[[scenario.match.award]]
+points = 1
+min_win_rate = 0.0
+"#;
+
+/// The random-chooser fixture with its chooser's body replaced by `body`.
+fn submission(dir: &Path, body: &str) -> String {
+    let source = std::fs::read_to_string("fixtures/minichess/ecs10/random-chooser.py").unwrap();
+    let changed = source.replace("    return random.choice(mlist)\n", body);
+    assert_ne!(changed, source);
+    let path = dir.join("prog67.py");
+    std::fs::write(&path, changed).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The one scenario's JSON outcome, and how long grading took.
+fn play(body: &str) -> (Value, Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("match.toml");
+    std::fs::write(&spec, MATCH).unwrap();
+    let program = submission(dir.path(), body);
+    let started = Instant::now();
+    let output = Command::cargo_bin("boardgrade")
+        .unwrap()
+        .args(["test", spec.to_str().unwrap(), "--python", &program])
+        .args(["--format", "json", "--output-limit", "100000"])
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    (report["scenarios"][0].clone(), elapsed)
+}
+
+fn games_won_on(outcome: &Value, size: u64) -> u64 {
+    outcome["matches"]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["size"] == size)
+        .map(|r| r["won"].as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn a_chooser_that_hangs_times_out_within_the_limit() {
+    let (outcome, elapsed) = play(
+        "    import time\n    if len(mlist[0]) == 4:\n        time.sleep(60)\n    return mlist[0]\n",
+    );
+    assert_eq!(outcome["verdict"], "timeout", "{outcome:#}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+    let detail = outcome["detail"].as_str().unwrap();
+    assert!(detail.contains("time limit"), "{detail}");
+    assert_eq!(outcome["matches"]["games"], 4);
+}
+
+#[test]
+fn a_crash_loses_one_game_and_the_program_is_started_again() {
+    // It dies on its first 4x4 move only (a marker file remembers), so the games after are
+    // played by a fresh program.
+    let (outcome, _) = play(
+        "    import os\n    if len(mlist[0]) == 4 and not os.path.exists('crashed'):\n        \
+         open('crashed', 'w').close()\n        os._exit(3)\n    return mlist[0]\n",
+    );
+    assert_eq!(outcome["verdict"], "crash", "{outcome:#}");
+    // Points come from the record: the award needs no wins.
+    assert_eq!(outcome["score"], 1.0);
+    let lost: Vec<&str> = outcome["matches"]["lost_games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["ending"].as_str().unwrap())
+        .collect();
+    assert!(
+        lost.iter().any(|e| e.contains("exited with status 3")),
+        "{lost:?}"
+    );
+    // Only the game of the crash was lost to it: the program was started again for the
+    // next one, which black played out.
+    assert_eq!(outcome["matches"]["games"], 4);
+    let black_on_4x4 = outcome["matches"]["lost_games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["size"] == 4 && g["color"] == "black");
+    if let Some(game) = black_on_4x4 {
+        assert_eq!(game["forfeit"], false, "{game:#}");
+    } else {
+        assert_eq!(games_won_on(&outcome, 4), 1);
+    }
+}
+
+#[test]
+fn a_program_that_floods_stdout_hits_the_output_limit() {
+    let (outcome, elapsed) =
+        play("    import sys\n    sys.__stdout__.write('x' * 1000000)\n    return mlist[0]\n");
+    assert_eq!(outcome["verdict"], "output-limit", "{outcome:#}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+}
+
+#[test]
+fn a_raising_chooser_loses_its_games_with_the_error_named() {
+    let (outcome, _) = play("    raise ValueError('no idea')\n");
+    assert_eq!(
+        outcome["verdict"], "pass",
+        "min_win_rate 0 is met by any record"
+    );
+    let ending = outcome["matches"]["lost_games"][0]["ending"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ending.contains("move_chooser raised `ValueError: no idea`"),
+        "{ending}"
+    );
+}
