@@ -4,6 +4,7 @@
 pub mod args;
 pub mod engine;
 pub mod exit;
+pub mod perft;
 pub mod test;
 
 use clap::Parser;
@@ -29,6 +30,7 @@ pub fn main() -> i32 {
         Command::Test(args) => test::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Games => list_games(),
+        Command::Perft(args) => perft::run(args),
     };
     match result {
         Ok(code) => code,
