@@ -16,7 +16,7 @@ use std::fmt;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
-pub static REGISTRY: &[&dyn Game] = &[&one_d_chess::OneDChess];
+pub static REGISTRY: &[&dyn Game] = &[&one_d_chess::OneDChess, &chess::Chess];
 
 /// How a dialect talks over stdin/stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,8 +128,16 @@ pub trait Game: Sync {
     }
 
     /// Notes that explain a divergence in the game's own terms (missing and extra boards,
-    /// the position as FEN, ...), given the divergent step's expected and actual output.
-    fn explain(&self, _dialect: &str, _expected: &str, _actual: &str) -> Vec<String> {
+    /// the position as FEN, ...), given the scenario's options, the lines sent up to and
+    /// including the divergent step, and that step's expected and actual output.
+    fn explain(
+        &self,
+        _dialect: &str,
+        _options: &GameOptions,
+        _sent: &[&str],
+        _expected: &str,
+        _actual: &str,
+    ) -> Vec<String> {
         Vec::new()
     }
 

@@ -243,13 +243,21 @@ fn divergence(
         .min(MAX_CHUNK_LINES);
     let chunk = visible::lossless(&actual[start..after_lines(actual, start, lines)]);
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
+    let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
+        .iter()
+        .map(|s| s.send.as_str())
+        .collect();
     Divergence {
         step: m.step,
         send: step.map(|s| s.send.clone()),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
-        notes: scenario
-            .game
-            .explain(scenario.dialect.name, &expected, &chunk),
+        notes: scenario.game.explain(
+            scenario.dialect.name,
+            &scenario.options,
+            &sent,
+            &expected,
+            &chunk,
+        ),
         expected,
         actual: chunk,
         line: failing_line + 1,
