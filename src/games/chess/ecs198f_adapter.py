@@ -29,7 +29,7 @@ def fail(message):
     sys.exit(1)
 
 
-def student_output():
+def student_io():
     """Student prints go to stderr and student reads see an empty stdin."""
     stack = contextlib.ExitStack()
     stack.enter_context(contextlib.redirect_stdout(sys.stderr))
@@ -40,20 +40,20 @@ def student_output():
     return stack
 
 
-def where(error, root):
-    """`file line N` of the innermost frame of the submission in the error's traceback."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__)
-              if os.path.abspath(f.filename).startswith(root + os.sep)]
-    if not frames and isinstance(error, SyntaxError) and error.filename:
-        return " (%s line %s)" % (os.path.relpath(error.filename, root), error.lineno)
-    if not frames:
-        return ""
-    return " (%s line %s)" % (os.path.relpath(frames[-1].filename, root), frames[-1].lineno)
+def inside(path, root):
+    return os.path.isfile(path) and os.path.abspath(path).startswith(root + os.sep)
 
 
 def describe(error, root):
+    """`TypeName: message (file line N)`, N being the submission's line nearest the error."""
+    if isinstance(error, SyntaxError) and error.filename and inside(error.filename, root):
+        return "SyntaxError: %s (%s line %s)" % (error.msg, os.path.relpath(error.filename, root), error.lineno)
     text = str(error).strip().splitlines()
-    return "%s: %s%s" % (type(error).__name__, text[0] if text else "", where(error, root))
+    found = "%s: %s" % (type(error).__name__, text[0] if text else "")
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if inside(f.filename, root)]
+    if frames:
+        found += " (%s line %s)" % (os.path.relpath(frames[-1].filename, root), frames[-1].lineno)
+    return found
 
 
 def import_submission(entry):
@@ -77,7 +77,7 @@ def import_submission(entry):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
-        with student_output():
+        with student_io():
             return importlib.import_module(module_name), shown
     except (Exception, SystemExit) as error:
         fail("cannot import %s: %s" % (os.path.relpath(entry, shown), describe(error, shown)))
@@ -92,7 +92,7 @@ def construct(module, shown):
         fail("%s defines no class %s (classes defined there: %s)"
              % (os.path.relpath(module.__file__, shown), CLASS, found))
     try:
-        with student_output():
+        with student_io():
             return cls()
     except (Exception, SystemExit) as error:
         fail("%s() failed: %s" % (CLASS, describe(error, shown)))
@@ -103,7 +103,7 @@ MISSING = object()
 
 def lookup(game, name):
     """The object's attribute `name`, or MISSING."""
-    with student_output():
+    with student_io():
         try:
             return getattr(game, name)
         except AttributeError:
@@ -167,8 +167,13 @@ def play_move(move=""):
     play = lookup(game, "play_move")
     if not callable(play):
         raise AttributeError("%s has no method 'play_move'" % CLASS)
-    with student_output():
-        return repr(play(move))
+    try:
+        with student_io():
+            return repr(play(move))
+    except Exception as error:
+        # The protocol line names the error; stderr also says where it happened.
+        print("boardgrade: play_move(%r) raised %s" % (move, describe(error, shown)), file=sys.stderr)
+        raise
 
 
 def board():
