@@ -279,7 +279,10 @@ fn a_missing_class_stops_the_adapter_with_the_classes_found() {
 
 #[test]
 fn debug_prints_and_a_top_level_package_import_do_not_matter() {
-    let (code, report) = grade(SPECS, Some(&fixture("quirk-debug-prints")));
+    let (code, report) = grade(
+        &format!("{SCENARIOS}/start.toml"),
+        Some(&fixture("quirk-debug-prints")),
+    );
     assert_eq!(code, 0, "{:?}", failed(&report));
 }
 
