@@ -3,10 +3,13 @@
 //! The library never prints: commands build a [`harness`] run whose events go to a
 //! [`report`] chosen by the caller.
 
+pub mod cancel;
 pub mod compare;
 pub mod error;
 pub mod games;
+pub mod grade;
 pub mod harness;
+pub mod package;
 pub mod report;
 pub mod rng;
 pub mod scenario;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use boardgrade::report::Format;
+use boardgrade::target::Sandbox;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -25,6 +26,10 @@ pub struct Cli {
 pub enum Command {
     /// Replay scenarios against the reference, a command or a Python submission.
     Test(TestArgs),
+    /// Grade submissions: one file or folder, or a class folder of them.
+    Grade(GradeArgs),
+    /// Build the autograder zip to upload to Gradescope.
+    Gradescope(GradescopeArgs),
     /// Serve a game's reference engine on stdin/stdout (a correct "student").
     Engine(EngineArgs),
     /// List the games and their dialects.
@@ -74,6 +79,9 @@ pub struct RunArgs {
     /// Address-space limit for a program, in MiB (0 for none).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory_limit: u64,
+    /// How student programs are fenced in (default: bwrap where it works, else limits).
+    #[arg(long, value_enum)]
+    pub sandbox: Option<Sandbox>,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +94,68 @@ pub struct OutputArgs {
     /// Show only scenarios that did not pass.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Submissions: files, folders, or class folders (one submission per subfolder or file).
+    #[arg(required = true)]
+    pub submissions: Vec<PathBuf>,
+    /// Scenario files or folders (default: the bundled specs).
+    #[arg(long, value_name = "DIR")]
+    pub specs: Vec<PathBuf>,
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// The entry file to look for in each submission instead of the dialect's.
+    #[arg(long, value_name = "FILE")]
+    pub entry: Option<String>,
+    /// Folder for per-submission results, grades.csv and the class summary.
+    #[arg(long, value_name = "DIR", default_value = "boardgrade-results")]
+    pub out: PathBuf,
+    /// Skip submissions whose result is already stored in --out.
+    #[arg(long)]
+    pub resume: bool,
+    #[arg(long, value_enum, default_value_t = GradeFormat::Human)]
+    pub format: GradeFormat,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GradescopeArgs {
+    /// Scenario files or folders to grade with (copied into the zip).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub specs: Vec<PathBuf>,
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// The entry file to look for in the submission instead of the dialect's.
+    #[arg(long, value_name = "FILE")]
+    pub entry: Option<String>,
+    /// The zip to write.
+    #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradeFormat {
+    /// A line per submission and the class summary.
+    Human,
+    /// Every result as one JSON document on stdout.
+    Json,
+    /// Gradescope's results.json, written to --out.
+    Gradescope,
+    /// JUnit XML on stdout.
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

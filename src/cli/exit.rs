@@ -6,3 +6,5 @@ pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 /// Bad invocation or an invalid scenario file.
 pub const INVALID: i32 = 2;
+/// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;

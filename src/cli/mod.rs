@@ -4,6 +4,8 @@
 pub mod args;
 pub mod engine;
 pub mod exit;
+pub mod grade;
+pub mod gradescope;
 pub mod perft;
 pub mod test;
 
@@ -28,6 +30,8 @@ pub fn main() -> i32 {
     };
     let result = match &cli.command {
         Command::Test(args) => test::run(args),
+        Command::Grade(args) => grade::run(args),
+        Command::Gradescope(args) => gradescope::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Games => list_games(),
         Command::Perft(args) => perft::run(args),

@@ -7,7 +7,7 @@ use boardgrade::harness::{run_all, RunConfig};
 use boardgrade::report::{reporter, Style};
 use boardgrade::scenario::sources::{self, SourceFile};
 use boardgrade::scenario::Scenario;
-use boardgrade::target::{Limits, Target, TargetSpec};
+use boardgrade::target::{Limits, Sandbox, Target, TargetSpec};
 use boardgrade::Error;
 
 use super::args::{ColorChoice, OutputArgs, RunArgs, TestArgs};
@@ -107,10 +107,11 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
         (None, Some(file)) => TargetSpec::Python(file.clone()),
         (None, None) => TargetSpec::Reference,
     };
-    if let TargetSpec::Python(file) = &spec {
+    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
+        .with_sandbox(sandbox(&args.run), hidden_paths(&args.paths));
+    if let TargetSpec::Python(file) = target.spec() {
         scenarios = one_dialect(scenarios, file)?;
     }
-    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?;
     let target_name = describe_target(&target);
 
     let mut report = reporter(
@@ -155,12 +156,30 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
 }
 
 fn describe_target(target: &Target) -> String {
+    let sandbox = target.sandbox().as_str();
     match target.spec() {
         TargetSpec::Reference => "the reference engine".to_string(),
-        TargetSpec::Command(cmd) => format!("`{cmd}`"),
+        TargetSpec::Command(cmd) => format!("`{cmd}` (sandbox: {sandbox})"),
         TargetSpec::Python(path) => match target.interpreter() {
-            Some(python) => format!("{} (Python {})", path.display(), python.version),
+            Some(python) => format!(
+                "{} (Python {}, sandbox: {sandbox})",
+                path.display(),
+                python.version
+            ),
             None => path.display().to_string(),
         },
     }
+}
+
+/// The sandbox asked for, or the strongest available.
+pub fn sandbox(args: &RunArgs) -> Sandbox {
+    args.sandbox.unwrap_or_else(Sandbox::strongest)
+}
+
+/// What a sandboxed student program must not see: the scenario files given.
+pub fn hidden_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect()
 }

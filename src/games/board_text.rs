@@ -13,7 +13,7 @@ pub struct FoundBoard {
 }
 
 /// One cell that differs between an expected and an actual board.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CellDiff {
     pub cell: String,
     pub expected: String,
@@ -42,18 +42,27 @@ pub fn cell_diffs(reader: &dyn BoardReader, expected: &str, actual: &str) -> Vec
     let expected = reader.find_boards(expected);
     let actual = reader.find_boards(actual);
     for (e, a) in expected.iter().zip(&actual) {
-        if e.cells.len() != a.cells.len() {
+        // Cells are matched by name, so a board printed in another order still pairs up.
+        let by_name: std::collections::HashMap<&str, &str> = a
+            .cells
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        if e.cells.len() != a.cells.len()
+            || e.cells
+                .iter()
+                .any(|(n, _)| !by_name.contains_key(n.as_str()))
+        {
             continue;
         }
         let diffs: Vec<CellDiff> = e
             .cells
             .iter()
-            .zip(&a.cells)
-            .filter(|((_, ev), (_, av))| ev != av)
-            .map(|((name, ev), (_, av))| CellDiff {
+            .filter(|(name, ev)| by_name[name.as_str()] != ev.as_str())
+            .map(|(name, ev)| CellDiff {
                 cell: name.clone(),
                 expected: ev.clone(),
-                actual: av.clone(),
+                actual: by_name[name.as_str()].to_string(),
             })
             .collect();
         if !diffs.is_empty() {

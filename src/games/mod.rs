@@ -16,7 +16,11 @@ use std::fmt;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
-pub static REGISTRY: &[&dyn Game] = &[&one_d_chess::OneDChess, &chess::Chess];
+pub static REGISTRY: &[&dyn Game] = &[
+    &one_d_chess::OneDChess,
+    &pown_chess::PownChess,
+    &chess::Chess,
+];
 
 /// How a dialect talks over stdin/stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

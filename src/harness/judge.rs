@@ -13,8 +13,10 @@ use crate::target::{Ending, Execution};
 
 /// Most lines of a step's output kept in a divergence.
 const MAX_CHUNK_LINES: usize = 60;
+/// Most earlier lines sent shown with a divergence.
+const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
-const TRANSCRIPT_LINES: usize = 16;
+const TRANSCRIPT_LINES: usize = 24;
 
 /// Texts on stderr that mean the program ran out of memory under the address-space limit.
 const OUT_OF_MEMORY: &[&str] = &[
@@ -46,6 +48,10 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
 
     let mut detail = None;
     let verdict = match &run.ending {
+        Ending::Cancelled => {
+            detail = Some("cancelled before it finished".into());
+            Verdict::Error
+        }
         Ending::NotStarted(why) => {
             detail = Some(format!("could not start the program: {why}"));
             Verdict::Error
@@ -73,7 +79,9 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
             let crashed = abnormal
                 && match &matched {
                     Ok(_) => !exit_ignored,
-                    Err(m) => !exit_ignored || m.output_ended,
+                    // Output that differs is wrong however the program then ended; output
+                    // that stops short is a crash when the program died.
+                    Err(m) => m.output_ended,
                 };
             if crashed {
                 detail = Some(describe_ending(ending));
@@ -81,8 +89,10 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
             } else if matched.is_ok() {
                 Verdict::Pass
             } else if same_positions(scenario, &steps, &compared) {
-                detail =
-                    Some("the board positions are right but they are printed differently".into());
+                detail = Some(
+                    "the content is right (board positions included) but it is printed differently"
+                        .into(),
+                );
                 Verdict::Presentation
             } else {
                 Verdict::Wrong
@@ -98,8 +108,31 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
         _ => None,
     };
-    let passed = verdict == Verdict::Pass;
-    let counted = verdict != Verdict::Error;
+    let steps_total = scenario.steps.len();
+    let steps_matched = match &matched {
+        Ok(_) => steps_total,
+        Err(m) => m.step.saturating_sub(1).min(steps_total),
+    };
+    let mut outcome = base_outcome(scenario, verdict);
+    if verdict == Verdict::Pass {
+        outcome.score = scenario.points;
+    } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
+        outcome.score = scenario.points * steps_matched as f64 / steps_total as f64;
+    }
+    Outcome {
+        first_divergence,
+        steps_matched,
+        detail,
+        stderr_tail: (verdict != Verdict::Pass && !stderr.trim().is_empty())
+            .then(|| stderr.trim_end().to_string()),
+        transcript,
+        duration_ms: run.elapsed.as_millis() as u64,
+        ..outcome
+    }
+}
+
+/// An outcome with the scenario's identity, no score yet, and nothing else known.
+fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     Outcome {
         file: scenario.file.clone(),
         line: scenario.line,
@@ -107,38 +140,31 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         game: scenario.game.name().to_string(),
         dialect: scenario.dialect.name.to_string(),
         verdict,
-        score: if passed { scenario.points } else { 0.0 },
-        max_score: if counted { scenario.points } else { 0.0 },
-        first_divergence,
-        detail,
-        stderr_tail: (!passed && !stderr.trim().is_empty()).then(|| stderr.trim_end().to_string()),
-        transcript,
-        visibility: scenario.visibility,
-        tags: scenario.tags.clone(),
-        handout: handout_label(scenario),
-        duration_ms: run.elapsed.as_millis() as u64,
-    }
-}
-
-/// An outcome for a scenario that could not be run at all.
-pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
-    Outcome {
-        file: scenario.file.clone(),
-        line: scenario.line,
-        name: scenario.name.clone(),
-        game: scenario.game.name().to_string(),
-        dialect: scenario.dialect.name.to_string(),
-        verdict: Verdict::Error,
         score: 0.0,
-        max_score: 0.0,
+        max_score: if verdict == Verdict::Error {
+            0.0
+        } else {
+            scenario.points
+        },
         first_divergence: None,
-        detail: Some(detail),
+        steps_matched: 0,
+        steps_total: scenario.steps.len(),
+        group: scenario.group.clone(),
+        detail: None,
         stderr_tail: None,
         transcript: None,
         visibility: scenario.visibility,
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
         duration_ms: 0,
+    }
+}
+
+/// An outcome for a scenario that could not be run at all.
+pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Error)
     }
 }
 
@@ -250,6 +276,13 @@ fn divergence(
     Divergence {
         step: m.step,
         send: step.map(|s| s.send.clone()),
+        sent_before: scenario.steps[..m.step.saturating_sub(1)]
+            .iter()
+            .rev()
+            .take(SENT_BEFORE)
+            .rev()
+            .map(|s| s.send.clone())
+            .collect(),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
         notes: scenario.game.explain(
             scenario.dialect.name,

@@ -5,6 +5,7 @@ pub mod expectation;
 pub mod judge;
 pub mod outcome;
 pub mod run;
+pub mod scoring;
 
 pub use outcome::{Divergence, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};

@@ -1,12 +1,12 @@
 //! The result of one scenario, as reports and scripts see it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::games::CellDiff;
 use crate::scenario::Visibility;
 
 /// The verdict on one scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Pass,
@@ -60,12 +60,14 @@ impl std::fmt::Display for Verdict {
 }
 
 /// Where the output first went wrong.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Divergence {
     /// Step number: 0 is the output before any input, 1 the first step.
     pub step: usize,
     /// The line sent at that step (none for step 0).
     pub send: Option<String>,
+    /// The lines sent before it (the last few), to replay the case.
+    pub sent_before: Vec<String>,
     /// What the step expected (its first accepted form).
     pub expected: String,
     /// What the program printed for that step (bounded).
@@ -83,7 +85,7 @@ pub struct Divergence {
 }
 
 /// Everything known about one scenario's run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     pub file: String,
     pub line: usize,
@@ -94,6 +96,11 @@ pub struct Outcome {
     pub score: f64,
     pub max_score: f64,
     pub first_divergence: Option<Divergence>,
+    /// Steps (lines sent) whose output matched before the first divergence, of all steps.
+    pub steps_matched: usize,
+    pub steps_total: usize,
+    /// The scenario's all-or-nothing group.
+    pub group: Option<String>,
     /// A one-line explanation (exit status, limit hit, scenario problem).
     pub detail: Option<String>,
     /// The end of the program's stderr, when it matters.

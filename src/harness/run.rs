@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use super::expectation::{expect, input, Expectation};
 use super::judge::{error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
+use super::scoring;
 use crate::scenario::Scenario;
 use crate::target::{process, Ending, Execution, Limits, Target};
 
@@ -18,12 +19,15 @@ pub enum Event<'a> {
     Started { scenarios: usize, target: &'a str },
     /// One scenario is done.
     Finished { index: usize, outcome: &'a Outcome },
-    /// Every scenario is done.
-    Done { summary: &'a Summary },
+    /// Every scenario is done: the final outcomes (group scores applied) and totals.
+    Done {
+        summary: &'a Summary,
+        outcomes: &'a [Outcome],
+    },
 }
 
 /// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     pub passed: usize,
     /// Scenarios that did not pass (errors included).
@@ -31,7 +35,7 @@ pub struct Summary {
     pub errors: usize,
     pub score: f64,
     pub max_score: f64,
-    pub verdicts: BTreeMap<&'static str, usize>,
+    pub verdicts: BTreeMap<String, usize>,
 }
 
 impl Summary {
@@ -48,7 +52,10 @@ impl Summary {
             }
             summary.score += o.score;
             summary.max_score += o.max_score;
-            *summary.verdicts.entry(o.verdict.as_str()).or_default() += 1;
+            *summary
+                .verdicts
+                .entry(o.verdict.as_str().to_string())
+                .or_default() += 1;
         }
         summary
     }
@@ -88,10 +95,10 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
         Err(error) => return error_outcome(scenario, error.to_string()),
         Ok(None) => reference_execution(&expectation),
         Ok(Some(launch)) => {
-            let limits = Limits {
+            let limits = target.sandbox().limits(&Limits {
                 wall: scenario.time_limit,
                 ..limits.clone()
-            };
+            });
             process::run(&launch, &input(scenario), &limits)
         }
     };
@@ -153,8 +160,12 @@ pub fn run_all(
             }
         }
     });
-    let outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+    scoring::apply_groups(&mut outcomes);
     let summary = Summary::of(&outcomes);
-    listen(Event::Done { summary: &summary });
+    listen(Event::Done {
+        summary: &summary,
+        outcomes: &outcomes,
+    });
     outcomes
 }

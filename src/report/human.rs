@@ -2,14 +2,11 @@
 
 use std::io::{self, Write};
 
-use super::diff;
+use super::details::details;
 use super::style::Style;
 use super::Reporter;
 use crate::error::ScenarioFileError;
-use crate::harness::{Divergence, Event, Outcome, Summary, Verdict};
-
-/// Most stderr lines shown for a failure.
-const STDERR_LINES: usize = 8;
+use crate::harness::{Event, Outcome, Summary, Verdict};
 
 pub struct HumanReporter<W: Write> {
     out: W,
@@ -50,69 +47,7 @@ impl<W: Write> HumanReporter<W> {
         if o.verdict.passed() {
             return Ok(());
         }
-        if let Some(detail) = &o.detail {
-            writeln!(self.out, "    {detail}")?;
-        }
-        if let Some(d) = &o.first_divergence {
-            self.divergence(d)?;
-        }
-        if let Some(transcript) = &o.transcript {
-            writeln!(
-                self.out,
-                "    the session as the terminal showed it (typed input after each prompt):"
-            )?;
-            for line in transcript.lines() {
-                writeln!(self.out, "      {}", self.style.dim(line))?;
-            }
-        }
-        if let Some(stderr) = &o.stderr_tail {
-            let lines: Vec<&str> = stderr.lines().collect();
-            writeln!(self.out, "    stderr (last lines):")?;
-            for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
-                writeln!(self.out, "      {line}")?;
-            }
-        }
-        Ok(())
-    }
-
-    fn divergence(&mut self, d: &Divergence) -> io::Result<()> {
-        let place = match (&d.send, d.source_line) {
-            (Some(send), Some(line)) => format!("step {} (line {line}): sent `{send}`", d.step),
-            (Some(send), None) => format!("step {}: sent `{send}`", d.step),
-            (None, _) => "step 0: the output before any input".to_string(),
-        };
-        writeln!(
-            self.out,
-            "    first divergence at {place}, line {} of its output",
-            d.line
-        )?;
-        for cell in &d.cells {
-            writeln!(self.out, "    {}", self.style.bold(&cell.to_string()))?;
-        }
-        for note in &d.notes {
-            for line in note.lines() {
-                writeln!(self.out, "    {line}")?;
-            }
-        }
-        writeln!(
-            self.out,
-            "    {} expected   {} actual",
-            self.style.red("-"),
-            self.style.green("+")
-        )?;
-        writeln!(
-            self.out,
-            "{}",
-            diff::render(&d.expected, &d.actual, self.style, "    ")
-        )?;
-        if !d.also_accepted.is_empty() {
-            writeln!(
-                self.out,
-                "    ({} other form(s) of this output are accepted too)",
-                d.also_accepted.len()
-            )?;
-        }
-        Ok(())
+        write!(self.out, "{}", details(o, self.style, true))
     }
 
     fn summary(&mut self, s: &Summary) -> io::Result<()> {
@@ -164,7 +99,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 "running {scenarios} scenario(s) against {target}\n"
             ),
             Event::Finished { outcome, .. } => self.outcome(outcome),
-            Event::Done { summary } => self.summary(summary),
+            Event::Done { summary, .. } => self.summary(summary),
         }?;
         self.out.flush()
     }

@@ -33,7 +33,6 @@ struct InvalidFile {
 pub struct JsonReporter<W: Write> {
     out: W,
     target: String,
-    outcomes: Vec<Outcome>,
     invalid: Vec<InvalidFile>,
 }
 
@@ -42,7 +41,6 @@ impl<W: Write> JsonReporter<W> {
         JsonReporter {
             out,
             target: String::new(),
-            outcomes: Vec::new(),
             invalid: Vec::new(),
         }
     }
@@ -63,14 +61,14 @@ impl<W: Write> Reporter for JsonReporter<W> {
     fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
         match event {
             Event::Started { target, .. } => self.target = target.to_string(),
-            Event::Finished { outcome, .. } => self.outcomes.push((*outcome).clone()),
-            Event::Done { summary } => {
+            Event::Finished { .. } => {}
+            Event::Done { summary, outcomes } => {
                 let document = Document {
                     version: FORMAT_VERSION,
                     boardgrade: env!("CARGO_PKG_VERSION"),
                     target: &self.target,
                     summary,
-                    scenarios: &self.outcomes,
+                    scenarios: outcomes,
                     invalid_files: &self.invalid,
                 };
                 serde_json::to_writer_pretty(&mut self.out, &document)?;

@@ -1,8 +1,12 @@
 //! Reports: renderers of harness events, chosen by the caller.
 
+pub mod class;
+pub mod details;
 pub mod diff;
+pub mod gradescope;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod style;
 
 use std::io::{self, Write};

@@ -271,6 +271,10 @@ fn resolve(
         dialect,
         handout,
         points,
+        partial_credit: pick(&entry.partial_credit, &defaults.partial_credit)
+            .copied()
+            .unwrap_or(false),
+        group: pick(&entry.group, &defaults.group).cloned(),
         visibility: pick(&entry.visibility, &defaults.visibility)
             .copied()
             .unwrap_or(Visibility::Visible),

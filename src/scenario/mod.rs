@@ -23,6 +23,10 @@ pub struct Scenario {
     pub dialect: &'static Dialect,
     pub handout: HandoutDef,
     pub points: f64,
+    /// Credit for the steps matched before the divergence.
+    pub partial_credit: bool,
+    /// All-or-nothing group.
+    pub group: Option<String>,
     pub visibility: Visibility,
     pub tags: Vec<String>,
     pub time_limit: Duration,

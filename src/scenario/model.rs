@@ -16,6 +16,10 @@ pub struct Entry {
     pub dialect: Option<Spanned<String>>,
     pub handout: Option<HandoutDef>,
     pub points: Option<Spanned<f64>>,
+    /// Points for the steps that matched before the first divergence.
+    pub partial_credit: Option<bool>,
+    /// All-or-nothing group: its scenarios score only if all of them pass.
+    pub group: Option<String>,
     pub visibility: Option<Visibility>,
     pub tags: Option<Vec<String>>,
     /// Wall-clock limit for the whole scenario, in seconds.

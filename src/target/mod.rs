@@ -3,12 +3,14 @@
 
 pub mod process;
 pub mod python;
+pub mod sandbox;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub use process::{Ending, Execution, Launch, Limits};
+pub use sandbox::Sandbox;
 
 use crate::error::Error;
 use crate::games::{Dialect, Game};
@@ -32,6 +34,11 @@ pub struct Target {
     launches: Mutex<HashMap<(&'static str, &'static str), Launch>>,
     /// Scratch space, removed when the target is dropped.
     scratch: tempfile::TempDir,
+    /// The entry file to look for in a submission folder, instead of the dialect's.
+    entry: Option<String>,
+    sandbox: Sandbox,
+    /// Paths a sandboxed program must not see (the specs, the boardgrade binary).
+    hidden: Vec<PathBuf>,
 }
 
 impl Target {
@@ -46,6 +53,14 @@ impl Target {
             TargetSpec::Python(_) => Some(python::resolve(python)?),
             _ => None,
         };
+        Target::with_interpreter(spec, interpreter)
+    }
+
+    /// Prepares `spec` with an interpreter already resolved (grading a class resolves it once).
+    pub fn with_interpreter(
+        spec: TargetSpec,
+        interpreter: Option<python::Interpreter>,
+    ) -> Result<Target, Error> {
         let scratch = tempfile::Builder::new()
             .prefix("boardgrade-")
             .tempdir()
@@ -55,7 +70,27 @@ impl Target {
             interpreter,
             launches: Mutex::new(HashMap::new()),
             scratch,
+            entry: None,
+            sandbox: Sandbox::Limits,
+            hidden: Vec::new(),
         })
+    }
+
+    /// Runs student processes under `sandbox`, hiding `hidden` where the sandbox can.
+    pub fn with_sandbox(mut self, sandbox: Sandbox, hidden: Vec<PathBuf>) -> Self {
+        self.sandbox = sandbox;
+        self.hidden = hidden;
+        self
+    }
+
+    pub fn sandbox(&self) -> Sandbox {
+        self.sandbox
+    }
+
+    /// Looks for `entry` in a submission folder instead of the dialect's entry file.
+    pub fn with_entry(mut self, entry: Option<String>) -> Self {
+        self.entry = entry;
+        self
     }
 
     pub fn spec(&self) -> &TargetSpec {
@@ -92,6 +127,22 @@ impl Target {
             },
             TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
         };
+        let launch = match (self.sandbox, &self.spec) {
+            (Sandbox::Bwrap, TargetSpec::Python(_)) => {
+                let slot = launch
+                    .cwd
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| launch.cwd.clone());
+                let mut hidden = self.hidden.clone();
+                hidden.extend(std::env::current_exe().ok());
+                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[slot.join("harness")], &hidden)
+            }
+            (Sandbox::Bwrap, TargetSpec::Command(_)) => {
+                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[], &self.hidden)
+            }
+            _ => launch,
+        };
         launches.insert(key, launch.clone());
         Ok(Some(launch))
     }
@@ -115,32 +166,27 @@ impl Target {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         }
-        let entry = copy_submission(path, dialect, &work)?;
+        let entry_name = self.entry.as_deref().unwrap_or(dialect.entry_file);
+        let entry = copy_submission(path, entry_name, &work)?;
         python::launch(interpreter, dialect, &harness, &entry, &work)
     }
 }
 
 /// Copies the submission into `work` (a file alone, or a folder's contents) and returns its
 /// entry file there.
-fn copy_submission(path: &Path, dialect: &Dialect, work: &Path) -> Result<PathBuf, Error> {
-    if let Some((tree, place)) = layout_tree(path, dialect.entry_file) {
+fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf, Error> {
+    if let Some((tree, place)) = layout_tree(path, entry_name) {
         let place = work.join(place);
         std::fs::create_dir_all(&place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
         copy_tree(&tree, &place)?;
-        return Ok(work.join(dialect.entry_file));
+        return Ok(work.join(entry_name));
     }
     if path.is_dir() {
         copy_tree(path, work)?;
-        let entry = work.join(dialect.entry_file);
+        let entry = work.join(entry_name);
         if !entry.is_file() {
-            return Err(Error::path(
-                path,
-                format!(
-                    "no {} in this folder (the entry file of {})",
-                    dialect.entry_file, dialect.name
-                ),
-            ));
+            return Err(Error::path(path, format!("no {entry_name} in this folder")));
         }
         Ok(entry)
     } else {

@@ -66,6 +66,8 @@ pub enum Ending {
     OutputLimit,
     /// The program could not be started.
     NotStarted(String),
+    /// Killed because the run was cancelled (Ctrl-C).
+    Cancelled,
 }
 
 /// Everything a run produced.
@@ -177,9 +179,14 @@ pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
             ending = Some(Ending::TimedOut);
             break;
         }
+        if crate::cancel::is_requested() {
+            ending = Some(Ending::Cancelled);
+            break;
+        }
         // Without a pidfd, wake up regularly to ask whether the process ended.
+        // Wake up now and then to notice a cancelled run.
         let wait = if exit_fd.is_some() {
-            deadline - now
+            (deadline - now).min(Duration::from_millis(100))
         } else {
             (deadline - now).min(Duration::from_millis(10))
         };

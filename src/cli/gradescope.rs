@@ -1,0 +1,42 @@
+//! `boardgrade gradescope`: check the specs, then write the autograder zip.
+
+use boardgrade::package::{write_zip, Package};
+use boardgrade::scenario::sources;
+use boardgrade::Error;
+
+use super::args::GradescopeArgs;
+use super::exit;
+
+pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
+    // A zip whose specs do not load would fail every student: refuse to build it.
+    let loaded = sources::load_all(&sources::from_paths(&args.specs)?);
+    if let Some(error) = loaded.errors.first() {
+        return Err(Error::Scenario(error.clone()));
+    }
+    let mut grade_args = Vec::new();
+    for (flag, value) in [
+        ("--game", &args.game),
+        ("--dialect", &args.dialect),
+        ("--entry", &args.entry),
+    ] {
+        if let Some(value) = value {
+            grade_args.extend([flag.to_string(), value.clone()]);
+        }
+    }
+    let binary =
+        std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
+    write_zip(
+        &Package {
+            specs: args.specs.clone(),
+            binary,
+            grade_args,
+        },
+        &args.out,
+    )?;
+    println!(
+        "wrote {} ({} scenario(s)); upload it as the assignment's autograder",
+        args.out.display(),
+        loaded.scenarios.len()
+    );
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,196 @@
+//! Pown chess behind the `Game` trait: the `pown` dialect's reference program, its options,
+//! its board reader and its accepted spellings.
+
+use std::borrow::Cow;
+
+use super::lenient::canonical_line;
+use super::options::PownOptions;
+use super::program::PownProgram;
+use crate::games::{
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
+    Reply, Session,
+};
+
+const DIALECTS: &[Dialect] = &[Dialect {
+    name: "pown",
+    protocol: Protocol::Program,
+    handout: "002_242b462b5409f7c0.txt",
+    entry_file: "pown-chess.py",
+    python: PythonLaunch::Program { stubs: &[] },
+}];
+
+/// The game `pown-chess`.
+pub struct PownChess;
+
+struct Program(PownProgram);
+
+impl Session for Program {
+    fn opening(&mut self) -> Reply {
+        Reply::new(self.0.opening())
+    }
+
+    fn respond(&mut self, line: &str) -> Reply {
+        Reply::new(self.0.input(line))
+    }
+
+    fn is_finished(&self) -> bool {
+        self.0.is_finished()
+    }
+}
+
+/// Reads the scenario's `options` table (`score_header`, `move_counter`, `reprompt_invalid`,
+/// `size`), naming the key at fault.
+fn options(table: &GameOptions) -> Result<PownOptions, OptionError> {
+    toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            let message = e.message().trim().to_string();
+            let key = message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split('`').next())
+                .map(str::to_string)
+                .or_else(|| table.keys().find(|k| message.contains(k.as_str())).cloned())
+                .unwrap_or_else(|| "options".to_string());
+            OptionError::new(key, message)
+        })
+}
+
+impl Game for PownChess {
+    fn name(&self) -> &'static str {
+        "pown-chess"
+    }
+
+    fn dialects(&self) -> &'static [Dialect] {
+        DIALECTS
+    }
+
+    fn start(&self, dialect: &str, table: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        if dialect != "pown" {
+            return Err(OptionError::new(
+                "dialect",
+                format!("unknown dialect {dialect:?}"),
+            ));
+        }
+        Ok(Box::new(Program(PownProgram::new(options(table)?))))
+    }
+
+    fn board_reader(&self) -> &dyn BoardReader {
+        &PownBoards
+    }
+
+    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+        canonical_line(line)
+    }
+}
+
+/// Reads the printed boards: a column header, rule lines and numbered row lines.
+pub struct PownBoards;
+
+/// `3  | w |   | b |`: the row number and the cells.
+fn row_line(line: &str) -> Option<(u32, Vec<String>)> {
+    let text = line.trim_start();
+    let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
+    let row: u32 = digits.parse().ok()?;
+    let cells = text[digits.len()..]
+        .trim()
+        .strip_prefix('|')?
+        .strip_suffix('|')?;
+    let cells: Vec<String> = cells
+        .split('|')
+        .map(|c| match c.trim() {
+            "" => "empty".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    Some((row, cells))
+}
+
+fn frame_line(line: &str) -> bool {
+    let text = line.trim();
+    let rule = !text.is_empty() && text.chars().all(|c| c == '+' || c == '-') && text.contains('+');
+    let header = !text.is_empty()
+        && text
+            .split_whitespace()
+            .all(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()));
+    rule || header
+}
+
+impl BoardReader for PownBoards {
+    fn find_boards(&self, text: &str) -> Vec<FoundBoard> {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut boards = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            if !(row_line(lines[i]).is_some() || frame_line(lines[i])) {
+                i += 1;
+                continue;
+            }
+            let first = i;
+            let mut cells = Vec::new();
+            while i < lines.len() {
+                if let Some((row, values)) = row_line(lines[i]) {
+                    for (col, value) in values.into_iter().enumerate() {
+                        let letter = char::from(b'A' + (col as u8).min(25));
+                        cells.push((format!("{letter}{row}"), value));
+                    }
+                } else if !frame_line(lines[i]) {
+                    break;
+                }
+                i += 1;
+            }
+            if !cells.is_empty() {
+                boards.push(FoundBoard {
+                    first_line: first,
+                    line_count: i - first,
+                    cells,
+                });
+            }
+        }
+        boards
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::board_text::{canonical, cell_diffs};
+
+    #[test]
+    fn names_squares_and_sees_misalignment_as_presentation() {
+        let start = PownProgram::new(PownOptions::default()).opening();
+        let boards = PownBoards.find_boards(&start);
+        assert_eq!(boards.len(), 1);
+        assert_eq!(boards[0].cells.len(), 64);
+        assert_eq!(boards[0].cells[0], ("A1".to_string(), "w".to_string()));
+        let moved = start
+            .replacen("2  |   |", "2  | w |", 1)
+            .replacen("1  | w |", "1  |   |", 1);
+        let named: Vec<String> = cell_diffs(&PownBoards, &start, &moved)
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(
+            named,
+            ["A1: expected w, got empty", "A2: expected empty, got w"]
+        );
+        let shifted = start.replace("1  |", "1 |");
+        assert_ne!(shifted, start);
+        assert_eq!(
+            canonical(&PownBoards, &shifted),
+            canonical(&PownBoards, &start)
+        );
+    }
+
+    #[test]
+    fn options_are_read_and_typos_named() {
+        let mut table = GameOptions::new();
+        table.insert("size".into(), toml::Value::Integer(6));
+        assert!(PownChess.start("pown", &table).is_ok());
+        table.insert("score_heder".into(), toml::Value::Boolean(true));
+        let error = PownChess.start("pown", &table).err().unwrap();
+        assert_eq!(error.key, "score_heder");
+        let mut table = GameOptions::new();
+        table.insert("size".into(), toml::Value::Integer(7));
+        assert_eq!(PownChess.start("pown", &table).err().unwrap().key, "size");
+    }
+}

@@ -1,0 +1,193 @@
+//! A class at a glance: a CSV of scores, each scenario's failure rate, and the submissions
+//! that failed the same way.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::SubmissionResult;
+use crate::harness::Verdict;
+
+/// One scenario across the class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioStat {
+    pub name: String,
+    pub file: String,
+    pub failed: usize,
+    pub graded: usize,
+    pub failure_rate: f64,
+}
+
+/// Submissions that failed one scenario the same way: same verdict, step, and output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailureGroup {
+    pub scenario: String,
+    pub verdict: Verdict,
+    pub step: Option<usize>,
+    pub send: Option<String>,
+    pub expected: Option<String>,
+    pub actual: Option<String>,
+    pub submissions: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassSummary {
+    pub submissions: usize,
+    pub fully_passed: usize,
+    pub not_graded: usize,
+    pub mean_score: f64,
+    pub max_score: f64,
+    /// Most failed first.
+    pub scenarios: Vec<ScenarioStat>,
+    /// Largest first; only failures shared by two or more submissions.
+    pub common_failures: Vec<FailureGroup>,
+}
+
+/// A scenario's key across submissions (names are unique within a file).
+fn key(file: &str, name: &str) -> (String, String) {
+    (file.to_string(), name.to_string())
+}
+
+pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
+    let mut stats: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String, String), FailureGroup> = BTreeMap::new();
+    for result in results {
+        for o in &result.scenarios {
+            if o.verdict == Verdict::Error {
+                continue;
+            }
+            let entry = stats.entry(key(&o.file, &o.name)).or_default();
+            entry.1 += 1;
+            if o.verdict.passed() {
+                continue;
+            }
+            entry.0 += 1;
+            let d = o.first_divergence.as_ref();
+            let signature = format!(
+                "{:?}|{:?}|{:?}|{:?}",
+                o.verdict,
+                d.map(|d| d.step),
+                d.map(|d| &d.expected),
+                d.map(|d| &d.actual)
+            );
+            groups
+                .entry((o.file.clone(), o.name.clone(), signature))
+                .or_insert_with(|| FailureGroup {
+                    scenario: o.name.clone(),
+                    verdict: o.verdict,
+                    step: d.map(|d| d.step),
+                    send: d.and_then(|d| d.send.clone()),
+                    expected: d.map(|d| d.expected.clone()),
+                    actual: d.map(|d| d.actual.clone()),
+                    submissions: Vec::new(),
+                })
+                .submissions
+                .push(result.id.clone());
+        }
+    }
+    let mut scenarios: Vec<ScenarioStat> = stats
+        .into_iter()
+        .map(|((file, name), (failed, graded))| ScenarioStat {
+            name,
+            file,
+            failed,
+            graded,
+            failure_rate: if graded == 0 {
+                0.0
+            } else {
+                failed as f64 / graded as f64
+            },
+        })
+        .collect();
+    scenarios.sort_by(|a, b| {
+        b.failed
+            .cmp(&a.failed)
+            .then_with(|| a.file.cmp(&b.file))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    let mut common_failures: Vec<FailureGroup> = groups
+        .into_values()
+        .filter(|g| g.submissions.len() >= 2)
+        .collect();
+    common_failures.sort_by(|a, b| {
+        b.submissions
+            .len()
+            .cmp(&a.submissions.len())
+            .then_with(|| a.scenario.cmp(&b.scenario))
+    });
+    let graded: Vec<&SubmissionResult> = results.iter().filter(|r| r.error.is_none()).collect();
+    ClassSummary {
+        submissions: results.len(),
+        fully_passed: results.iter().filter(|r| r.passed()).count(),
+        not_graded: results.len() - graded.len(),
+        mean_score: if results.is_empty() {
+            0.0
+        } else {
+            results.iter().map(|r| r.score).sum::<f64>() / results.len() as f64
+        },
+        max_score: results.iter().map(|r| r.max_score).fold(0.0, f64::max),
+        scenarios,
+        common_failures,
+    }
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// One row per submission, a column per scenario (its score), then the total.
+pub fn csv(results: &[SubmissionResult]) -> String {
+    let mut columns: Vec<(String, String)> = Vec::new();
+    for result in results {
+        for o in &result.scenarios {
+            let k = key(&o.file, &o.name);
+            if !columns.contains(&k) {
+                columns.push(k);
+            }
+        }
+    }
+    let mut out = String::from("submission,dialect,score,max_score");
+    for (_, name) in &columns {
+        out.push(',');
+        out.push_str(&csv_field(name));
+    }
+    out.push_str(",error\n");
+    for result in results {
+        let cells = [
+            result.id.clone(),
+            result.dialect.clone().unwrap_or_default(),
+            number(result.score),
+            number(result.max_score),
+        ];
+        out.push_str(
+            &cells
+                .iter()
+                .map(|c| csv_field(c))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        for (file, name) in &columns {
+            out.push(',');
+            if let Some(o) = result
+                .scenarios
+                .iter()
+                .find(|o| &o.file == file && &o.name == name)
+            {
+                out.push_str(&number(o.score));
+            }
+        }
+        out.push(',');
+        out.push_str(&csv_field(result.error.as_deref().unwrap_or("")));
+        out.push('\n');
+    }
+    out
+}
+
+fn number(x: f64) -> String {
+    let rounded = (x * 1000.0).round() / 1000.0;
+    format!("{rounded}")
+}

@@ -1,0 +1,90 @@
+//! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
+//! `run_autograder`, the specs and the boardgrade binary itself.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use zip::write::SimpleFileOptions;
+
+use crate::error::Error;
+
+const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
+const SETUP: &str = include_str!("setup.sh");
+
+/// What goes into the zip.
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// Scenario files or folders, copied under `specs/`.
+    pub specs: Vec<PathBuf>,
+    /// The boardgrade binary to ship (normally the running one).
+    pub binary: PathBuf,
+    /// Extra arguments for `boardgrade grade` (`--game`, `--dialect`, ...), each a word.
+    pub grade_args: Vec<String>,
+}
+
+/// Quotes a word for a POSIX shell.
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The `run_autograder` script with the grade arguments filled in.
+pub fn run_autograder(grade_args: &[String]) -> String {
+    let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
+    RUN_AUTOGRADER.replace("@ARGS@", &args.join(" "))
+}
+
+/// Writes the zip to `out`.
+pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
+    let io = |what: &str, e: std::io::Error| {
+        Error::io(format!("cannot write {} ({what})", out.display()), e)
+    };
+    let file = std::fs::File::create(out).map_err(|e| io("create", e))?;
+    let mut zip = zip::ZipWriter::new(file);
+    let text = SimpleFileOptions::default().unix_permissions(0o644);
+    let executable = SimpleFileOptions::default().unix_permissions(0o755);
+    let zip_error =
+        |e: zip::result::ZipError| Error::Usage(format!("cannot write {}: {e}", out.display()));
+
+    zip.start_file("setup.sh", executable).map_err(zip_error)?;
+    zip.write_all(SETUP.as_bytes())
+        .map_err(|e| io("setup.sh", e))?;
+    zip.start_file("run_autograder", executable)
+        .map_err(zip_error)?;
+    zip.write_all(run_autograder(&package.grade_args).as_bytes())
+        .map_err(|e| io("run_autograder", e))?;
+    zip.start_file("boardgrade", executable)
+        .map_err(zip_error)?;
+    let binary = std::fs::read(&package.binary)
+        .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
+    zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
+
+    for spec in &package.specs {
+        let base = if spec.is_dir() {
+            spec.clone()
+        } else {
+            spec.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        for entry in walkdir::WalkDir::new(spec).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::path(spec, format!("cannot read: {e}")))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            let name = format!("specs/{}", relative.to_string_lossy().replace('\\', "/"));
+            let bytes = std::fs::read(entry.path())
+                .map_err(|e| Error::io(format!("cannot read {}", entry.path().display()), e))?;
+            zip.start_file(name, text).map_err(zip_error)?;
+            zip.write_all(&bytes).map_err(|e| io("specs", e))?;
+        }
+    }
+    zip.finish().map_err(zip_error)?;
+    Ok(())
+}

@@ -1,0 +1,219 @@
+//! Grading a class, for people: a line per submission as it finishes, a progress line on a
+//! terminal, and the class summary at the end.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use super::human::number;
+use super::style::Style;
+use crate::grade::class::ClassSummary;
+use crate::grade::{GradeEvent, SubmissionResult};
+
+/// Most common failures listed.
+const COMMON_FAILURES: usize = 10;
+/// Most scenarios listed by failure rate.
+const WORST_SCENARIOS: usize = 15;
+
+/// Renders grading events: result lines to `out`, a redrawn progress line to `progress`
+/// (a terminal's stderr) when there is one.
+pub struct ClassReporter<O: Write, P: Write> {
+    out: O,
+    progress: Option<P>,
+    style: Style,
+    started: Instant,
+    failing: usize,
+}
+
+impl<O: Write, P: Write> ClassReporter<O, P> {
+    pub fn new(out: O, progress: Option<P>, style: Style) -> Self {
+        ClassReporter {
+            out,
+            progress,
+            style,
+            started: Instant::now(),
+            failing: 0,
+        }
+    }
+
+    fn clear_progress(&mut self) -> io::Result<()> {
+        if let Some(p) = self.progress.as_mut() {
+            write!(p, "\r\x1b[2K")?;
+            p.flush()?;
+        }
+        Ok(())
+    }
+
+    fn draw_progress(&mut self, done: usize, total: usize) -> io::Result<()> {
+        let Some(p) = self.progress.as_mut() else {
+            return Ok(());
+        };
+        const WIDTH: usize = 30;
+        let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let eta = if done == 0 || done >= total {
+            String::new()
+        } else {
+            let left = elapsed / done as f64 * (total - done) as f64;
+            format!(", ETA {}", clock(left))
+        };
+        write!(
+            p,
+            "\r\x1b[2K[{}{}] {done}/{total} submissions, {} failing{eta}",
+            "#".repeat(filled),
+            ".".repeat(WIDTH - filled),
+            self.failing
+        )?;
+        p.flush()
+    }
+
+    fn line(&mut self, r: &SubmissionResult, resumed: bool) -> io::Result<()> {
+        let score = format!("{}/{}", number(r.score), number(r.max_score));
+        let state = match (&r.error, r.passed()) {
+            (Some(error), _) => self.style.yellow(&format!("not graded: {error}")),
+            (None, true) => self.style.green("all passed"),
+            (None, false) => {
+                let failed: Vec<String> = r
+                    .summary
+                    .verdicts
+                    .iter()
+                    .filter(|(v, _)| v.as_str() != "pass")
+                    .map(|(v, n)| format!("{n} {v}"))
+                    .collect();
+                self.style.red(&failed.join(", "))
+            }
+        };
+        let note = if resumed {
+            self.style.dim(" (stored result)")
+        } else {
+            String::new()
+        };
+        writeln!(self.out, "{:<24} {:>10}  {state}{note}", r.id, score)
+    }
+
+    pub fn event(&mut self, event: &GradeEvent<'_>) -> io::Result<()> {
+        match event {
+            GradeEvent::Started {
+                submissions,
+                resumed,
+            } => {
+                let resumed = if *resumed > 0 {
+                    format!(" ({resumed} already graded)")
+                } else {
+                    String::new()
+                };
+                writeln!(self.out, "grading {submissions} submission(s){resumed}\n")?;
+            }
+            GradeEvent::Finished {
+                result,
+                done,
+                total,
+                resumed,
+            } => {
+                if !result.passed() {
+                    self.failing += 1;
+                }
+                self.clear_progress()?;
+                self.line(result, *resumed)?;
+                self.out.flush()?;
+                self.draw_progress(*done, *total)?;
+            }
+            GradeEvent::Done { elapsed_ms, .. } => {
+                self.clear_progress()?;
+                writeln!(
+                    self.out,
+                    "\ngraded in {}",
+                    clock(*elapsed_ms as f64 / 1000.0)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The class summary: failure rate per scenario and the failures shared by several.
+    pub fn summary(&mut self, s: &ClassSummary) -> io::Result<()> {
+        write!(self.out, "{}", summary_text(s))
+    }
+}
+
+/// The class summary as text (also written to the results folder).
+pub fn summary_text(s: &ClassSummary) -> String {
+    let mut out = format!(
+        "{} submission(s): {} passed everything, {} not graded, mean score {}/{}\n",
+        s.submissions,
+        s.fully_passed,
+        s.not_graded,
+        number((s.mean_score * 100.0).round() / 100.0),
+        number(s.max_score)
+    );
+    let failing: Vec<_> = s
+        .scenarios
+        .iter()
+        .filter(|x| x.failed > 0)
+        .take(WORST_SCENARIOS)
+        .collect();
+    if !failing.is_empty() {
+        out.push_str("\nscenarios by failure rate:\n");
+        for x in failing {
+            out.push_str(&format!(
+                "  {:>4.0}%  {:>3}/{:<3} {} ({})\n",
+                x.failure_rate * 100.0,
+                x.failed,
+                x.graded,
+                x.name,
+                x.file
+            ));
+        }
+    }
+    if !s.common_failures.is_empty() {
+        out.push_str("\ncommon mistakes (submissions that failed the same way):\n");
+        for g in s.common_failures.iter().take(COMMON_FAILURES) {
+            let place = match (&g.step, &g.send) {
+                (Some(step), Some(send)) => format!("step {step}, `{send}`"),
+                (Some(step), None) => format!("step {step}"),
+                _ => "no output compared".to_string(),
+            };
+            out.push_str(&format!(
+                "  {} x {} in \"{}\" at {place}\n",
+                g.submissions.len(),
+                g.verdict,
+                g.scenario
+            ));
+            if let (Some(expected), Some(actual)) = (&g.expected, &g.actual) {
+                let first = |t: &str| {
+                    t.lines()
+                        .next()
+                        .unwrap_or("")
+                        .chars()
+                        .take(70)
+                        .collect::<String>()
+                };
+                out.push_str(&format!(
+                    "      expected {:?}, got {:?}\n",
+                    first(expected),
+                    first(actual)
+                ));
+            }
+            let mut who = g
+                .submissions
+                .iter()
+                .take(8)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if g.submissions.len() > 8 {
+                who.push_str(", ...");
+            }
+            out.push_str(&format!("      {who}\n"));
+        }
+    }
+    out
+}
+
+fn clock(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{:.1}s", seconds)
+    }
+}

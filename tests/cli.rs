@@ -1,0 +1,181 @@
+//! The command line as a user meets it: exit codes, bad scenario files, JSON fields, the
+//! engine command and the bundled specs.
+
+mod common;
+
+use common::{boardgrade, test_json};
+use predicates::prelude::*;
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+const GOOD: &str = "game = \"one-d-chess\"\ndialect = \"project5\"\n\n[[scenario]]\nname = \"valid\"\nsteps = [{ send = \"create_board\" }]\n";
+
+#[test]
+fn the_bundled_specs_pass_on_the_reference() {
+    boardgrade()
+        .args(["test", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(" 0 failed"));
+}
+
+#[test]
+fn a_typo_in_a_key_fails_with_exit_2_naming_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(&dir, "bad.toml", &GOOD.replace("[{ send", "[{ sned"));
+    let good = write(&dir, "good.toml", GOOD);
+    boardgrade()
+        .args(["test", &bad, &good])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(format!(
+            "{bad}:6:12: key `sned`: unknown field `sned`"
+        )))
+        // the other file still loads and runs
+        .stdout(predicate::str::contains("PASS         valid"));
+}
+
+#[test]
+fn bad_values_name_their_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(&dir, "bad.toml", &GOOD.replace("project5", "projet5"));
+    boardgrade()
+        .args(["test", &bad])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(format!(
+            "{bad}:2:11: key `dialect`: unknown dialect \"projet5\""
+        )));
+}
+
+#[test]
+fn bad_invocations_exit_2_with_a_message() {
+    boardgrade()
+        .args(["test", "no/such/folder"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/folder: cannot read"));
+    boardgrade()
+        .args(["test", "--python", "missing.py"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.py: no such file"));
+    boardgrade()
+        .args([
+            "test",
+            "--python",
+            "fixtures/one-d-chess/project5/one_d_chess.py",
+            "--game",
+            "one-d-chess",
+        ])
+        .assert()
+        .success();
+    boardgrade()
+        .args(["test", "--python", "fixtures/selftest/selftest.py"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "choose one with --game and --dialect",
+        ));
+    boardgrade().args(["frobnicate"]).assert().code(2);
+    boardgrade()
+        .args(["engine", "checkers"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown game \"checkers\""));
+}
+
+#[test]
+fn json_has_the_fields_of_the_design() {
+    let (code, report) = test_json(&[
+        "specs/one-d-chess/project5",
+        "--python",
+        "fixtures/one-d-chess/project5/bug-negative-index.py",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(report["version"], 1);
+    for key in ["passed", "failed", "score", "max_score"] {
+        assert!(report["summary"][key].is_number(), "summary.{key}");
+    }
+    let scenarios = report["scenarios"].as_array().unwrap();
+    for s in scenarios {
+        for key in [
+            "file",
+            "name",
+            "game",
+            "dialect",
+            "verdict",
+            "score",
+            "max_score",
+            "first_divergence",
+        ] {
+            assert!(s.get(key).is_some(), "scenarios[].{key}");
+        }
+    }
+    let failed = scenarios.iter().find(|s| s["verdict"] == "wrong").unwrap();
+    let d = &failed["first_divergence"];
+    assert_eq!(d["step"], 5);
+    assert_eq!(d["send"], "is_valid_move -1 BLACK");
+    assert_eq!(d["expected"], "False\n");
+    assert_eq!(d["actual"], "True\n");
+    assert_eq!(
+        report["summary"]["passed"].as_u64().unwrap()
+            + report["summary"]["failed"].as_u64().unwrap(),
+        scenarios.len() as u64
+    );
+}
+
+#[test]
+fn the_engine_serves_the_call_protocol() {
+    boardgrade()
+        .args(["engine", "one-d-chess", "--dialect", "project5"])
+        .write_stdin("create_board\nis_valid_move -1 BLACK\nmove 2 RIGHT\nboard\n")
+        .assert()
+        .success()
+        .stdout(
+            "['WKi', 'WKn', 'WKn', 'EMPTY', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']\nFalse\n['WKi', 'WKn', 'EMPTY', 'EMPTY', 'WKn', 'EMPTY', 'BKn', 'BKn', 'BKi']\n",
+        );
+}
+
+#[test]
+fn the_engine_passes_the_scenarios_as_a_program() {
+    for dialect in ["project5", "csc110"] {
+        let engine = format!(
+            "{} engine one-d-chess --dialect {dialect}",
+            env!("CARGO_BIN_EXE_boardgrade")
+        );
+        let (code, report) =
+            test_json(&[&format!("specs/one-d-chess/{dialect}"), "--cmd", &engine]);
+        assert_eq!(code, 0, "{dialect}: {report:#}");
+    }
+}
+
+#[test]
+fn games_are_listed() {
+    boardgrade()
+        .arg("games")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("one-d-chess    csc110"));
+}
+
+#[test]
+fn the_format_documentation_example_runs_and_passes() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/specs/README.md")).unwrap();
+    let example = doc
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a toml example");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "example.toml", example);
+    let (code, report) = test_json(&[&file]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["summary"]["passed"], 2);
+    assert_eq!(report["summary"]["max_score"], 3.0);
+}

@@ -1,0 +1,68 @@
+//! Helpers shared by the integration tests: run the real binary and read its JSON report.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The boardgrade binary, run from the crate root.
+pub fn boardgrade() -> Command {
+    let mut cmd = Command::cargo_bin("boardgrade").expect("the boardgrade binary is built");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs `boardgrade test ARGS --format json` and returns (exit code, report).
+pub fn test_json(args: &[&str]) -> (i32, Value) {
+    let output = boardgrade()
+        .arg("test")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("boardgrade runs");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap_or(-1), report)
+}
+
+/// The scenarios of a report that did not pass: (name, verdict, first divergence).
+pub fn failures(report: &Value) -> Vec<(String, String, Value)> {
+    report["scenarios"]
+        .as_array()
+        .expect("scenarios")
+        .iter()
+        .filter(|s| s["verdict"] != "pass")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or_default().to_string(),
+                s["verdict"].as_str().unwrap_or_default().to_string(),
+                s["first_divergence"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// The cells a divergence names, as `cell: expected>actual`.
+pub fn cells(divergence: &Value) -> Vec<String> {
+    divergence["cells"]
+        .as_array()
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}: {}>{}",
+                        c["cell"].as_str().unwrap_or(""),
+                        c["expected"].as_str().unwrap_or(""),
+                        c["actual"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

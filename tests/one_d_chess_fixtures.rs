@@ -1,0 +1,247 @@
+//! Every 1D chess fixture graded through the real binary: correct and quirky submissions pass,
+//! each buggy one fails where its bug is, and the report names the step and cells at fault.
+
+mod common;
+
+use common::{boardgrade, cells, failures, test_json};
+use predicates::prelude::*;
+
+const PROJECT5: &str = "specs/one-d-chess/project5";
+const CSC110: &str = "specs/one-d-chess/csc110";
+
+fn grade(specs: &str, fixture: &str) -> (i32, serde_json::Value) {
+    test_json(&[
+        specs,
+        "--python",
+        &format!("fixtures/one-d-chess/{fixture}"),
+    ])
+}
+
+#[test]
+fn correct_and_quirky_project5_submissions_pass() {
+    for fixture in [
+        "one_d_chess.py",
+        "quirk-main-at-import.py",
+        "quirk-returns-board.py",
+        "quirk-toplevel-prints.py",
+        "quirk-winner-message-only.py",
+    ] {
+        let (code, report) = grade(PROJECT5, &format!("project5/{fixture}"));
+        assert_eq!(failures(&report), vec![], "{fixture}");
+        assert_eq!(code, 0, "{fixture}");
+        assert!(report["summary"]["passed"].as_u64().unwrap() >= 20);
+    }
+}
+
+#[test]
+fn the_csc110_program_with_its_starter_main_passes() {
+    let (code, report) = grade(CSC110, "csc110/chess.py");
+    assert_eq!(failures(&report), vec![]);
+    assert_eq!(code, 0);
+}
+
+/// (fixture, scenario name, verdict, step, cells named) for the first failure the bug causes.
+const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
+    (
+        "project5/bug-negative-index.py",
+        "is_valid_move: the handout's asserts",
+        "wrong",
+        5,
+        &[],
+    ),
+    (
+        "project5/bug-any-piece-valid.py",
+        "is_valid_move: the handout's asserts",
+        "wrong",
+        3,
+        &[],
+    ),
+    (
+        "project5/bug-king-short-of-edge.py",
+        "move_king: a lone king slides to an empty edge",
+        "wrong",
+        5,
+        &["cell 0: WKi>empty", "cell 1: empty>WKi"],
+    ),
+    (
+        "project5/bug-knight-right-edge.py",
+        "move_knight: knights at 1 and 7 moving outwards stay",
+        "wrong",
+        5,
+        &[],
+    ),
+    (
+        "project5/bug-knight-spares-own.py",
+        "move_knight: captures its own piece",
+        "wrong",
+        3,
+        &["cell 0: WKn>WKi", "cell 2: empty>WKn"],
+    ),
+    (
+        "project5/bug-empty-text.py",
+        "printable_board returns the starting board",
+        "presentation",
+        2,
+        &[],
+    ),
+    (
+        "project5/bug-trailing-space.py",
+        "printable_board returns the starting board",
+        "presentation",
+        2,
+        &[],
+    ),
+    (
+        "project5/bug-print-mutates-board.py",
+        "printable_board does not change the board list",
+        "wrong",
+        3,
+        &["cell 3: empty>\"   \""],
+    ),
+    (
+        "project5/bug-print-not-return.py",
+        "printable_board returns the starting board",
+        "wrong",
+        2,
+        &[],
+    ),
+    (
+        "project5/bug-winner-message.py",
+        "is_game_over: the handout's game, White wins",
+        "wrong",
+        30,
+        &[],
+    ),
+    (
+        "project5/bug-missing-move-knight.py",
+        "printable_board does not change the board list",
+        "wrong",
+        5,
+        &["cell 2: empty>WKn", "cell 4: WKn>empty"],
+    ),
+    (
+        "csc110/bug-any-piece-valid.py",
+        "invalid moves prompt the same player again, silently",
+        "wrong",
+        2,
+        &["cell 4: empty>BKn", "cell 6: BKn>empty"],
+    ),
+    (
+        "csc110/bug-king-short-of-edge.py",
+        "a lone king slides to an empty edge",
+        "wrong",
+        10,
+        &["cell 0: WKi>empty", "cell 1: empty>WKi"],
+    ),
+    (
+        "csc110/bug-knight-right-edge.py",
+        "knights at the edges moving outwards stay",
+        "crash",
+        4,
+        &[],
+    ),
+    (
+        "csc110/bug-print-empty-cells.py",
+        "the opening board and White's prompt",
+        "presentation",
+        0,
+        &[],
+    ),
+    (
+        "csc110/bug-winner-message.py",
+        "the example game: White wins",
+        "wrong",
+        18,
+        &[],
+    ),
+];
+
+#[test]
+fn each_buggy_fixture_fails_where_its_bug_is() {
+    for &(fixture, scenario, verdict, step, named) in BUGS {
+        let specs = if fixture.starts_with("project5") {
+            PROJECT5
+        } else {
+            CSC110
+        };
+        let (code, report) = grade(specs, fixture);
+        assert_eq!(code, 1, "{fixture} must fail");
+        let failed = failures(&report);
+        let (_, got_verdict, divergence) = failed
+            .iter()
+            .find(|(name, _, _)| name == scenario)
+            .unwrap_or_else(|| {
+                panic!("{fixture}: scenario {scenario:?} passed; failures: {failed:?}")
+            });
+        assert_eq!(got_verdict, verdict, "{fixture}");
+        assert_eq!(divergence["step"], step, "{fixture}: {divergence}");
+        let got_cells = cells(divergence);
+        for cell in named {
+            assert!(
+                got_cells.iter().any(|c| c == cell),
+                "{fixture}: {cell} not in {got_cells:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_human_report_names_step_command_and_cells() {
+    boardgrade()
+        .args([
+            "test",
+            PROJECT5,
+            "--python",
+            "fixtures/one-d-chess/project5/bug-king-short-of-edge.py",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WRONG"))
+        .stdout(predicate::str::contains(
+            "first divergence at step 5 (line 61): sent `printable_board`",
+        ))
+        .stdout(predicate::str::contains(
+            "after: create_board; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",
+        ))
+        .stdout(predicate::str::contains("cell 0: expected WKi, got empty"))
+        .stdout(predicate::str::contains("- | WKi |"))
+        .stdout(predicate::str::contains("+ |     | WKi |"));
+}
+
+#[test]
+fn invisible_differences_are_shown() {
+    boardgrade()
+        .args([
+            "test",
+            PROJECT5,
+            "--python",
+            "fixtures/one-d-chess/project5/bug-trailing-space.py",
+            "--filter",
+            "starting board",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("PRESENTATION"))
+        .stdout(predicate::str::contains("| BKi |·"))
+        .stdout(predicate::str::contains(
+            "the content is right (board positions included) but it is printed differently",
+        ));
+}
+
+#[test]
+fn a_program_transcript_shows_typed_input_after_its_prompt() {
+    boardgrade()
+        .args([
+            "test",
+            CSC110,
+            "--python",
+            "fixtures/one-d-chess/csc110/bug-king-short-of-edge.py",
+            "--filter",
+            "lone king",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "White enter direction (l or r):\n      l\n",
+        ));
+}

@@ -1,0 +1,147 @@
+//! Pown chess fixtures graded through the real binary: the correct scripts pass, each buggy
+//! one fails where its bug is.
+
+mod common;
+
+use common::{boardgrade, cells, failures, test_json};
+use predicates::prelude::*;
+
+const SPECS: &str = "specs/pown-chess/pown";
+
+fn grade(specs: &str, fixture: &str) -> (i32, serde_json::Value) {
+    test_json(&[specs, "--python", &format!("fixtures/pown-chess/{fixture}")])
+}
+
+#[test]
+fn correct_scripts_pass_under_either_naming() {
+    // `bug-own-piece.py` is a control: no reachable position puts a pown behind one of
+    // its own colour, so its bug can never show and it must pass too.
+    for fixture in ["pown-chess.py", "pown-chess-variant.py", "bug-own-piece.py"] {
+        let (code, report) = grade(SPECS, fixture);
+        assert_eq!(failures(&report), vec![], "{fixture}");
+        assert_eq!(code, 0);
+    }
+}
+
+#[test]
+fn the_challenges_script_passes_the_challenge_it_implements() {
+    let (code, report) = test_json(&[
+        "specs/pown-chess/challenges",
+        "--filter",
+        "all three",
+        "--python",
+        "fixtures/pown-chess/pown-chess-challenges.py",
+    ]);
+    assert_eq!(failures(&report), vec![]);
+    assert_eq!(code, 0);
+}
+
+/// (fixture, scenario, verdict, step)
+const BUGS: &[(&str, &str, &str, u64)] = &[
+    (
+        "bug-last-row.py",
+        "INVALID MOVE: a pown on its last row",
+        "crash",
+        15,
+    ),
+    (
+        "bug-w-direction.py",
+        "w moves down the board and b moves up",
+        "wrong",
+        0,
+    ),
+    ("bug-count-order.py", "a tie", "wrong", 56),
+    (
+        "bug-wrong-winner.py",
+        "the stuck player can still win on pieces",
+        "wrong",
+        98,
+    ),
+    ("bug-no-powns.py", "a capture: b powns a w", "wrong", 10),
+    (
+        "bug-same-player.py",
+        "the turn passes after an invalid move",
+        "wrong",
+        1,
+    ),
+    (
+        "bug-misaligned.py",
+        "the opening board and w's prompt",
+        "presentation",
+        0,
+    ),
+];
+
+#[test]
+fn each_buggy_script_fails_where_its_bug_is() {
+    for &(fixture, scenario, verdict, step) in BUGS {
+        let (code, report) = grade(SPECS, fixture);
+        assert_eq!(code, 1, "{fixture}");
+        let failed = failures(&report);
+        let (_, got, divergence) = failed
+            .iter()
+            .find(|(name, _, _)| name == scenario)
+            .unwrap_or_else(|| panic!("{fixture}: {scenario:?} passed; failures: {failed:?}"));
+        assert_eq!(got, verdict, "{fixture}");
+        assert_eq!(divergence["step"], step, "{fixture}: {divergence}");
+    }
+}
+
+#[test]
+fn the_report_shows_typed_squares_after_their_prompts() {
+    let (_, report) = grade(SPECS, "bug-same-player.py");
+    let turn = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "the turn passes after an invalid move")
+        .unwrap();
+    let transcript = turn["transcript"].as_str().unwrap();
+    assert!(
+        transcript.contains("w move: E4\nINVALID MOVE"),
+        "{transcript}"
+    );
+    boardgrade()
+        .args([
+            "test",
+            SPECS,
+            "--python",
+            "fixtures/pown-chess/bug-no-powns.py",
+            "--filter",
+            "a capture",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("step 10 (line"))
+        .stdout(predicate::str::contains(
+            "after: C1; C8; C2; C7; H1; C6; H2; C5; H3",
+        ))
+        .stdout(predicate::str::contains("- b powns a w"))
+        .stdout(predicate::str::contains(
+            "b move: C4\n      b moves from C4 to C3",
+        ));
+}
+
+#[test]
+fn cells_are_named_like_the_handout() {
+    // Expect the board after B1 with the pown on B3 instead of B2: the reference disagrees,
+    // and the report names both squares.
+    let reference = boardgrade()
+        .args(["engine", "pown-chess"])
+        .write_stdin("B1\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(reference.stdout).unwrap();
+    let after_move = text.split_once("w move: ").unwrap().1;
+    let wrong = after_move
+        .replacen("2  |   | w |", "2  |   |   |", 1)
+        .replacen("3  |   |   |", "3  |   | w |", 1);
+    assert_ne!(wrong, after_move);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("moved.toml");
+    std::fs::write(&file, format!("game = \"pown-chess\"\nname = \"x\"\nsteps = [{{ send = \"B1\", expect = {wrong:?} }}]\n")).unwrap();
+    let (code, report) = test_json(&[file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let divergence = &report["scenarios"][0]["first_divergence"];
+    assert_eq!(cells(divergence), ["B2: empty>w", "B3: w>empty"]);
+}
