@@ -1,14 +1,13 @@
 //! The chess commands of the binary: `perft` (one position, divide, the suite against its
 //! published counts) and `engine chess` (the reference on the call protocol).
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+use common::boardgrade;
 
-fn boardgrade() -> Command {
-    Command::cargo_bin("boardgrade").expect("the boardgrade binary")
-}
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 #[test]
 fn perft_counts_the_start_position_by_default() {

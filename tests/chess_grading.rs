@@ -2,37 +2,26 @@
 //! against the reference, the correct team given three ways, each buggy team failing where
 //! its bug is, the adapter's messages, and reports that name squares, moves and positions.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
+
+use common::{boardgrade, cells, failures, test_json};
 
 const SPECS: &str = "specs/chess";
 const SCENARIOS: &str = "specs/chess/ecs198f";
 const FIXTURES: &str = "fixtures/chess/ecs198f";
 
-fn boardgrade() -> Command {
-    Command::cargo_bin("boardgrade").expect("the boardgrade binary")
-}
-
-/// Runs `boardgrade test SPECS [--python SUBMISSION] --format json`: exit code and report.
+/// Runs the scenarios at `specs` against `submission` (the reference if `None`).
 fn grade(specs: &str, submission: Option<&str>) -> (i32, Value) {
-    let mut command = boardgrade();
-    command.args(["test", specs, "--format", "json"]);
-    if let Some(submission) = submission {
-        command.args(["--python", submission]);
+    match submission {
+        Some(submission) => test_json(&[specs, "--python", submission]),
+        None => test_json(&[specs]),
     }
-    let output = command.output().expect("boardgrade runs");
-    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    (output.status.code().expect("an exit code"), report)
 }
 
 fn scenarios(report: &Value) -> &Vec<Value> {
@@ -41,10 +30,9 @@ fn scenarios(report: &Value) -> &Vec<Value> {
 
 /// Names of the scenarios that did not pass.
 fn failed(report: &Value) -> BTreeSet<String> {
-    scenarios(report)
-        .iter()
-        .filter(|s| s["verdict"] != "pass")
-        .map(|s| s["name"].as_str().expect("a name").to_string())
+    failures(report)
+        .into_iter()
+        .map(|(name, _, _)| name)
         .collect()
 }
 
@@ -181,10 +169,7 @@ fn the_report_names_squares_moves_and_the_position() {
         "the handout's g7g8=Q: White promotes without capture",
     )["first_divergence"];
     assert_eq!(divergence["send"], "board");
-    assert_eq!(
-        divergence["cells"],
-        serde_json::json!([{ "cell": "g8", "expected": "Q", "actual": "P" }])
-    );
+    assert_eq!(cells(divergence), ["g8: Q>P"]);
     assert_eq!(
         divergence["notes"],
         serde_json::json!([
@@ -195,7 +180,7 @@ fn the_report_names_squares_moves_and_the_position() {
 
     // The human report says the same.
     boardgrade()
-        .args(["test", &format!("{SCENARIOS}/en_passant.toml"), "--color", "never"])
+        .args(["test", &format!("{SCENARIOS}/en_passant.toml")])
         .args(["--python", &fixture("bug-no-en-passant")])
         .assert()
         .code(1)
@@ -302,25 +287,19 @@ fn a_folder_without_the_class_file_is_a_harness_error() {
 
 /// Relative paths of the files under `root`, sorted.
 fn files_under(root: &Path) -> Vec<String> {
-    let mut files: Vec<String> = walkdir(root)
+    walkdir::WalkDir::new(root)
+        .sort_by_file_name()
         .into_iter()
-        .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
-        .collect();
-    files.sort();
-    files
-}
-
-fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("readable fixture folder") {
-        let path = entry.expect("a folder entry").path();
-        if path.is_dir() {
-            found.extend(walkdir(&path));
-        } else {
-            found.push(path);
-        }
-    }
-    found
+        .map(|e| e.expect("a readable fixture folder"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
 }
 
 #[test]
