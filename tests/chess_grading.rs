@@ -322,6 +322,13 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             })
             .collect();
         assert_eq!(changed.len(), 1, "{}: {changed:?}", team.display());
+        let text = std::fs::read_to_string(team.join(changed[0])).unwrap();
+        assert!(
+            text.starts_with("# Bug: ") || text.starts_with("# Quirk (correct): "),
+            "{}: the change is described at the top of {}",
+            team.display(),
+            changed[0]
+        );
     }
     assert_eq!(teams, 10);
 }
