@@ -34,6 +34,9 @@ pub enum Command {
     Engine(EngineArgs),
     /// List the games and their dialects.
     Games,
+    /// Count chess move sequences (perft): of one position, or of a suite against its
+    /// published counts.
+    Perft(PerftArgs),
 }
 
 #[derive(Debug, Args)]
@@ -172,4 +175,29 @@ pub struct EngineArgs {
     /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The position as FEN (default: the start position).
+    #[arg(long, conflicts_with = "suite")]
+    pub fen: Option<String>,
+    /// Plies to count.
+    #[arg(long, required_unless_present = "suite", conflicts_with = "suite")]
+    pub depth: Option<u32>,
+    /// Also print each first move's count.
+    #[arg(long, conflicts_with = "suite")]
+    pub divide: bool,
+    /// Check every count of the bundled perft suite (or of --epd FILE); exit 1 on a mismatch.
+    #[arg(long)]
+    pub suite: bool,
+    /// A suite file in the bundled suite's format, instead of the bundled one.
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub epd: Option<PathBuf>,
+    /// Skip suite counts above this many nodes.
+    #[arg(long, value_name = "N", requires = "suite")]
+    pub max_nodes: Option<u64>,
+    /// Threads counting at once (default: the number of cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
 }

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod exit;
 pub mod grade;
 pub mod gradescope;
+pub mod perft;
 pub mod test;
 
 use clap::Parser;
@@ -33,6 +34,7 @@ pub fn main() -> i32 {
         Command::Gradescope(args) => gradescope::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Games => list_games(),
+        Command::Perft(args) => perft::run(args),
     };
     match result {
         Ok(code) => code,

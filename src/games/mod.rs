@@ -20,6 +20,7 @@ pub static REGISTRY: &[&dyn Game] = &[
     &one_d_chess::OneDChess,
     &pown_chess::PownChess,
     &minichess::MiniChess,
+    &chess::Chess,
 ];
 
 /// How a dialect talks over stdin/stdout.
@@ -103,6 +104,18 @@ impl Reply {
     }
 }
 
+/// What a game is told about the step where a submission first went wrong.
+#[derive(Debug, Clone, Copy)]
+pub struct DivergentStep<'a> {
+    pub dialect: &'a str,
+    pub options: &'a GameOptions,
+    /// The lines sent up to and including the divergent step.
+    pub sent: &'a [&'a str],
+    /// That step's expected and actual output.
+    pub expected: &'a str,
+    pub actual: &'a str,
+}
+
 /// A running conversation with a reference engine in one dialect.
 pub trait Session {
     /// What the program prints before the first input (empty for call protocols).
@@ -132,8 +145,8 @@ pub trait Game: Sync {
     }
 
     /// Notes that explain a divergence in the game's own terms (missing and extra boards,
-    /// the position as FEN, ...), given the divergent step's expected and actual output.
-    fn explain(&self, _dialect: &str, _expected: &str, _actual: &str) -> Vec<String> {
+    /// the position as FEN, ...).
+    fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
     }
 

@@ -7,7 +7,7 @@ use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
 use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
 use crate::games::board_text::{canonical, cell_diffs};
-use crate::games::Protocol;
+use crate::games::{DivergentStep, Protocol};
 use crate::scenario::Scenario;
 use crate::target::{Ending, Execution};
 
@@ -270,6 +270,10 @@ fn divergence(
         .min(MAX_CHUNK_LINES);
     let chunk = visible::lossless(&actual[start..after_lines(actual, start, lines)]);
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
+    let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
+        .iter()
+        .map(|s| s.send.as_str())
+        .collect();
     Divergence {
         step: m.step,
         send: step.map(|s| s.send.clone()),
@@ -281,9 +285,13 @@ fn divergence(
             .map(|s| s.send.clone())
             .collect(),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
-        notes: scenario
-            .game
-            .explain(scenario.dialect.name, &expected, &chunk),
+        notes: scenario.game.explain(&DivergentStep {
+            dialect: scenario.dialect.name,
+            options: &scenario.options,
+            sent: &sent,
+            expected: &expected,
+            actual: &chunk,
+        }),
         expected,
         actual: chunk,
         line: failing_line + 1,

@@ -176,6 +176,13 @@ impl Target {
 /// Copies the submission into `work` (a file alone, or a folder's contents) and returns its
 /// entry file there.
 fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf, Error> {
+    if let Some((tree, place)) = layout_tree(path, entry_name) {
+        let place = work.join(place);
+        std::fs::create_dir_all(&place)
+            .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
+        copy_tree(&tree, &place)?;
+        return Ok(work.join(entry_name));
+    }
     if path.is_dir() {
         copy_tree(path, work)?;
         let entry = work.join(entry_name);
@@ -192,6 +199,40 @@ fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf
             .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
         Ok(entry)
     }
+}
+
+/// For an entry file inside folders (`pychess/logic/chess_logic.py`): the folder of the
+/// submission to copy, and where it goes in the scratch folder, so that the entry file lands
+/// at its place in the layout. `path` may be a folder holding the layout's top folder (only
+/// that folder is copied), a folder of the layout itself, or the entry file (then the
+/// enclosing folders whose names fit the layout come too, for its helper modules). `None`
+/// for a one-file layout or a path that does not fit the layout.
+fn layout_tree(path: &Path, entry_file: &str) -> Option<(PathBuf, PathBuf)> {
+    let layout: Vec<&str> = entry_file.split('/').collect();
+    if layout.len() < 2 {
+        return None;
+    }
+    if path.is_dir() {
+        let level = (0..layout.len()).find(|&k| path.join(layout[k..].join("/")).is_file())?;
+        return Some(match level {
+            0 => (path.join(layout[0]), PathBuf::from(layout[0])),
+            _ => (path.to_path_buf(), layout[..level].iter().collect()),
+        });
+    }
+    let file = std::fs::canonicalize(path).ok()?;
+    // How many of the layout's names, from the file up, the path repeats.
+    let matched = file
+        .components()
+        .rev()
+        .zip(layout.iter().rev())
+        .take_while(|(c, name)| c.as_os_str() == **name)
+        .count();
+    if matched < 2 {
+        return None;
+    }
+    let tree = file.ancestors().nth(matched - 1)?.to_path_buf();
+    let place: PathBuf = layout[..=layout.len() - matched].iter().collect();
+    Some((tree, place))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {

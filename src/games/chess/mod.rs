@@ -1,11 +1,14 @@
 //! Full chess: the reference engine (bitboard move generation, FEN, perft, game-end
-//! rules) and the `ChessLogic` semantics of the `ecs198f` dialect.
+//! rules), the `ChessLogic` semantics of the `ecs198f` dialect (seed 004) and the game's
+//! place in the harness: reference session, board reader, Python adapter and explanations.
 
 mod attacks;
 mod bitboard;
 mod board;
 mod castling;
+pub mod ecs198f;
 pub mod epd;
+mod explain;
 mod fen;
 mod logic;
 mod magic;
@@ -15,6 +18,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+pub mod render;
 mod types;
 
 pub use castling::CastlingRights;
@@ -24,3 +28,54 @@ pub use moves::Move;
 pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
+
+use crate::games::{
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Protocol, PythonLaunch,
+    Session,
+};
+use ecs198f::{Ecs198f, ScenarioOptions};
+
+const DIALECTS: &[Dialect] = &[Dialect {
+    name: "ecs198f",
+    protocol: Protocol::Call,
+    handout: "004_61c62adb62a8b4b7.txt",
+    entry_file: "pychess/logic/chess_logic.py",
+    python: PythonLaunch::Adapter {
+        script: include_str!("ecs198f_adapter.py"),
+    },
+}];
+
+/// The game `chess`.
+pub struct Chess;
+
+impl Game for Chess {
+    fn name(&self) -> &'static str {
+        "chess"
+    }
+
+    fn dialects(&self) -> &'static [Dialect] {
+        DIALECTS
+    }
+
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        let options = ScenarioOptions::parse(options)?;
+        match dialect {
+            "ecs198f" => Ok(Box::new(Ecs198f::new(options))),
+            other => Err(OptionError::new(
+                "dialect",
+                format!("unknown dialect {other:?}"),
+            )),
+        }
+    }
+
+    fn board_reader(&self) -> &dyn BoardReader {
+        &render::ChessBoards
+    }
+
+    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
+        match ScenarioOptions::parse(step.options) {
+            Ok(options) => explain::notes(options, step.sent),
+            Err(_) => Vec::new(),
+        }
+    }
+}

@@ -43,7 +43,7 @@ use std::borrow::Cow;
 
 use crate::games::board_text::NoBoards;
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Session,
+    check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Session,
 };
 
 /// The game's name on the command line and in scenario files.
@@ -98,9 +98,9 @@ impl Game for MiniChess {
         }
     }
 
-    fn explain(&self, dialect: &str, expected: &str, actual: &str) -> Vec<String> {
-        match dialect::functions(dialect) {
-            Some(functions) => explain::explain(functions, expected, actual),
+    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
+        match dialect::functions(step.dialect) {
+            Some(functions) => explain::explain(functions, step.expected, step.actual),
             None => Vec::new(),
         }
     }

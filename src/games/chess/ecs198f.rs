@@ -1,0 +1,219 @@
+//! Dialect `ecs198f` (seed 004): the call protocol over a `ChessLogic` object, as
+//! `specs/chess/PROTOCOL.md` writes it down.
+//!
+//! - `play_move MOVE` answers the returned string as Python prints its repr (`'e2e4'`,
+//!   `''`); `play_move` alone plays the empty string;
+//! - `board` answers the `board` field as 8 lines, rank 8 first, `.` for an empty square;
+//! - `result` answers the `result` field's repr.
+
+use super::logic::{ChessLogic, ChessOptions};
+use super::render::board_lines;
+use crate::games::{bool_option, check_option_keys, GameOptions, OptionError, Reply, Session};
+
+/// The keys of a scenario's `options` table.
+pub const OPTION_KEYS: &[&str] = &["draw_rules", "lenient_notation"];
+
+/// What a scenario's `options` ask of the game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScenarioOptions {
+    /// End the game drawn on insufficient material, fifty moves and threefold repetition.
+    pub draw_rules: bool,
+    /// Also accept answers that spell castling `O-O` / `O-O-O` or the piece letter in upper
+    /// case (`Ng1f3`). The moves sent stay the handout's strict `e2e4` form either way.
+    pub lenient_notation: bool,
+}
+
+impl ScenarioOptions {
+    pub fn parse(options: &GameOptions) -> Result<ScenarioOptions, OptionError> {
+        check_option_keys(options, OPTION_KEYS)?;
+        Ok(ScenarioOptions {
+            draw_rules: bool_option(options, "draw_rules")?,
+            lenient_notation: bool_option(options, "lenient_notation")?,
+        })
+    }
+
+    /// A reference game under these options. Its input stays strict: lenient notation
+    /// widens what graders accept in answers, not what scenarios send.
+    pub fn new_game(&self) -> ChessLogic {
+        ChessLogic::new(ChessOptions {
+            draw_rules: self.draw_rules,
+            lenient_notation: false,
+        })
+    }
+}
+
+/// The reference answering the ecs198f commands.
+pub struct Ecs198f {
+    game: ChessLogic,
+    options: ScenarioOptions,
+}
+
+impl Ecs198f {
+    pub fn new(options: ScenarioOptions) -> Self {
+        Ecs198f {
+            game: options.new_game(),
+            options,
+        }
+    }
+
+    fn play_move(&mut self, mv: &str) -> Reply {
+        let answer = self.game.play_move(mv);
+        let reply = Reply::new(format!("{}\n", py_str(&answer)));
+        match lenient_spelling(&answer) {
+            Some(other) if self.options.lenient_notation => {
+                reply.or(format!("{}\n", py_str(&other)))
+            }
+            _ => reply,
+        }
+    }
+}
+
+/// The other spelling a lenient grader accepts: `O-O` for `0-0`, an upper-case piece letter.
+fn lenient_spelling(answer: &str) -> Option<String> {
+    if answer.starts_with("0-0") {
+        return Some(answer.replace('0', "O"));
+    }
+    let first = answer.chars().next().filter(|c| "kqrbn".contains(*c))?;
+    Some(format!("{}{}", first.to_ascii_uppercase(), &answer[1..]))
+}
+
+impl Session for Ecs198f {
+    fn opening(&mut self) -> Reply {
+        Reply::default()
+    }
+
+    fn respond(&mut self, line: &str) -> Reply {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // The adapter's answers to malformed commands, word for word.
+        let usage = |name: &str, arity: usize| {
+            Reply::new(format!(
+                "!error UsageError: {name} takes {arity} argument(s)\n"
+            ))
+        };
+        match words.as_slice() {
+            [] => Reply::default(),
+            ["play_move"] => self.play_move(""),
+            ["play_move", mv] => self.play_move(mv),
+            ["play_move", ..] => usage("play_move", 1),
+            ["board"] => Reply::new(board_lines(&self.game.board_rows())),
+            ["result"] => Reply::new(format!("{}\n", py_str(self.game.result()))),
+            [name @ ("board" | "result"), ..] => usage(name, 0),
+            [other, ..] => Reply::new(format!("!error UnknownCommand: {}\n", py_str(other))),
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        false
+    }
+}
+
+/// A string as Python's `repr` prints it.
+pub fn py_str(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || ('\u{7f}'..='\u{a0}').contains(&c) => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(options: &str) -> Ecs198f {
+        let table: GameOptions = options.parse().expect("TOML options");
+        Ecs198f::new(ScenarioOptions::parse(&table).expect("valid options"))
+    }
+
+    fn answer(s: &mut Ecs198f, line: &str) -> String {
+        s.respond(line).text
+    }
+
+    #[test]
+    fn answers_moves_board_and_result() {
+        let mut s = session("");
+        assert_eq!(answer(&mut s, "play_move e2e4"), "'e2e4'\n");
+        assert_eq!(answer(&mut s, "play_move e2e4"), "''\n");
+        assert_eq!(answer(&mut s, "play_move"), "''\n");
+        assert_eq!(answer(&mut s, "play_move g8f6"), "'ng8f6'\n");
+        assert_eq!(
+            answer(&mut s, "board"),
+            "rnbqkb.r\npppppppp\n.....n..\n........\n....P...\n........\nPPPP.PPP\nRNBQKBNR\n"
+        );
+        assert_eq!(answer(&mut s, "result"), "''\n");
+        assert_eq!(answer(&mut s, ""), "");
+    }
+
+    #[test]
+    fn malformed_commands_answer_as_the_adapter_does() {
+        let mut s = session("");
+        assert_eq!(
+            answer(&mut s, "play_move e2 e4"),
+            "!error UsageError: play_move takes 1 argument(s)\n"
+        );
+        assert_eq!(
+            answer(&mut s, "board now"),
+            "!error UsageError: board takes 0 argument(s)\n"
+        );
+        assert_eq!(answer(&mut s, "undo it"), "!error UnknownCommand: 'undo'\n");
+    }
+
+    #[test]
+    fn lenient_notation_accepts_other_spellings_of_answers_only() {
+        let mut strict = session("");
+        assert!(strict.respond("play_move g1f3").also_accepted.is_empty());
+        let mut s = session("lenient_notation = true");
+        let reply = s.respond("play_move g1f3");
+        assert_eq!(reply.text, "'ng1f3'\n");
+        assert_eq!(reply.also_accepted, ["'Ng1f3'\n"]);
+        assert!(s.respond("play_move e7e5").also_accepted.is_empty());
+        assert_eq!(
+            answer(&mut s, "play_move Nf3g1"),
+            "''\n",
+            "input stays strict"
+        );
+        assert_eq!(lenient_spelling("0-0-0").as_deref(), Some("O-O-O"));
+        assert_eq!(lenient_spelling("").as_deref(), None);
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let table: GameOptions = "draw_rule = true".parse().unwrap();
+        assert_eq!(ScenarioOptions::parse(&table).unwrap_err().key, "draw_rule");
+        let table: GameOptions = "draw_rules = 1".parse().unwrap();
+        assert!(ScenarioOptions::parse(&table)
+            .unwrap_err()
+            .message
+            .contains("true or false"));
+    }
+
+    #[test]
+    fn python_repr_of_strings() {
+        assert_eq!(py_str(""), "''");
+        assert_eq!(py_str("it's"), "\"it's\"");
+        assert_eq!(py_str("'\""), "'\\'\"'");
+        assert_eq!(py_str("a\\b\n\t\u{1}"), "'a\\\\b\\n\\t\\x01'");
+        assert_eq!(py_str("é"), "'é'");
+    }
+}

@@ -1,0 +1,187 @@
+"""boardgrade adapter for chess/ecs198f (seed 004): serves the call protocol of
+specs/chess/PROTOCOL.md on a team's ChessLogic class.
+
+A submission is the course template's `pychess/` folder: the class lives in
+`pychess/logic/chess_logic.py` and is imported as `logic.chess_logic`, the way the GUI
+(`pychess/main.py`, never imported here) imports it. `pychess/`, `pychess/logic/` and the
+folder above `pychess/` go on the import path, so helper modules load whether they are
+imported relatively (`from .utils import`), as a package (`from logic.utils import`,
+`from pychess.logic.utils import`) or flat (`from utils import`).
+
+Whatever student code prints goes to stderr: a response is only the return value or field.
+"""
+
+import contextlib
+import importlib
+import os
+import sys
+import traceback
+
+from boardgrade_adapter import serve
+
+CLASS = "ChessLogic"
+FIELDS = ("board", "result")
+SYMBOLS = "PNBRQKpnbrqk"
+
+
+def fail(message):
+    print("boardgrade: %s" % message, file=sys.stderr)
+    sys.exit(1)
+
+
+def student_io():
+    """Student prints go to stderr and student reads see an empty stdin."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(contextlib.redirect_stdout(sys.stderr))
+    empty = stack.enter_context(open(os.devnull))
+    saved = sys.stdin
+    sys.stdin = empty
+    stack.callback(setattr, sys, "stdin", saved)
+    return stack
+
+
+def inside(path, root):
+    return os.path.isfile(path) and os.path.abspath(path).startswith(root + os.sep)
+
+
+def describe(error, root):
+    """`TypeName: message (file line N)`, N being the submission's line nearest the error."""
+    if isinstance(error, SyntaxError) and error.filename and inside(error.filename, root):
+        return "SyntaxError: %s (%s line %s)" % (error.msg, os.path.relpath(error.filename, root), error.lineno)
+    text = str(error).strip().splitlines()
+    found = "%s: %s" % (type(error).__name__, text[0] if text else "")
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if inside(f.filename, root)]
+    if frames:
+        found += " (%s line %s)" % (os.path.relpath(frames[-1].filename, root), frames[-1].lineno)
+    return found
+
+
+def import_submission(entry):
+    """Imports the entry file the way the template's GUI does, with its folders on the path.
+    Returns the module and the folder that error messages name files from."""
+    entry = os.path.abspath(entry)
+    folder = os.path.dirname(entry)
+    name = os.path.splitext(os.path.basename(entry))[0]
+    if os.path.basename(folder) == "logic":
+        pychess = os.path.dirname(folder)
+        roots = [pychess, folder, os.path.dirname(pychess)]
+        module_name = "logic." + name
+        shown = os.path.dirname(pychess)
+    else:
+        roots = [folder]
+        module_name = name
+        shown = folder
+    sys.path[:0] = roots
+    # Should anything reach for pygame, no window or sound opens and no banner prints.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    try:
+        with student_io():
+            return importlib.import_module(module_name), shown
+    except (Exception, SystemExit) as error:
+        fail("cannot import %s: %s" % (os.path.relpath(entry, shown), describe(error, shown)))
+
+
+def construct(module, shown):
+    cls = getattr(module, CLASS, None)
+    if not isinstance(cls, type):
+        classes = sorted(n for n, v in vars(module).items()
+                         if isinstance(v, type) and getattr(v, "__module__", None) == module.__name__)
+        found = ", ".join(classes) if classes else "none"
+        fail("%s defines no class %s (classes defined there: %s)"
+             % (os.path.relpath(module.__file__, shown), CLASS, found))
+    try:
+        with student_io():
+            return cls()
+    except (Exception, SystemExit) as error:
+        fail("%s() failed: %s" % (CLASS, describe(error, shown)))
+
+
+MISSING = object()
+
+
+def lookup(game, name):
+    """The object's attribute `name`, or MISSING."""
+    with student_io():
+        try:
+            return getattr(game, name)
+        except AttributeError:
+            return MISSING
+
+
+def missing_field(game, name):
+    fields = sorted(vars(game)) if hasattr(game, "__dict__") else []
+    return AttributeError("%s has no field %r (its fields: %s); the handout names it %r"
+                          % (CLASS, name, ", ".join(fields) or "none", name))
+
+
+def field(game, name):
+    value = lookup(game, name)
+    if value is MISSING:
+        raise missing_field(game, name)
+    if callable(value):
+        raise TypeError("%s.%s is a method; the handout asks for a field" % (CLASS, name))
+    return value
+
+
+def square(row, col):
+    return "%s%d" % ("abcdefgh"[col], 8 - row)
+
+
+def board_lines(board):
+    """The board field as 8 lines of 8 symbols, or a ValueError naming what is wrong."""
+    if not isinstance(board, (list, tuple)) or len(board) != 8:
+        raise ValueError("board must be a list of 8 rows, got %s" % shape(board))
+    lines = []
+    for row, cells in enumerate(board):
+        if not isinstance(cells, (list, tuple)) or len(cells) != 8:
+            raise ValueError("board[%d] must be a list of 8 squares, got %s" % (row, shape(cells)))
+        line = ""
+        for col, cell in enumerate(cells):
+            if cell == "":
+                line += "."
+            elif isinstance(cell, str) and len(cell) == 1 and cell in SYMBOLS:
+                line += cell
+            else:
+                raise ValueError("square %s (board[%d][%d]) holds %r; expected '' or one of %s"
+                                 % (square(row, col), row, col, cell, SYMBOLS))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def shape(value):
+    if isinstance(value, (list, tuple)):
+        return "a %s of %d" % (type(value).__name__, len(value))
+    return repr(value)[:80]
+
+
+module, shown = import_submission(sys.argv[1])
+game = construct(module, shown)
+for name in FIELDS:
+    if lookup(game, name) is MISSING:
+        print("boardgrade: warning: %s" % missing_field(game, name), file=sys.stderr)
+
+
+def play_move(move=""):
+    play = lookup(game, "play_move")
+    if not callable(play):
+        raise AttributeError("%s has no method 'play_move'" % CLASS)
+    try:
+        with student_io():
+            return repr(play(move))
+    except Exception as error:
+        # The protocol line names the error; stderr also says where it happened.
+        print("boardgrade: play_move(%r) raised %s" % (move, describe(error, shown)), file=sys.stderr)
+        raise
+
+
+def board():
+    return board_lines(field(game, "board"))
+
+
+def result():
+    return repr(field(game, "result"))
+
+
+serve({"play_move": play_move, "board": board, "result": result})
