@@ -125,6 +125,53 @@ pub trait Session {
     /// True once the program has ended by itself (a program protocol's game is over); input
     /// sent after that is never read.
     fn is_finished(&self) -> bool;
+
+    // Authoring: what scenario generators, recorders and fuzzers may send next. A game that
+    // leaves these at their defaults can still be tested, but not authored automatically.
+
+    /// Inputs that are legal moves (or the commands that set up a game) now, for the side to
+    /// move; empty once the game is over. For call protocols these are whole commands
+    /// (`move 2 RIGHT`, `play_move e2e4`).
+    fn legal_inputs(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A few plausible illegal attempts now, each with an answer the protocol defines (so a
+    /// correct submission answers them exactly as the reference does).
+    fn illegal_inputs(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Commands that show the state without changing it (`board`, `result`): a scenario
+    /// checks a call protocol's position through them.
+    fn probe_inputs(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// True when the last input was refused by the rules (an illegal move, or a command the
+    /// reference could not carry out).
+    fn rejected(&self) -> bool {
+        false
+    }
+
+    /// Whether a scenario may send `line` now: the protocol defines what every correct
+    /// submission answers. By default, the inputs the game lists above.
+    fn is_defined(&self, line: &str) -> bool {
+        let listed = |inputs: Vec<String>| inputs.iter().any(|input| input == line);
+        listed(self.legal_inputs()) || listed(self.illegal_inputs()) || listed(self.probe_inputs())
+    }
+
+    /// A strong move for the side to move, where the game has a player for it; `None`
+    /// leaves the choice to the caller (a random legal input).
+    fn strong_input(&self) -> Option<String> {
+        None
+    }
+
+    /// The position drawn for a person at a terminal, where replies do not show it (call
+    /// protocols).
+    fn board_view(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A game: its dialects, its reference sessions and its board reader.

@@ -8,6 +8,7 @@
 
 use super::logic::{ChessLogic, ChessOptions};
 use super::render::board_lines;
+use super::types::{Color, Role, Square};
 use crate::games::{bool_option, check_option_keys, GameOptions, OptionError, Reply, Session};
 
 /// The keys of a scenario's `options` table.
@@ -46,6 +47,8 @@ impl ScenarioOptions {
 pub struct Ecs198f {
     game: ChessLogic,
     options: ScenarioOptions,
+    /// Whether the last command was a move answered `''` or a command answered `!error`.
+    refused: bool,
 }
 
 impl Ecs198f {
@@ -53,11 +56,13 @@ impl Ecs198f {
         Ecs198f {
             game: options.new_game(),
             options,
+            refused: false,
         }
     }
 
     fn play_move(&mut self, mv: &str) -> Reply {
         let answer = self.game.play_move(mv);
+        self.refused = answer.is_empty();
         let reply = Reply::new(format!("{}\n", py_str(&answer)));
         match lenient_spelling(&answer) {
             Some(other) if self.options.lenient_notation => {
@@ -83,6 +88,127 @@ impl Session for Ecs198f {
     }
 
     fn respond(&mut self, line: &str) -> Reply {
+        self.refused = false;
+        let reply = self.answer(line);
+        self.refused |= reply.text.starts_with("!error");
+        reply
+    }
+
+    fn is_finished(&self) -> bool {
+        false
+    }
+
+    /// Every legal move of the side to move, as `play_move FROMTO` (a promotion is always to
+    /// a queen, so it is sent without a letter); nothing once the game is over.
+    fn legal_inputs(&self) -> Vec<String> {
+        if self.game.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut inputs: Vec<String> = self
+            .game
+            .position()
+            .legal_moves()
+            .iter()
+            .map(|m| format!("play_move {}{}", m.from(), m.to()))
+            .collect();
+        inputs.sort();
+        inputs.dedup();
+        inputs
+    }
+
+    /// Moves students get wrong, each answered `''`: the king into check or castling when it
+    /// may not, pawn steps that are blocked or capture nothing, knight jumps that a pin, a
+    /// check or an own piece forbids, a move of the other side, malformed strings; after the
+    /// end of the game, any move.
+    fn illegal_inputs(&self) -> Vec<String> {
+        let position = self.game.position();
+        let legal = self.legal_inputs();
+        let mover = position.turn();
+        let forward: i8 = if mover == Color::White { 1 } else { -1 };
+        let mut moves: Vec<(Square, Square)> = Vec::new();
+        for index in 0..64 {
+            let Some(from) = Square::from_index(index) else {
+                continue;
+            };
+            let Some(piece) = position.piece_at(from) else {
+                continue;
+            };
+            let steps: &[(i8, i8)] = match (piece.color == mover, piece.role) {
+                (true, Role::King) => &[
+                    (-1, -1),
+                    (0, -1),
+                    (1, -1),
+                    (-1, 0),
+                    (1, 0),
+                    (-1, 1),
+                    (0, 1),
+                    (1, 1),
+                    (2, 0),
+                    (-2, 0),
+                ],
+                (true, Role::Pawn) => &[(0, 1), (0, 2), (-1, 1), (1, 1)],
+                (true, Role::Knight) => &[
+                    (1, 2),
+                    (2, 1),
+                    (2, -1),
+                    (1, -2),
+                    (-1, -2),
+                    (-2, -1),
+                    (-2, 1),
+                    (-1, 2),
+                ],
+                (false, Role::Pawn) => &[(0, -1)],
+                _ => &[],
+            };
+            moves.extend(
+                steps
+                    .iter()
+                    .filter_map(|&(df, dr)| from.offset(df, dr * forward))
+                    .map(|to| (from, to)),
+            );
+        }
+        let mut inputs: Vec<String> = moves
+            .iter()
+            .map(|(from, to)| format!("play_move {from}{to}"))
+            .filter(|input| !legal.contains(input))
+            .collect();
+        inputs.extend(["play_move e2", "play_move e9e4"].map(String::from));
+        inputs
+    }
+
+    fn probe_inputs(&self) -> Vec<String> {
+        ["board", "result"].map(String::from).to_vec()
+    }
+
+    fn rejected(&self) -> bool {
+        self.refused
+    }
+
+    /// Every `play_move` of one word (malformed ones answer `''`), `board` and `result`.
+    fn is_defined(&self, line: &str) -> bool {
+        matches!(
+            line.split_whitespace().collect::<Vec<_>>().as_slice(),
+            ["play_move"] | ["play_move", _] | ["board"] | ["result"]
+        )
+    }
+
+    fn board_view(&self) -> Option<String> {
+        let status = match self.game.result() {
+            "" if self.game.position().turn() == Color::White => "white to move",
+            "" => "black to move",
+            "w" => "white won",
+            "b" => "black won",
+            _ => "drawn",
+        };
+        Some(format!(
+            "{}{status}\n",
+            board_lines(&self.game.board_rows())
+        ))
+    }
+}
+
+impl Ecs198f {
+    fn answer(&mut self, line: &str) -> Reply {
         let words: Vec<&str> = line.split_whitespace().collect();
         // The adapter's answers to malformed commands, word for word.
         let usage = |name: &str, arity: usize| {
@@ -100,10 +226,6 @@ impl Session for Ecs198f {
             [name @ ("board" | "result"), ..] => usage(name, 0),
             [other, ..] => Reply::new(format!("!error UnknownCommand: {}\n", py_str(other))),
         }
-    }
-
-    fn is_finished(&self) -> bool {
-        false
     }
 }
 

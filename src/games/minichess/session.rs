@@ -1,16 +1,31 @@
 //! The reference answering a dialect's two functions, line by line, as a correct
 //! submission under the adapter would.
 
-use super::board::Board;
+use super::board::{Board, Color};
 use super::chooser::ReferenceChooser;
 use super::dialect::{Call, Functions};
-use super::notation::{board_text, boards_text};
+use super::notation::{board_text, boards_text, rows_of};
+use super::players::{PerfectPlayer, Player};
+use super::render::render_grid;
 use crate::games::{Reply, Session};
+
+/// Board sizes whose start positions authoring tools begin their games from.
+const AUTHORED_SIZES: std::ops::RangeInclusive<usize> = 3..=6;
+
+/// Positions the perfect player may search for one suggested move: a fraction of a second,
+/// falling back to alpha-beta on boards it cannot settle.
+const SUGGESTION_BUDGET: u64 = 2_000_000;
 
 /// A reference session of one dialect.
 pub struct CallSession {
     functions: &'static Functions,
     chooser: ReferenceChooser,
+    /// The position of the last `move_maker` call with a defined answer, and the colour it
+    /// asked about. The functions keep no state; authoring tools walk through a game by
+    /// asking next for the moves of one of its answers.
+    position: Option<(Board, Color)>,
+    /// Whether the last command could not be answered.
+    refused: bool,
 }
 
 impl CallSession {
@@ -18,7 +33,28 @@ impl CallSession {
         CallSession {
             functions,
             chooser: ReferenceChooser::default(),
+            position: None,
+            refused: false,
         }
+    }
+
+    /// Whether the protocol defines the answer to `call`: never the moves of a finished game,
+    /// never a choice among no boards.
+    fn defined(call: &Call) -> bool {
+        match call {
+            Call::Maker { board, color } => board.outcome(*color).is_none(),
+            Call::Chooser { boards, .. } => !boards.is_empty(),
+        }
+    }
+
+    /// The `move_maker` call asking for the moves of the opponent after `color` moved to
+    /// `board`, unless that move ended the game.
+    fn next_call(&self, board: &Board, color: Color) -> Option<String> {
+        let next = color.opponent();
+        board
+            .outcome(next)
+            .is_none()
+            .then(|| self.functions.maker_line(board, next))
     }
 
     fn answer(&mut self, call: Call) -> Result<Reply, String> {
@@ -55,11 +91,15 @@ impl Session for CallSession {
     }
 
     fn respond(&mut self, line: &str) -> Reply {
-        match self
-            .functions
-            .parse(line)
-            .and_then(|call| self.answer(call))
-        {
+        let call = self.functions.parse(line);
+        if let Ok(Call::Maker { board, color }) = &call {
+            if board.outcome(*color).is_none() {
+                self.position = Some((board.clone(), *color));
+            }
+        }
+        let answer = call.and_then(|call| self.answer(call));
+        self.refused = answer.is_err();
+        match answer {
             Ok(reply) => reply,
             Err(error) => Reply::new(format!("!error {error}\n")),
         }
@@ -67,6 +107,63 @@ impl Session for CallSession {
 
     fn is_finished(&self) -> bool {
         false
+    }
+
+    /// The moves of a start position for white, before any; then the moves of each position
+    /// one move on from the last one asked about (a game played one `move_maker` at a time);
+    /// nothing once every move ends the game.
+    fn legal_inputs(&self) -> Vec<String> {
+        match &self.position {
+            None => AUTHORED_SIZES
+                .filter_map(|n| Board::start(n).ok())
+                .map(|board| self.functions.maker_line(&board, Color::White))
+                .collect(),
+            Some((board, color)) => board
+                .successors(*color)
+                .iter()
+                .filter_map(|next| self.next_call(next, *color))
+                .collect(),
+        }
+    }
+
+    /// A choice among the moves of the current position.
+    fn probe_inputs(&self) -> Vec<String> {
+        let Some((board, color)) = &self.position else {
+            return Vec::new();
+        };
+        let moves: Vec<_> = board.successors(*color).iter().map(rows_of).collect();
+        if moves.is_empty() {
+            return Vec::new();
+        }
+        vec![self.functions.chooser_line(&moves, *color)]
+    }
+
+    fn rejected(&self) -> bool {
+        self.refused
+    }
+
+    fn is_defined(&self, line: &str) -> bool {
+        self.functions
+            .parse(line)
+            .is_ok_and(|call| Self::defined(&call))
+    }
+
+    /// The perfect player's move in the current position (alpha-beta where it cannot settle
+    /// the position quickly).
+    fn strong_input(&self) -> Option<String> {
+        let (board, color) = self.position.as_ref()?;
+        let mv = PerfectPlayer::with_budget(SUGGESTION_BUDGET).choose(board, *color)?;
+        let next = board.apply(&mv).ok()?;
+        self.next_call(&next, *color)
+    }
+
+    fn board_view(&self) -> Option<String> {
+        let (board, color) = self.position.as_ref()?;
+        let name = match color {
+            Color::White => "white (1)",
+            Color::Black => "black (2)",
+        };
+        Some(format!("{}{name} to move\n", render_grid(board, None)))
     }
 }
 

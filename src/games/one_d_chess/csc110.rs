@@ -6,6 +6,7 @@
 //! same player, with no message.
 
 use super::engine::{Board, Direction, Side};
+use super::inputs::{own_cells, refused_positions};
 use super::render::render;
 use crate::games::{Reply, Session};
 
@@ -29,6 +30,9 @@ pub struct Csc110 {
     board: Board,
     player: Side,
     phase: Phase,
+    /// Whether the move being typed (or just typed) is refused: its index is not one of the
+    /// player's pieces, its direction is neither `l` nor `r`, or the index was no integer.
+    refused: bool,
 }
 
 impl Csc110 {
@@ -37,6 +41,7 @@ impl Csc110 {
             board: Board::start(),
             player: Side::White,
             phase: Phase::AwaitIndex,
+            refused: false,
         }
     }
 
@@ -99,16 +104,19 @@ impl Session for Csc110 {
         let text = match self.phase {
             Phase::AwaitIndex => match python_int(line) {
                 Some(position) => {
+                    self.refused = !self.board.is_valid_move(position, self.player);
                     self.phase = Phase::AwaitDirection(position);
                     format!("{} enter direction (l or r):\n", side_name(self.player))
                 }
                 None => {
                     // `int(input())` raises ValueError: the program stops (on stderr).
+                    self.refused = true;
                     self.phase = Phase::Ended;
                     String::new()
                 }
             },
             Phase::AwaitDirection(position) => {
+                self.refused |= !matches!(line, "l" | "r");
                 self.phase = Phase::AwaitIndex;
                 self.play(position, line)
             }
@@ -119,6 +127,43 @@ impl Session for Csc110 {
 
     fn is_finished(&self) -> bool {
         self.phase == Phase::Ended
+    }
+
+    /// The player's pieces at the index prompt, `l` and `r` at the direction prompt.
+    fn legal_inputs(&self) -> Vec<String> {
+        match self.phase {
+            Phase::AwaitIndex => own_cells(&self.board, self.player)
+                .iter()
+                .map(usize::to_string)
+                .collect(),
+            Phase::AwaitDirection(_) => vec!["l".to_string(), "r".to_string()],
+            Phase::Ended => Vec::new(),
+        }
+    }
+
+    /// Indexes `is_valid_move` refuses (the starter then asks for the direction anyway and
+    /// prints the board again).
+    fn illegal_inputs(&self) -> Vec<String> {
+        match self.phase {
+            Phase::AwaitIndex => refused_positions(&self.board, self.player)
+                .iter()
+                .map(i64::to_string)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn rejected(&self) -> bool {
+        self.refused
+    }
+
+    /// Scenarios type only integers for the index and `l` or `r` for the direction.
+    fn is_defined(&self, line: &str) -> bool {
+        match self.phase {
+            Phase::AwaitIndex => python_int(line).is_some(),
+            Phase::AwaitDirection(_) => matches!(line, "l" | "r"),
+            Phase::Ended => false,
+        }
     }
 }
 

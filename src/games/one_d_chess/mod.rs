@@ -2,6 +2,7 @@
 
 pub mod csc110;
 pub mod engine;
+mod inputs;
 pub mod project5;
 pub mod render;
 

@@ -1,6 +1,7 @@
 //! Dialect `project5` (seed 000): the call protocol over the handout's functions.
 
 use super::engine::{Board, Direction, Kind, Side};
+use super::inputs::{own_cells, refused_positions};
 use super::render::{list_repr, render};
 use crate::games::{Reply, Session};
 
@@ -23,7 +24,15 @@ fn parse_direction(word: &str) -> Option<Direction> {
     }
 }
 
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::White => "WHITE",
+        Side::Black => "BLACK",
+    }
+}
+
 /// A command of the protocol, parsed.
+#[derive(Clone, Copy)]
 enum Command {
     CreateBoard,
     PrintableBoard,
@@ -67,14 +76,25 @@ fn parse(line: &str) -> Result<Command, String> {
 }
 
 /// The reference answering the project5 commands.
+#[derive(Clone)]
 pub struct Project5 {
     board: Board,
+    /// Whether `create_board` was called (a scenario starts with it, as the handout's do).
+    created: bool,
+    /// Whose move it is in the game that authoring tools play: the handout's functions take
+    /// no turns, so this only alternates the sides of generated moves.
+    turn: Side,
+    /// Whether the last command could not be carried out.
+    refused: bool,
 }
 
 impl Project5 {
     pub fn new() -> Self {
         Project5 {
             board: Board::start(),
+            created: false,
+            turn: Side::White,
+            refused: false,
         }
     }
 
@@ -83,6 +103,8 @@ impl Project5 {
         Ok(match command {
             Command::CreateBoard => {
                 self.board = Board::start();
+                self.created = true;
+                self.turn = Side::White;
                 Reply::new(format!("{}\n", list_repr(&self.board, EMPTY)))
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
@@ -97,6 +119,7 @@ impl Project5 {
                 }
                 .map_err(|e| format!("InvalidMove: {e}"))?;
                 self.board = after;
+                self.turn = self.turn.opponent();
                 Reply::new("")
             }
             Command::IsGameOver => self.game_over_reply(),
@@ -132,7 +155,9 @@ impl Session for Project5 {
     }
 
     fn respond(&mut self, line: &str) -> Reply {
-        match parse(line).and_then(|command| self.run(command)) {
+        let result = parse(line).and_then(|command| self.run(command));
+        self.refused = result.is_err();
+        match result {
             Ok(reply) => reply,
             Err(error) => Reply::new(format!("!error {error}\n")),
         }
@@ -140,6 +165,61 @@ impl Session for Project5 {
 
     fn is_finished(&self) -> bool {
         false
+    }
+
+    /// `create_board` first; then every move of the side to move, through `move` and
+    /// through the function of the piece's kind; nothing once a king is gone.
+    fn legal_inputs(&self) -> Vec<String> {
+        if !self.created {
+            return vec!["create_board".to_string()];
+        }
+        if self.board.winner().is_some() {
+            return Vec::new();
+        }
+        let mut inputs = Vec::new();
+        for cell in own_cells(&self.board, self.turn) {
+            let kind = match self.board.cells()[cell].map(|p| p.kind) {
+                Some(Kind::King) => "move_king",
+                _ => "move_knight",
+            };
+            for direction in ["LEFT", "RIGHT"] {
+                inputs.push(format!("move {cell} {direction}"));
+                inputs.push(format!("{kind} {cell} {direction}"));
+            }
+        }
+        inputs
+    }
+
+    /// `is_valid_move` on cells the side to move may not move from (its answer is `False`):
+    /// the handout defines no other refusal, and its commands that cannot be carried out
+    /// (a move from an empty cell) are never sent.
+    fn illegal_inputs(&self) -> Vec<String> {
+        if !self.created {
+            return Vec::new();
+        }
+        refused_positions(&self.board, self.turn)
+            .into_iter()
+            .map(|p| format!("is_valid_move {p} {}", side_word(self.turn)))
+            .collect()
+    }
+
+    fn probe_inputs(&self) -> Vec<String> {
+        ["printable_board", "board", "is_game_over"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn rejected(&self) -> bool {
+        self.refused
+    }
+
+    /// Any command the reference carries out: the handout leaves the others undefined.
+    fn is_defined(&self, line: &str) -> bool {
+        parse(line).is_ok_and(|command| self.clone().run(command).is_ok())
+    }
+
+    fn board_view(&self) -> Option<String> {
+        Some(format!("{}\n", render(&self.board)))
     }
 }
 

@@ -4,8 +4,10 @@
 use std::borrow::Cow;
 
 use super::lenient::canonical_line;
+use super::messages::INVALID_MOVE;
 use super::options::PownOptions;
 use super::program::PownProgram;
+use super::square::Square;
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
     Reply, Session,
@@ -22,19 +24,66 @@ const DIALECTS: &[Dialect] = &[Dialect {
 /// The game `pown-chess`.
 pub struct PownChess;
 
-struct Program(PownProgram);
+/// The reference program, and whether it refused the last line typed.
+struct Program {
+    program: PownProgram,
+    refused: bool,
+}
 
 impl Session for Program {
     fn opening(&mut self) -> Reply {
-        Reply::new(self.0.opening())
+        Reply::new(self.program.opening())
     }
 
     fn respond(&mut self, line: &str) -> Reply {
-        Reply::new(self.0.input(line))
+        let text = self.program.input(line);
+        self.refused = text.starts_with(INVALID_MOVE);
+        Reply::new(text)
     }
 
     fn is_finished(&self) -> bool {
-        self.0.is_finished()
+        self.program.is_finished()
+    }
+
+    /// The squares of the powns the player to move can move.
+    fn legal_inputs(&self) -> Vec<String> {
+        if self.program.is_finished() {
+            return Vec::new();
+        }
+        let board = self.program.board();
+        board
+            .movable_pieces(board.to_move())
+            .map(|square| square.to_string())
+            .collect()
+    }
+
+    /// Every other square of the board (empty, the opponent's, a pown that cannot move) and
+    /// names of squares off the board: each is `INVALID MOVE`.
+    fn illegal_inputs(&self) -> Vec<String> {
+        if self.program.is_finished() {
+            return Vec::new();
+        }
+        let board = self.program.board();
+        let movable: Vec<Square> = board.movable_pieces(board.to_move()).collect();
+        let n = board.size().get();
+        let mut inputs: Vec<String> = board
+            .squares()
+            .filter(|square| !movable.contains(square))
+            .map(|square| square.to_string())
+            .collect();
+        inputs.push(format!("{}1", Square::col_letter(n)));
+        inputs.push("A0".to_string());
+        inputs.push(format!("A{}", n + 1));
+        inputs
+    }
+
+    fn rejected(&self) -> bool {
+        self.refused
+    }
+
+    /// Every line typed before the end of the game has an answer the handout defines.
+    fn is_defined(&self, _line: &str) -> bool {
+        !self.program.is_finished()
     }
 }
 
@@ -71,7 +120,10 @@ impl Game for PownChess {
                 format!("unknown dialect {dialect:?}"),
             ));
         }
-        Ok(Box::new(Program(PownProgram::new(options(table)?))))
+        Ok(Box::new(Program {
+            program: PownProgram::new(options(table)?),
+            refused: false,
+        }))
     }
 
     fn board_reader(&self) -> &dyn BoardReader {
