@@ -161,6 +161,12 @@ pub trait Session {
         listed(self.legal_inputs()) || listed(self.illegal_inputs()) || listed(self.probe_inputs())
     }
 
+    /// The player to move (`White`, `w`), for games with turns: a caller playing one side
+    /// knows when its turn comes (a move may take several lines).
+    fn to_move(&self) -> Option<&'static str> {
+        None
+    }
+
     /// A strong move for the side to move, where the game has a player for it; `None`
     /// leaves the choice to the caller (a random legal input).
     fn strong_input(&self) -> Option<String> {

@@ -228,7 +228,7 @@ fn after_lines(text: &[u8], from: usize, n: usize) -> usize {
 }
 
 /// The output with each (UTF-8) line rewritten as the game compares it.
-fn normalize_output(scenario: &Scenario, output: &[u8]) -> Vec<u8> {
+pub(crate) fn normalize_output(scenario: &Scenario, output: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(output.len());
     for line in output.split_inclusive(|&b| b == b'\n') {
         let (body, newline) = line

@@ -192,6 +192,13 @@ impl Session for Ecs198f {
         )
     }
 
+    fn to_move(&self) -> Option<&'static str> {
+        Some(match self.game.position().turn() {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+
     fn board_view(&self) -> Option<String> {
         let status = match self.game.result() {
             "" if self.game.position().turn() == Color::White => "white to move",

@@ -47,14 +47,31 @@ impl CallSession {
         }
     }
 
-    /// The `move_maker` call asking for the moves of the opponent after `color` moved to
-    /// `board`, unless that move ended the game.
-    fn next_call(&self, board: &Board, color: Color) -> Option<String> {
-        let next = color.opponent();
-        board
-            .outcome(next)
-            .is_none()
-            .then(|| self.functions.maker_line(board, next))
+    /// The line that plays `mover`'s move to `next` in an authored game: the `move_maker`
+    /// call for the opponent's moves there, or, when the move ends the game (the moves of a
+    /// finished game are never asked for), `move_chooser` on that one board.
+    fn input_for(&self, next: &Board, mover: Color) -> String {
+        let opponent = mover.opponent();
+        if next.outcome(opponent).is_none() {
+            self.functions.maker_line(next, opponent)
+        } else {
+            self.functions.chooser_line(&[rows_of(next)], mover)
+        }
+    }
+
+    /// The game's position after `call`, if it plays a move in the authored game.
+    fn advance(&self, call: &Call) -> Option<(Board, Color)> {
+        match call {
+            Call::Maker { board, color } if board.outcome(*color).is_none() => {
+                Some((*board, *color))
+            }
+            Call::Chooser { boards, color } if boards.len() == 1 => {
+                let (board, to_move) = self.position.as_ref()?;
+                (to_move == color && board.successors(*color).contains(&boards[0]))
+                    .then(|| (boards[0], color.opponent()))
+            }
+            _ => None,
+        }
     }
 
     fn answer(&mut self, call: Call) -> Result<Reply, String> {
@@ -92,10 +109,8 @@ impl Session for CallSession {
 
     fn respond(&mut self, line: &str) -> Reply {
         let call = self.functions.parse(line);
-        if let Ok(Call::Maker { board, color }) = &call {
-            if board.outcome(*color).is_none() {
-                self.position = Some((board.clone(), *color));
-            }
+        if let Some(position) = call.as_ref().ok().and_then(|c| self.advance(c)) {
+            self.position = Some(position);
         }
         let answer = call.and_then(|call| self.answer(call));
         self.refused = answer.is_err();
@@ -109,20 +124,21 @@ impl Session for CallSession {
         false
     }
 
-    /// The moves of a start position for white, before any; then the moves of each position
-    /// one move on from the last one asked about (a game played one `move_maker` at a time);
-    /// nothing once every move ends the game.
+    /// The moves of a start position for white, before any; then a game played one call at
+    /// a time: the moves of each position one move on from the last (see `input_for`);
+    /// nothing once the game is over.
     fn legal_inputs(&self) -> Vec<String> {
         match &self.position {
             None => AUTHORED_SIZES
                 .filter_map(|n| Board::start(n).ok())
                 .map(|board| self.functions.maker_line(&board, Color::White))
                 .collect(),
-            Some((board, color)) => board
+            Some((board, color)) if board.outcome(*color).is_none() => board
                 .successors(*color)
                 .iter()
-                .filter_map(|next| self.next_call(next, *color))
+                .map(|next| self.input_for(next, *color))
                 .collect(),
+            Some(_) => Vec::new(),
         }
     }
 
@@ -131,6 +147,9 @@ impl Session for CallSession {
         let Some((board, color)) = &self.position else {
             return Vec::new();
         };
+        if board.outcome(*color).is_some() {
+            return Vec::new();
+        }
         let moves: Vec<_> = board.successors(*color).iter().map(rows_of).collect();
         if moves.is_empty() {
             return Vec::new();
@@ -148,22 +167,36 @@ impl Session for CallSession {
             .is_ok_and(|call| Self::defined(&call))
     }
 
+    fn to_move(&self) -> Option<&'static str> {
+        self.position.as_ref().map(|(_, color)| match color {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+
     /// The perfect player's move in the current position (alpha-beta where it cannot settle
     /// the position quickly).
     fn strong_input(&self) -> Option<String> {
         let (board, color) = self.position.as_ref()?;
+        if board.outcome(*color).is_some() {
+            return None;
+        }
         let mv = PerfectPlayer::with_budget(SUGGESTION_BUDGET).choose(board, *color)?;
         let next = board.apply(&mv).ok()?;
-        self.next_call(&next, *color)
+        Some(self.input_for(&next, *color))
     }
 
     fn board_view(&self) -> Option<String> {
         let (board, color) = self.position.as_ref()?;
-        let name = match color {
+        let name = |color: Color| match color {
             Color::White => "white (1)",
             Color::Black => "black (2)",
         };
-        Some(format!("{}{name} to move\n", render_grid(board, None)))
+        let status = match board.outcome(*color) {
+            None => format!("{} to move", name(*color)),
+            Some(win) => format!("{} won", name(win.winner)),
+        };
+        Some(format!("{}{status}\n", render_grid(board, None)))
     }
 }
 

@@ -157,6 +157,10 @@ impl Session for Csc110 {
         self.refused
     }
 
+    fn to_move(&self) -> Option<&'static str> {
+        Some(side_name(self.player))
+    }
+
     /// Scenarios type only integers for the index and `l` or `r` for the direction.
     fn is_defined(&self, line: &str) -> bool {
         match self.phase {

@@ -218,6 +218,10 @@ impl Session for Project5 {
         parse(line).is_ok_and(|command| self.clone().run(command).is_ok())
     }
 
+    fn to_move(&self) -> Option<&'static str> {
+        Some(side_word(self.turn))
+    }
+
     fn board_view(&self) -> Option<String> {
         Some(format!("{}\n", render(&self.board)))
     }

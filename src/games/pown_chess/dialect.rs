@@ -7,7 +7,7 @@ use super::lenient::canonical_line;
 use super::messages::INVALID_MOVE;
 use super::options::PownOptions;
 use super::program::PownProgram;
-use super::square::Square;
+use super::square::{Color, Square};
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
     Reply, Session,
@@ -79,6 +79,13 @@ impl Session for Program {
 
     fn rejected(&self) -> bool {
         self.refused
+    }
+
+    fn to_move(&self) -> Option<&'static str> {
+        Some(match self.program.board().to_move() {
+            Color::White => "w",
+            Color::Black => "b",
+        })
     }
 
     /// Every line typed before the end of the game has an answer the handout defines.

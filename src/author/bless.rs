@@ -1,0 +1,213 @@
+//! Blessing: rewriting the expectations of scenario files from the reference. Each file is
+//! edited in place (its comments, order and layout kept): only an `expect` (or `opening`)
+//! that no longer matches what the reference answers is replaced, with the step's `accept`
+//! list set to the reference's other accepted answers. Wildcard (`...`) and lenient
+//! expectations that still match are left alone, as are steps without `expect`.
+
+use toml_edit::{DocumentMut, Item, TableLike, Value};
+
+use super::write::toml_string;
+use crate::compare::{match_steps, prepare, StepPattern};
+use crate::error::{Error, ScenarioFileError};
+use crate::games::Reply;
+use crate::harness::judge::normalize_output;
+use crate::scenario::load::parse_file;
+use crate::scenario::Scenario;
+
+/// One expectation rewritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub scenario: String,
+    /// Step number: 0 for the opening, else 1-based.
+    pub step: usize,
+    /// Line of the step (or scenario, for the opening) in the file.
+    pub line: usize,
+    pub send: Option<String>,
+    pub old: String,
+    pub new: String,
+}
+
+/// What blessing did to one file.
+#[derive(Debug, Clone, Default)]
+pub struct Blessed {
+    pub changes: Vec<Change>,
+    /// Scenarios left alone, and why (a step sent after the game ended, say).
+    pub notes: Vec<String>,
+    /// The file's new text, when anything changed.
+    pub text: Option<String>,
+}
+
+/// Blesses the scenario file `name` whose text is `source`.
+pub fn bless(name: &str, source: &str) -> Result<Blessed, Error> {
+    let scenarios = parse_file(name, source)?;
+    let mut doc: DocumentMut = source.parse().map_err(|e: toml_edit::TomlError| {
+        let offset = e.span().map_or(0, |s| s.start);
+        ScenarioFileError::at(name, source, offset, None, e.message().to_string())
+    })?;
+    let mut blessed = Blessed::default();
+    let tables = scenario_tables(&mut doc);
+    for (scenario, table) in scenarios.iter().zip(tables) {
+        if scenario.play.is_some() {
+            continue;
+        }
+        match reference_replies(scenario) {
+            Ok((opening, replies)) => {
+                bless_scenario(scenario, table, &opening, &replies, &mut blessed.changes)
+            }
+            Err(note) => blessed.notes.push(note),
+        }
+    }
+    if !blessed.changes.is_empty() {
+        blessed.text = Some(doc.to_string());
+    }
+    Ok(blessed)
+}
+
+/// The tables of the file's scenarios, in order: the `[[scenario]]` tables (or inline
+/// tables of a `scenario` array), else the top level itself.
+fn scenario_tables(doc: &mut DocumentMut) -> Vec<&mut dyn TableLike> {
+    if !doc.contains_key("scenario") {
+        return vec![doc.as_table_mut() as &mut dyn TableLike];
+    }
+    match doc.get_mut("scenario") {
+        Some(Item::ArrayOfTables(array)) => {
+            array.iter_mut().map(|t| t as &mut dyn TableLike).collect()
+        }
+        Some(Item::Value(Value::Array(array))) => array
+            .iter_mut()
+            .filter_map(|v| v.as_inline_table_mut())
+            .map(|t| t as &mut dyn TableLike)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The tables of a scenario's steps, and whether they are inline (one line each).
+fn step_tables(scenario: &mut dyn TableLike) -> Vec<(&mut dyn TableLike, bool)> {
+    match scenario.get_mut("steps") {
+        Some(Item::ArrayOfTables(array)) => array
+            .iter_mut()
+            .map(|t| (t as &mut dyn TableLike, false))
+            .collect(),
+        Some(Item::Value(Value::Array(array))) => array
+            .iter_mut()
+            .filter_map(|v| v.as_inline_table_mut())
+            .map(|t| (t as &mut dyn TableLike, true))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The reference's opening and answers, or why the scenario cannot be blessed.
+fn reference_replies(scenario: &Scenario) -> Result<(Reply, Vec<Reply>), String> {
+    let mut session = scenario
+        .game
+        .start(scenario.dialect.name, &scenario.options)
+        .map_err(|e| format!("{}: options: {e}", scenario.name))?;
+    let opening = session.opening();
+    let mut replies = Vec::with_capacity(scenario.steps.len());
+    for (index, step) in scenario.steps.iter().enumerate() {
+        if session.is_finished() {
+            return Err(format!(
+                "{}:{}: scenario {:?}: step {} is sent after the game is over; left alone",
+                scenario.file,
+                step.line,
+                scenario.name,
+                index + 1
+            ));
+        }
+        replies.push(session.respond(&step.send));
+    }
+    Ok((opening, replies))
+}
+
+fn bless_scenario(
+    scenario: &Scenario,
+    table: &mut dyn TableLike,
+    opening: &Reply,
+    replies: &[Reply],
+    changes: &mut Vec<Change>,
+) {
+    if let Some(expected) = &scenario.opening {
+        if !still_matches(scenario, expected, &[], opening) {
+            set_string(table, "opening", &opening.text, true);
+            changes.push(Change {
+                scenario: scenario.name.clone(),
+                step: 0,
+                line: scenario.line,
+                send: None,
+                old: expected.clone(),
+                new: opening.text.clone(),
+            });
+        }
+    }
+    for (index, ((step, reply), (step_table, inline))) in scenario
+        .steps
+        .iter()
+        .zip(replies)
+        .zip(step_tables(table))
+        .enumerate()
+    {
+        let Some(expected) = &step.expect else {
+            continue;
+        };
+        if still_matches(scenario, expected, &step.accept, reply) {
+            continue;
+        }
+        set_string(step_table, "expect", &reply.text, !inline);
+        if reply.also_accepted.is_empty() {
+            step_table.remove("accept");
+        } else {
+            let items: Vec<String> = reply
+                .also_accepted
+                .iter()
+                .map(|a| toml_string(a, !inline))
+                .collect();
+            set_value(step_table, "accept", &format!("[{}]", items.join(", ")));
+        }
+        changes.push(Change {
+            scenario: scenario.name.clone(),
+            step: index + 1,
+            line: step.line,
+            send: Some(step.send.clone()),
+            old: expected.clone(),
+            new: reply.text.clone(),
+        });
+    }
+}
+
+/// Whether the expectation (with its alternatives) matches the reference's answer or one of
+/// the answers it accepts, compared as the harness compares.
+fn still_matches(scenario: &Scenario, expect: &str, accept: &[String], reply: &Reply) -> bool {
+    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let pattern = StepPattern::new(expect, accept)
+        .map_lines(&|line| game.normalize_line(dialect, line).into_owned());
+    std::iter::once(&reply.text)
+        .chain(&reply.also_accepted)
+        .any(|answer| {
+            let actual = normalize_output(scenario, &prepare(answer.as_bytes(), scenario.compare));
+            match_steps(std::slice::from_ref(&pattern), &actual, scenario.compare).is_ok()
+        })
+}
+
+fn set_string(table: &mut dyn TableLike, key: &str, text: &str, multiline: bool) {
+    set_value(table, key, &toml_string(text, multiline));
+}
+
+/// Sets `key` to the value written `encoded`, keeping the old value's surrounding spaces
+/// and comments.
+fn set_value(table: &mut dyn TableLike, key: &str, encoded: &str) {
+    let Ok(mut value) = encoded.parse::<Value>() else {
+        return;
+    };
+    match table.get_mut(key) {
+        Some(Item::Value(old)) => {
+            *value.decor_mut() = old.decor().clone();
+            *old = value;
+        }
+        _ => {
+            value.decor_mut().set_prefix(" ");
+            table.insert(key, Item::Value(value));
+        }
+    }
+}

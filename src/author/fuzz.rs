@@ -1,0 +1,268 @@
+//! Differential testing: random games played on the reference and on a target through the
+//! harness; the first game of each distinct failure is shrunk to a shortest sequence that
+//! still fails the same way (and stays a valid scenario), and written as a scenario file.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use super::generate::{random_game, Style};
+use super::setup::Setup;
+use super::shrink::ddmin;
+use super::write::{file_text, FileHead, ScenarioText};
+use crate::error::Error;
+use crate::games::Protocol;
+use crate::harness::{run_one, Outcome, Verdict};
+use crate::rng::Rng;
+use crate::scenario::Visibility;
+use crate::target::{Limits, Target};
+
+/// What `boardgrade fuzz` asks for.
+#[derive(Debug, Clone)]
+pub struct FuzzConfig {
+    pub seed: u64,
+    /// Random games to play.
+    pub games: usize,
+    /// Most lines in one game.
+    pub max_steps: usize,
+    /// Most runs of the target while shrinking one failure.
+    pub shrink_budget: usize,
+    /// Stop after this many distinct failures.
+    pub max_failures: usize,
+    /// Wall-clock limit of one run.
+    pub time_limit: Duration,
+    /// The command, for the files' header comments.
+    pub command: String,
+}
+
+/// How a scenario failed: its verdict and the kind of step where it first diverged. Two
+/// failures of one kind are taken for the same bug.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Signature {
+    pub verdict: Verdict,
+    /// The command's name for call protocols (`play_move`); for program protocols `move`,
+    /// `refused input` or `end of game` as the reference saw that step; `opening` for the
+    /// output before any input; `whole run` when no step is to blame.
+    pub kind: String,
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at a `{}` step", self.verdict, self.kind)
+    }
+}
+
+/// One distinct failure, shrunk.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub signature: Signature,
+    /// Which game found it (1-based) and that game's own seed.
+    pub game: usize,
+    pub game_seed: u64,
+    /// Lines of the game as played, and of the shrunk scenario.
+    pub original_steps: usize,
+    pub steps: Vec<String>,
+    /// Target runs spent shrinking.
+    pub shrink_tests: usize,
+    /// The shrunk scenario's outcome on the target.
+    pub outcome: Outcome,
+    /// The scenario file to write and its name.
+    pub file_name: String,
+    pub file_text: String,
+}
+
+/// Progress, as the fuzzer goes.
+#[derive(Debug)]
+pub enum FuzzEvent<'a> {
+    /// A game was played; `failed` when the target did not pass it.
+    Played {
+        game: usize,
+        steps: usize,
+        failed: Option<&'a Signature>,
+    },
+    /// A new failure, shrunk.
+    Found(&'a Failure),
+}
+
+/// Everything a fuzzing run found.
+#[derive(Debug, Clone, Default)]
+pub struct FuzzReport {
+    pub games: usize,
+    pub failures: Vec<Failure>,
+    /// Failing games whose failure was already known.
+    pub repeats: usize,
+}
+
+/// Plays `config.games` random games against `target`; see the module's documentation.
+pub fn fuzz(
+    setup: &Setup,
+    target: &Target,
+    limits: &Limits,
+    config: &FuzzConfig,
+    listen: &mut dyn FnMut(FuzzEvent<'_>),
+) -> Result<FuzzReport, Error> {
+    let runner = Runner {
+        setup,
+        target,
+        limits,
+        time_limit: config.time_limit,
+    };
+    let style = Style {
+        max_steps: config.max_steps,
+        ..Style::FUZZ
+    };
+    let mut master = Rng::new(config.seed);
+    let mut seen: HashSet<Signature> = HashSet::new();
+    let mut report = FuzzReport::default();
+    for game in 1..=config.games {
+        let game_seed = master.next_u64();
+        let lines = random_game(setup, &mut Rng::new(game_seed), style)?;
+        let signature = runner.failure(&lines)?;
+        report.games = game;
+        listen(FuzzEvent::Played {
+            game,
+            steps: lines.len(),
+            failed: signature.as_ref(),
+        });
+        let Some(signature) = signature else {
+            continue;
+        };
+        if !seen.insert(signature.clone()) {
+            report.repeats += 1;
+            continue;
+        }
+        let number = report.failures.len() + 1;
+        let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
+        listen(FuzzEvent::Found(&failure));
+        report.failures.push(failure);
+        if report.failures.len() >= config.max_failures {
+            break;
+        }
+    }
+    Ok(report)
+}
+
+/// Runs candidate games on the target.
+struct Runner<'a> {
+    setup: &'a Setup,
+    target: &'a Target,
+    limits: &'a Limits,
+    time_limit: Duration,
+}
+
+impl Runner<'_> {
+    fn run(&self, lines: &[String]) -> Outcome {
+        let scenario = self.setup.scenario("fuzz", lines, self.time_limit);
+        run_one(&scenario, self.target, self.limits)
+    }
+
+    /// How `lines` fail on the target: `None` when they pass, or are no valid scenario, or
+    /// the harness could not judge them.
+    fn failure(&self, lines: &[String]) -> Result<Option<Signature>, Error> {
+        let transcript = match self.setup.replay(lines)? {
+            Ok(transcript) => transcript,
+            Err(_) => return Ok(None),
+        };
+        let outcome = self.run(lines);
+        if matches!(outcome.verdict, Verdict::Pass | Verdict::Error) {
+            return Ok(None);
+        }
+        let kind = match outcome.first_divergence.as_ref().map(|d| d.step) {
+            None => "whole run".to_string(),
+            Some(0) => "opening".to_string(),
+            Some(step) => {
+                let index = step - 1;
+                match self.setup.dialect.protocol {
+                    Protocol::Call => lines[index]
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("(empty)")
+                        .to_string(),
+                    Protocol::Program if transcript.refused[index] => "refused input".into(),
+                    Protocol::Program if index + 1 == lines.len() && transcript.finished => {
+                        "end of game".into()
+                    }
+                    Protocol::Program => "move".into(),
+                }
+            }
+        };
+        Ok(Some(Signature {
+            verdict: outcome.verdict,
+            kind,
+        }))
+    }
+
+    /// The shortest game found that fails as `signature` says, written as a scenario file.
+    fn shrink(
+        &self,
+        lines: Vec<String>,
+        signature: Signature,
+        (game, game_seed, number): (usize, u64, usize),
+        config: &FuzzConfig,
+    ) -> Result<Failure, Error> {
+        let original_steps = lines.len();
+        let mut error = None;
+        // A call protocol's scenario has at least one step.
+        let least = usize::from(self.setup.dialect.protocol == Protocol::Call);
+        let mut still_fails = |candidate: &[String]| {
+            if candidate.len() < least {
+                return false;
+            }
+            match self.failure(candidate) {
+                Ok(found) => found.as_ref() == Some(&signature),
+                Err(e) => {
+                    error.get_or_insert(e);
+                    false
+                }
+            }
+        };
+        // Nothing after the first divergence matters: try the game cut there first.
+        let outcome = self.run(&lines);
+        let mut start = lines;
+        if let Some(step) = outcome.first_divergence.as_ref().map(|d| d.step) {
+            if step < start.len() && still_fails(&start[..step]) {
+                start.truncate(step);
+            }
+        }
+        let shrunk = ddmin(start, config.shrink_budget, &mut still_fails);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let steps = shrunk.items;
+        let name = format!("fuzz: {} (seed {}, game {game})", signature, config.seed);
+        let mut scenario = ScenarioText::from_reference(self.setup, &name, &steps)?
+            .map_err(|invalid| Error::Usage(format!("the shrunk game is invalid: {invalid}")))?;
+        scenario.comments = vec![format!(
+            "Game {game} of seed {} (its own seed {game_seed}): {original_steps} lines, shrunk to {}.",
+            config.seed,
+            steps.len()
+        )];
+        let head = FileHead {
+            comments: vec![
+                format!("A failure that `{}` found: {signature}.", config.command),
+                "Expectations are the reference's answers; the target answered otherwise."
+                    .to_string(),
+            ],
+            section: format!("fuzzing (seed {})", config.seed),
+            points: 1.0,
+            visibility: Visibility::Hidden,
+            tags: vec!["fuzz".to_string()],
+        };
+        let file_name = format!(
+            "fuzz-{}-{}-seed{}-{number}.toml",
+            self.setup.game.name(),
+            self.setup.dialect.name,
+            config.seed
+        );
+        Ok(Failure {
+            outcome: self.run(&steps),
+            signature,
+            game,
+            game_seed,
+            original_steps,
+            steps,
+            shrink_tests: shrunk.tests,
+            file_name,
+            file_text: file_text(self.setup, &head, &[scenario]),
+        })
+    }
+}

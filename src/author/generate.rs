@@ -1,0 +1,130 @@
+//! Random games from the reference: legal moves with some illegal attempts mixed in, and
+//! probes of the position (`board`, `result`) for call protocols, reproducible from a seed.
+
+use super::setup::Setup;
+use super::write::{file_text, FileHead, ScenarioText};
+use crate::error::Error;
+use crate::rng::Rng;
+use crate::scenario::Visibility;
+
+/// How a random game is played.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// Most lines sent (moves, attempts and probes together).
+    pub max_steps: usize,
+    /// One line in this many is an illegal attempt, where the game offers one.
+    pub illegal_one_in: u32,
+    /// Probe the position after every line (fuzzing: the first wrong state shows at once);
+    /// otherwise after one line in four.
+    pub probe_always: bool,
+}
+
+impl Style {
+    /// Hidden tests: moderate games, probed now and then and at the end.
+    pub const SCENARIOS: Style = Style {
+        max_steps: 60,
+        illegal_one_in: 8,
+        probe_always: false,
+    };
+    /// Differential testing: long games probed after every move.
+    pub const FUZZ: Style = Style {
+        max_steps: 200,
+        illegal_one_in: 6,
+        probe_always: true,
+    };
+}
+
+/// The lines of one random game. Every line is defined when it is sent, so the result is
+/// a valid scenario.
+pub fn random_game(setup: &Setup, rng: &mut Rng, style: Style) -> Result<Vec<String>, Error> {
+    let mut session = setup.session()?;
+    session.opening();
+    let mut lines: Vec<String> = Vec::new();
+    let mut send = |session: &mut Box<dyn crate::games::Session>, line: String| {
+        session.respond(&line);
+        lines.push(line);
+    };
+    let mut sent = 0;
+    while sent < style.max_steps && !session.is_finished() {
+        let legal = session.legal_inputs();
+        if legal.is_empty() {
+            break;
+        }
+        let illegal = session.illegal_inputs();
+        let pool = if !illegal.is_empty() && rng.chance(1, style.illegal_one_in) {
+            &illegal
+        } else {
+            &legal
+        };
+        if let Some(line) = rng.pick(pool).cloned() {
+            send(&mut session, line);
+            sent += 1;
+        }
+        let probes = session.probe_inputs();
+        if !session.is_finished()
+            && !probes.is_empty()
+            && sent < style.max_steps
+            && (style.probe_always || rng.chance(1, 4))
+        {
+            if let Some(probe) = rng.pick(&probes).cloned() {
+                send(&mut session, probe);
+                sent += 1;
+            }
+        }
+    }
+    // The final position, seen through every probe.
+    if !session.is_finished() {
+        for probe in session.probe_inputs() {
+            send(&mut session, probe);
+        }
+    }
+    Ok(lines)
+}
+
+/// What `boardgrade gen` asks for.
+#[derive(Debug, Clone)]
+pub struct GenRequest {
+    pub seed: u64,
+    pub count: usize,
+    pub max_steps: usize,
+    /// The command that made the file, for its header comment.
+    pub command: String,
+}
+
+/// A file of `count` random games, one scenario each, expectations from the reference.
+pub fn generate(setup: &Setup, request: &GenRequest) -> Result<String, Error> {
+    let mut master = Rng::new(request.seed);
+    let style = Style {
+        max_steps: request.max_steps,
+        ..Style::SCENARIOS
+    };
+    let mut scenarios = Vec::with_capacity(request.count);
+    for index in 1..=request.count {
+        let mut rng = Rng::new(master.next_u64());
+        let lines = random_game(setup, &mut rng, style)?;
+        let name = format!("random game {index} of seed {}", request.seed);
+        let scenario = ScenarioText::from_reference(setup, &name, &lines)?
+            .map_err(|invalid| Error::Usage(format!("{name}: {invalid}")))?;
+        scenarios.push(scenario);
+    }
+    let head = FileHead {
+        comments: vec![
+            format!(
+                "Random games of {} from the reference engine, seed {}.",
+                setup.id(),
+                request.seed
+            ),
+            format!(
+                "Made by `{}`; the same command makes the same file.",
+                request.command
+            ),
+            "Expectations are the reference's answers (`boardgrade bless` updates them)."
+                .to_string(),
+        ],
+        section: format!("random games (seed {})", request.seed),
+        points: 1.0,
+        visibility: Visibility::Hidden,
+        tags: vec!["generated".to_string()],
+    };
+    Ok(file_text(setup, &head, &scenarios))
+}

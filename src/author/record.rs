@@ -1,0 +1,179 @@
+//! Recording a scenario: lines go to the reference one at a time; each one it answers is
+//! recorded with its answer as the expectation, and one the rules refuse (or the protocol
+//! leaves undefined) is shown with the reason and left out.
+
+use super::setup::Setup;
+use super::write::ScenarioText;
+use crate::error::Error;
+use crate::games::{Reply, Session};
+
+/// Most legal inputs named when explaining a refusal.
+const LEGAL_SHOWN: usize = 16;
+
+/// What became of one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fed {
+    /// Recorded with the reference's answer; `refused` when the rules refused it and it was
+    /// kept on request (an illegal attempt the scenario tests).
+    Recorded { reply: Reply, refused: bool },
+    /// Not recorded: the reference's answer and why.
+    Refused { reply: Reply, reason: String },
+    /// The game is over; the program reads nothing more.
+    Ended,
+}
+
+/// A recording in progress.
+pub struct Recorder {
+    setup: Setup,
+    session: Box<dyn Session>,
+    opening: Reply,
+    lines: Vec<String>,
+    /// Record lines the rules refuse (when the protocol defines their answer).
+    keep_refused: bool,
+}
+
+impl Recorder {
+    pub fn new(setup: Setup, keep_refused: bool) -> Result<Recorder, Error> {
+        let mut session = setup.session()?;
+        let opening = session.opening();
+        Ok(Recorder {
+            setup,
+            session,
+            opening,
+            lines: Vec::new(),
+            keep_refused,
+        })
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// What the reference printed before any line.
+    pub fn opening(&self) -> &Reply {
+        &self.opening
+    }
+
+    /// The reference as it stands after the recorded lines.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.session.is_finished()
+    }
+
+    /// Sends `line` to the reference and records it, unless it is refused.
+    pub fn feed(&mut self, line: &str) -> Result<Fed, Error> {
+        if self.session.is_finished() {
+            return Ok(Fed::Ended);
+        }
+        let defined = self.session.is_defined(line);
+        let legal = self.session.legal_inputs();
+        let reply = self.session.respond(line);
+        let refused = self.session.rejected();
+        if defined && (!refused || self.keep_refused) {
+            self.lines.push(line.to_string());
+            return Ok(Fed::Recorded { reply, refused });
+        }
+        // Back to the state before the line: the recorded lines again on a fresh reference
+        // (a refused move may have been half typed, as an index awaiting its direction).
+        self.session = self.setup.session_after(&self.lines)?;
+        let reason = if defined {
+            format!("refused by the rules; {}", legal_now(&legal))
+        } else {
+            format!(
+                "the protocol defines no answer to this line here; {}",
+                legal_now(&legal)
+            )
+        };
+        Ok(Fed::Refused { reply, reason })
+    }
+
+    /// Takes back the last recorded line; false when there is none.
+    pub fn undo(&mut self) -> Result<bool, Error> {
+        if self.lines.pop().is_none() {
+            return Ok(false);
+        }
+        self.session = self.setup.session_after(&self.lines)?;
+        Ok(true)
+    }
+
+    /// The recorded lines as a scenario with the reference's answers.
+    pub fn scenario(&self, name: &str) -> Result<ScenarioText, Error> {
+        ScenarioText::from_reference(&self.setup, name, &self.lines)?
+            .map_err(|invalid| Error::Usage(format!("the recording is invalid: {invalid}")))
+    }
+}
+
+/// `legal now: B1, C1, ...`, or that there is no legal move.
+fn legal_now(legal: &[String]) -> String {
+    if legal.is_empty() {
+        return "no move is legal now".to_string();
+    }
+    let mut shown: Vec<&str> = legal.iter().take(LEGAL_SHOWN).map(String::as_str).collect();
+    if legal.len() > LEGAL_SHOWN {
+        shown.push("...");
+    }
+    format!("legal now: {}", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorder(game: &str, dialect: &str) -> Recorder {
+        let setup = Setup::new(game, Some(dialect), Default::default()).unwrap();
+        Recorder::new(setup, false).unwrap()
+    }
+
+    #[test]
+    fn refused_moves_are_shown_and_left_out() {
+        let mut r = recorder("pown-chess", "pown");
+        assert!(matches!(
+            r.feed("B1").unwrap(),
+            Fed::Recorded { refused: false, .. }
+        ));
+        match r.feed("B1").unwrap() {
+            Fed::Refused { reply, reason } => {
+                assert!(reply.text.starts_with("INVALID MOVE"), "{}", reply.text);
+                assert!(reason.contains("legal now: A8"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Still black's turn: the refused line was taken back.
+        assert!(matches!(
+            r.feed("B8").unwrap(),
+            Fed::Recorded { refused: false, .. }
+        ));
+        assert_eq!(r.lines(), ["B1", "B8"]);
+    }
+
+    #[test]
+    fn a_refused_index_is_taken_back_before_its_direction() {
+        let mut r = recorder("one-d-chess", "csc110");
+        assert!(matches!(r.feed("7").unwrap(), Fed::Refused { .. }));
+        assert!(matches!(r.feed("two").unwrap(), Fed::Refused { .. }));
+        r.feed("2").unwrap();
+        r.feed("r").unwrap();
+        assert_eq!(r.lines(), ["2", "r"]);
+        assert_eq!(r.session().to_move(), Some("Black"));
+        assert!(r.undo().unwrap());
+        assert_eq!(r.lines(), ["2"]);
+    }
+
+    #[test]
+    fn undefined_commands_are_not_recorded() {
+        let mut r = recorder("one-d-chess", "project5");
+        r.feed("create_board").unwrap();
+        match r.feed("move 4 LEFT").unwrap() {
+            Fed::Refused { reply, .. } => assert!(reply.text.starts_with("!error")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.lines(), ["create_board"]);
+    }
+}
