@@ -2,8 +2,9 @@
 //! probes of the position (`board`, `result`) for call protocols, reproducible from a seed.
 
 use super::setup::Setup;
-use super::write::{file_text, FileHead, ScenarioText};
+use super::write::{FileHead, ScenarioText};
 use crate::error::Error;
+use crate::games::Session;
 use crate::rng::Rng;
 use crate::scenario::Visibility;
 
@@ -40,7 +41,7 @@ pub fn random_game(setup: &Setup, rng: &mut Rng, style: Style) -> Result<Vec<Str
     let mut session = setup.session()?;
     session.opening();
     let mut lines: Vec<String> = Vec::new();
-    let mut send = |session: &mut Box<dyn crate::games::Session>, line: String| {
+    let send = |session: &mut dyn Session, lines: &mut Vec<String>, line: String| {
         session.respond(&line);
         lines.push(line);
     };
@@ -57,7 +58,7 @@ pub fn random_game(setup: &Setup, rng: &mut Rng, style: Style) -> Result<Vec<Str
             &legal
         };
         if let Some(line) = rng.pick(pool).cloned() {
-            send(&mut session, line);
+            send(session.as_mut(), &mut lines, line);
             sent += 1;
         }
         let probes = session.probe_inputs();
@@ -67,15 +68,18 @@ pub fn random_game(setup: &Setup, rng: &mut Rng, style: Style) -> Result<Vec<Str
             && (style.probe_always || rng.chance(1, 4))
         {
             if let Some(probe) = rng.pick(&probes).cloned() {
-                send(&mut session, probe);
+                send(session.as_mut(), &mut lines, probe);
                 sent += 1;
             }
         }
     }
     // The final position, seen through every probe.
     if !session.is_finished() {
+        let last = lines.last().cloned();
         for probe in session.probe_inputs() {
-            send(&mut session, probe);
+            if last.as_ref() != Some(&probe) {
+                send(session.as_mut(), &mut lines, probe);
+            }
         }
     }
     Ok(lines)
@@ -91,8 +95,8 @@ pub struct GenRequest {
     pub command: String,
 }
 
-/// A file of `count` random games, one scenario each, expectations from the reference.
-pub fn generate(setup: &Setup, request: &GenRequest) -> Result<String, Error> {
+/// `count` random games, one scenario each, expectations from the reference.
+pub fn generate(setup: &Setup, request: &GenRequest) -> Result<Vec<ScenarioText>, Error> {
     let mut master = Rng::new(request.seed);
     let style = Style {
         max_steps: request.max_steps,
@@ -107,7 +111,13 @@ pub fn generate(setup: &Setup, request: &GenRequest) -> Result<String, Error> {
             .map_err(|invalid| Error::Usage(format!("{name}: {invalid}")))?;
         scenarios.push(scenario);
     }
-    let head = FileHead {
+    Ok(scenarios)
+}
+
+/// The file-level keys of a generated file: hidden, tagged `generated`, its header naming
+/// the seed and the command that makes it again.
+pub fn head(setup: &Setup, request: &GenRequest) -> FileHead {
+    FileHead {
         comments: vec![
             format!(
                 "Random games of {} from the reference engine, seed {}.",
@@ -125,6 +135,5 @@ pub fn generate(setup: &Setup, request: &GenRequest) -> Result<String, Error> {
         points: 1.0,
         visibility: Visibility::Hidden,
         tags: vec!["generated".to_string()],
-    };
-    Ok(file_text(setup, &head, &scenarios))
+    }
 }

@@ -42,16 +42,16 @@ impl Play {
         self.recorder.is_over() || self.recorder.session().legal_inputs().is_empty()
     }
 
-    /// The person's line. `:N` plays the N-th legal input (1-based), for games whose inputs
-    /// are long (miniChess boards).
-    pub fn feed(&mut self, line: &str) -> Result<Fed, Error> {
-        let line = self.expand(line);
+    /// The person's line (`:N` plays the N-th legal input, see [`Recorder::expand`]): the
+    /// line sent and what became of it.
+    pub fn feed(&mut self, line: &str) -> Result<(String, Fed), Error> {
+        let line = self.recorder.expand(line);
         let before = self.recorder.session().to_move();
         let fed = self.recorder.feed(&line)?;
         if matches!(fed, Fed::Recorded { .. }) && self.side.is_none() {
             self.side = before;
         }
-        Ok(fed)
+        Ok((line, fed))
     }
 
     /// The reference's move when it is its turn: each line it sent with the answer.
@@ -74,16 +74,6 @@ impl Play {
             played.push((line, fed));
         }
         Ok(played)
-    }
-
-    /// `:N` as the N-th legal input; anything else as typed.
-    fn expand(&self, line: &str) -> String {
-        let chosen = line
-            .strip_prefix(':')
-            .and_then(|n| n.trim().parse::<usize>().ok())
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|i| self.recorder.session().legal_inputs().get(i).cloned());
-        chosen.unwrap_or_else(|| line.to_string())
     }
 }
 

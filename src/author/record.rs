@@ -94,6 +94,16 @@ impl Recorder {
         Ok(Fed::Refused { reply, reason })
     }
 
+    /// `:N` as the N-th legal input now (1-based), for games whose inputs are long to type
+    /// (miniChess boards); anything else as typed.
+    pub fn expand(&self, line: &str) -> String {
+        line.strip_prefix(':')
+            .and_then(|n| n.trim().parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| self.session.legal_inputs().get(i).cloned())
+            .unwrap_or_else(|| line.to_string())
+    }
+
     /// Takes back the last recorded line; false when there is none.
     pub fn undo(&mut self) -> Result<bool, Error> {
         if self.lines.pop().is_none() {

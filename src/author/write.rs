@@ -191,10 +191,10 @@ fn number(value: f64) -> String {
     }
 }
 
-/// `text` as a TOML basic string. With `multiline`, text holding a newline is written as a
+/// `text` as a TOML basic string. With `multiline`, text of several lines is written as a
 /// `"""` string whose lines are the text's own lines, as the bundled specs write boards.
 pub fn toml_string(text: &str, multiline: bool) -> String {
-    let multiline = multiline && text.contains('\n');
+    let multiline = multiline && text.trim_end_matches('\n').contains('\n');
     let mut out = String::with_capacity(text.len() + 8);
     out.push_str(if multiline { "\"\"\"\n" } else { "\"" });
     for c in text.chars() {
@@ -240,6 +240,7 @@ mod tests {
             assert_eq!(parse_string(&toml_string(text, true)), text, "{text:?}");
         }
         assert!(toml_string("a\nb\n", true).starts_with("\"\"\"\na\nb\n"));
+        assert_eq!(toml_string("False\n", true), "\"False\\n\"");
     }
 
     #[test]

@@ -37,6 +37,140 @@ pub enum Command {
     /// Count chess move sequences (perft): of one position, or of a suite against its
     /// published counts.
     Perft(PerftArgs),
+    /// Record a scenario from typed lines, a transcript or stdin; the reference writes the
+    /// expectations.
+    Record(RecordArgs),
+    /// Rewrite scenarios' expectations from the reference, editing the files in place.
+    Bless(BlessArgs),
+    /// Generate random games as a scenario file, reproducible from the seed.
+    Gen(GenArgs),
+    /// Play random games on the reference and a submission; shrink each distinct failure to
+    /// a short scenario file.
+    Fuzz(FuzzArgs),
+    /// Play a game in the terminal, alone or against the reference.
+    Play(PlayArgs),
+}
+
+/// The game, dialect and options an authoring command works on.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// The game (see `boardgrade games`).
+    pub game: String,
+    /// The dialect (default: the game's first).
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// The file-level keys of a written scenario file.
+#[derive(Debug, Args)]
+pub struct HeadArgs {
+    /// Points of each scenario.
+    #[arg(long, default_value_t = 1.0)]
+    pub points: f64,
+    /// visible, hidden, after_due_date or after_published.
+    #[arg(long)]
+    pub visibility: Option<String>,
+    /// The handout section the scenarios test.
+    #[arg(long)]
+    pub section: Option<String>,
+    /// The file to write (default: stdout).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// A transcript to record, one line sent per line (`-` for stdin); blank lines and lines
+    /// starting with `#` are skipped. Without it: typed at a prompt, or read from stdin when
+    /// it is not a terminal.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The scenario's name.
+    #[arg(long, default_value = "recorded game")]
+    pub name: String,
+    /// Also record lines the rules refuse (illegal moves the scenario tests).
+    #[arg(long)]
+    pub keep_refused: bool,
+    #[command(flatten)]
+    pub head: HeadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BlessArgs {
+    /// Scenario files or folders (default: specs/).
+    pub paths: Vec<PathBuf>,
+    /// Only report what would change; exit 1 if anything would.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seed of the random games: the same seed makes the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games to generate, one scenario each.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Most lines sent in one game.
+    #[arg(long, default_value_t = 60)]
+    pub max_steps: usize,
+    #[command(flatten)]
+    pub head: HeadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Run this command (through `sh -c`) as the program under test.
+    #[arg(long, conflicts_with = "python", required_unless_present = "python")]
+    pub cmd: Option<String>,
+    /// A Python submission (file or folder) to test.
+    #[arg(long, value_name = "FILE")]
+    pub python: Option<PathBuf>,
+    /// Seed of the random games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Most lines sent in one game.
+    #[arg(long, default_value_t = 200)]
+    pub max_steps: usize,
+    /// Most runs of the submission while shrinking one failure.
+    #[arg(long, default_value_t = 300)]
+    pub shrink_budget: usize,
+    /// Stop after this many distinct failures.
+    #[arg(long, default_value_t = 5)]
+    pub max_failures: usize,
+    /// Wall-clock seconds for one game.
+    #[arg(long, default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// Folder for the scenario files of the failures.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The reference plays the other side.
+    #[arg(long)]
+    pub against: bool,
+    /// Seed of the reference's random moves (games without a strong player).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Debug, Args)]

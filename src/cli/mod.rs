@@ -2,11 +2,16 @@
 //! messages and exit codes (the one place that does).
 
 pub mod args;
+pub mod bless;
 pub mod engine;
 pub mod exit;
+pub mod fuzz;
+pub mod gen;
 pub mod grade;
 pub mod gradescope;
 pub mod perft;
+pub mod play;
+pub mod record;
 pub mod test;
 
 use clap::Parser;
@@ -35,6 +40,11 @@ pub fn main() -> i32 {
         Command::Engine(args) => engine::run(args),
         Command::Games => list_games(),
         Command::Perft(args) => perft::run(args),
+        Command::Record(args) => record::run(args),
+        Command::Bless(args) => bless::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(code) => code,

@@ -9,8 +9,9 @@ use super::players::{PerfectPlayer, Player};
 use super::render::render_grid;
 use crate::games::{Reply, Session};
 
-/// Board sizes whose start positions authoring tools begin their games from.
-const AUTHORED_SIZES: std::ops::RangeInclusive<usize> = 3..=6;
+/// Board sizes whose start positions authoring tools begin their games from (larger boards
+/// make long lines and slow reference choices).
+const AUTHORED_SIZES: std::ops::RangeInclusive<usize> = 3..=5;
 
 /// Positions the perfect player may search for one suggested move: a fraction of a second,
 /// falling back to alpha-beta on boards it cannot settle.

@@ -1,0 +1,111 @@
+//! `boardgrade fuzz`: random games on the reference and a submission; each distinct
+//! failure shrunk and written as a scenario file.
+
+use std::time::Duration;
+
+use boardgrade::author::fuzz::{fuzz, FuzzConfig, FuzzEvent};
+use boardgrade::report::{diff, Style};
+use boardgrade::target::{Target, TargetSpec};
+use boardgrade::Error;
+
+use super::args::FuzzArgs;
+use super::exit;
+use super::record::setup;
+use super::test::{python_candidate, run_config, sandbox};
+
+pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
+    let setup = setup(&args.game)?;
+    if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
+        return Err(Error::Usage(
+            "--time-limit is in seconds, above 0 and at most 3600".into(),
+        ));
+    }
+    let spec = match (&args.cmd, &args.python) {
+        (Some(cmd), _) => TargetSpec::Command(cmd.clone()),
+        (None, Some(file)) => TargetSpec::Python(file.clone()),
+        (None, None) => return Err(Error::Usage("give --cmd or --python".into())),
+    };
+    let (target_text, target_flag) = match &spec {
+        TargetSpec::Command(cmd) => (cmd.clone(), format!("--cmd {cmd:?}")),
+        TargetSpec::Python(path) => (
+            path.display().to_string(),
+            format!("--python {}", path.display()),
+        ),
+        TargetSpec::Reference => unreachable!("fuzzing needs a target"),
+    };
+    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
+        .with_sandbox(sandbox(&args.run), Vec::new());
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Error::path(&args.out, format!("cannot create: {e}")))?;
+    let config = FuzzConfig {
+        seed: args.seed,
+        games: args.games,
+        max_steps: args.max_steps.max(1),
+        shrink_budget: args.shrink_budget,
+        max_failures: args.max_failures.max(1),
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        command: format!(
+            "boardgrade fuzz {} --dialect {} {target_flag} --seed {}",
+            setup.game.name(),
+            setup.dialect.name,
+            args.seed
+        ),
+    };
+    println!(
+        "fuzzing {} against {target_text}: {} game(s) from seed {}",
+        setup.id(),
+        args.games,
+        args.seed
+    );
+    let style = Style { color: false };
+    let mut write_error = None;
+    let report = fuzz(
+        &setup,
+        &target,
+        &run_config(&args.run).limits,
+        &config,
+        &mut |event| match event {
+            FuzzEvent::Played {
+                game,
+                steps,
+                failed: Some(signature),
+            } => println!("game {game} ({steps} lines): {signature}"),
+            FuzzEvent::Played { .. } => {}
+            FuzzEvent::Found(failure) => {
+                let path = args.out.join(&failure.file_name);
+                if let Err(e) = std::fs::write(&path, &failure.file_text) {
+                    write_error.get_or_insert(Error::path(&path, format!("cannot write: {e}")));
+                }
+                println!(
+                    "  shrunk {} lines to {} in {} run(s): {}",
+                    failure.original_steps,
+                    failure.steps.len(),
+                    failure.shrink_tests,
+                    failure.steps.join("; ")
+                );
+                if let Some(d) = &failure.outcome.first_divergence {
+                    println!("{}", diff::render(&d.expected, &d.actual, style, "    "));
+                }
+                println!("  wrote {}", path.display());
+            }
+        },
+    )?;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    println!(
+        "{} game(s), {} distinct failure(s){}",
+        report.games,
+        report.failures.len(),
+        if report.repeats > 0 {
+            format!(" ({} more game(s) failed the same way)", report.repeats)
+        } else {
+            String::new()
+        }
+    );
+    Ok(if report.failures.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::FAILED
+    })
+}

@@ -1,0 +1,50 @@
+//! `boardgrade gen`: a file of random games, expectations from the reference.
+
+use boardgrade::author::generate::{generate, head, GenRequest};
+use boardgrade::author::write::file_text;
+use boardgrade::Error;
+
+use super::args::GenArgs;
+use super::exit;
+use super::record::{setup, with_flags, write_out};
+
+pub fn run(args: &GenArgs) -> Result<i32, Error> {
+    let setup = setup(&args.game)?;
+    if args.count == 0 || args.max_steps == 0 {
+        return Err(Error::Usage(
+            "--count and --max-steps must be at least 1".into(),
+        ));
+    }
+    let mut command = format!(
+        "boardgrade gen {} --dialect {} --seed {} --count {} --max-steps {}",
+        setup.game.name(),
+        setup.dialect.name,
+        args.seed,
+        args.count,
+        args.max_steps
+    );
+    for option in &args.game.options {
+        command.push_str(&format!(" --option {option}"));
+    }
+    let request = GenRequest {
+        seed: args.seed,
+        count: args.count,
+        max_steps: args.max_steps,
+        command,
+    };
+    let scenarios = generate(&setup, &request)?;
+    let head = with_flags(head(&setup, &request), &args.head)?;
+    write_out(
+        args.head.out.as_deref(),
+        &file_text(&setup, &head, &scenarios),
+    )?;
+    if let Some(out) = &args.head.out {
+        eprintln!(
+            "wrote {} random game(s) of {} to {}",
+            args.count,
+            setup.id(),
+            out.display()
+        );
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,79 @@
+//! `boardgrade play`: a game in the terminal, alone or against the reference. Works with
+//! stdin from a pipe too (each line a move).
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use boardgrade::author::play::Play;
+use boardgrade::games::Protocol;
+use boardgrade::Error;
+
+use super::args::PlayArgs;
+use super::exit;
+use super::record::{describe, numbered, setup};
+
+const HELP: &str = "type a move; `?` lists the legal inputs, `:N` plays the N-th, `:quit` ends\n";
+
+pub fn run(args: &PlayArgs) -> Result<i32, Error> {
+    let setup = setup(&args.game)?;
+    let protocol = setup.dialect.protocol;
+    let mut play = Play::new(setup, args.against, args.seed)?;
+    let interactive = std::io::stdin().is_terminal();
+    let mut out = std::io::stdout().lock();
+    let mut say = |text: &str| -> Result<(), Error> {
+        out.write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(|e| Error::io("cannot write to stdout", e))
+    };
+    if interactive {
+        say(HELP)?;
+    }
+    say(&play.recorder().opening().text)?;
+    if protocol == Protocol::Call {
+        say(&play.recorder().session().board_view().unwrap_or_default())?;
+    }
+    let stdin = std::io::stdin();
+    let mut input = String::new();
+    while !play.is_over() {
+        if interactive {
+            say(if protocol == Protocol::Program {
+                "\n> "
+            } else {
+                "> "
+            })?;
+        }
+        input.clear();
+        if stdin
+            .lock()
+            .read_line(&mut input)
+            .map_err(|e| Error::io("cannot read stdin", e))?
+            == 0
+        {
+            break;
+        }
+        let line = input.trim_end_matches(['\n', '\r']);
+        match line.trim() {
+            ":quit" => break,
+            "?" => {
+                say(&format!(
+                    "{}\n",
+                    numbered(&play.recorder().session().legal_inputs())
+                ))?;
+                continue;
+            }
+            _ => {}
+        }
+        if !interactive {
+            say(&format!("> {line}\n"))?;
+        }
+        let (sent, fed) = play.feed(line)?;
+        say(&describe(&sent, &fed, play.recorder().session(), protocol))?;
+        for (line, fed) in play.reference_move()? {
+            say(&format!("reference: {line}\n"))?;
+            say(&describe(&line, &fed, play.recorder().session(), protocol))?;
+        }
+    }
+    if play.is_over() {
+        say("\nthe game is over\n")?;
+    }
+    Ok(exit::SUCCESS)
+}
