@@ -39,15 +39,19 @@ pub struct FuzzConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Signature {
     pub verdict: Verdict,
-    /// The command's name for call protocols (`play_move`); for program protocols `move`,
-    /// `refused input` or `end of game` as the reference saw that step; `opening` for the
-    /// output before any input; `whole run` when no step is to blame.
+    /// The command's name for call protocols (`play_move`), `probe` for any of the game's
+    /// probes of the position (a wrong position shows in any of them); for program
+    /// protocols `move`, `refused input` or `end of game` as the reference saw that step;
+    /// `opening` for the output before any input; `whole run` when no step is to blame.
     pub kind: String,
 }
 
 impl std::fmt::Display for Signature {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at a `{}` step", self.verdict, self.kind)
+        match self.kind.as_str() {
+            "probe" => write!(f, "{} at a probe of the position", self.verdict),
+            kind => write!(f, "{} at a `{kind}` step", self.verdict),
+        }
     }
 }
 
@@ -106,15 +110,17 @@ pub fn fuzz(
         limits,
         time_limit: config.time_limit,
     };
-    let style = Style {
-        max_steps: config.max_steps,
-        ..Style::FUZZ
-    };
     let mut master = Rng::new(config.seed);
     let mut seen: HashSet<Signature> = HashSet::new();
     let mut report = FuzzReport::default();
     for game in 1..=config.games {
         let game_seed = master.next_u64();
+        // Game lengths cycle through a quarter, half, three quarters and all of the most:
+        // a bug near the start shows in a short game, which shrinks fast and small.
+        let style = Style {
+            max_steps: (config.max_steps * (1 + (game - 1) % 4)).div_ceil(4),
+            ..Style::FUZZ
+        };
         let lines = random_game(setup, &mut Rng::new(game_seed), style)?;
         let signature = runner.failure(&lines)?;
         report.games = game;
@@ -172,6 +178,7 @@ impl Runner<'_> {
             Some(step) => {
                 let index = step - 1;
                 match self.setup.dialect.protocol {
+                    _ if transcript.probes[index] => "probe".into(),
                     Protocol::Call => lines[index]
                         .split_whitespace()
                         .next()

@@ -24,6 +24,8 @@ pub struct Transcript {
     pub replies: Vec<Reply>,
     /// For each line, whether the rules refused it.
     pub refused: Vec<bool>,
+    /// For each line, whether it was one of the game's probes of the position.
+    pub probes: Vec<bool>,
     /// Whether the program had ended by itself after the last line.
     pub finished: bool,
 }
@@ -91,6 +93,7 @@ impl Setup {
             opening,
             replies: Vec::with_capacity(lines.len()),
             refused: Vec::with_capacity(lines.len()),
+            probes: Vec::with_capacity(lines.len()),
             finished: false,
         };
         for (index, line) in lines.iter().enumerate() {
@@ -103,6 +106,9 @@ impl Setup {
                 let (index, line) = place();
                 return Ok(Err(Invalid::Undefined { index, line }));
             }
+            transcript
+                .probes
+                .push(session.probe_inputs().contains(line));
             transcript.replies.push(session.respond(line));
             transcript.refused.push(session.rejected());
         }
