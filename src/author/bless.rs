@@ -190,8 +190,18 @@ fn still_matches(scenario: &Scenario, expect: &str, accept: &[String], reply: &R
         })
 }
 
-fn set_string(table: &mut dyn TableLike, key: &str, text: &str, multiline: bool) {
-    set_value(table, key, &toml_string(text, multiline));
+/// Sets `key` to `text`, written as a multi-line string where the old value was one, or
+/// where a table of its own has room for it.
+fn set_string(table: &mut dyn TableLike, key: &str, text: &str, roomy: bool) {
+    let was_multiline = table
+        .get(key)
+        .and_then(Item::as_value)
+        .and_then(|value| match value {
+            Value::String(s) => s.as_repr().and_then(|r| r.as_raw().as_str()),
+            _ => None,
+        })
+        .is_some_and(|raw| raw.starts_with("\"\"\"") || raw.starts_with("'''"));
+    set_value(table, key, &toml_string(text, roomy || was_multiline));
 }
 
 /// Sets `key` to the value written `encoded`, keeping the old value's surrounding spaces

@@ -137,3 +137,71 @@ pub fn head(setup: &Setup, request: &GenRequest) -> FileHead {
         tags: vec!["generated".to_string()],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::REGISTRY;
+
+    fn setups() -> Vec<Setup> {
+        REGISTRY
+            .iter()
+            .flat_map(|game| game.dialects().iter().map(move |d| (game, d)))
+            .map(|(game, d)| Setup::new(game.name(), Some(d.name), Default::default()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn legal_inputs_are_accepted_and_illegal_ones_defined() {
+        for setup in setups() {
+            for seed in 0..4 {
+                let mut rng = Rng::new(seed);
+                let lines = random_game(&setup, &mut rng, Style::SCENARIOS).unwrap();
+                let mut session = setup.session().unwrap();
+                session.opening();
+                for line in &lines {
+                    // A legal line may complete a refused move (the direction after an
+                    // index the csc110 program refuses).
+                    let legal = session.legal_inputs().contains(line) && !session.rejected();
+                    assert!(session.is_defined(line), "{}: {line}", setup.id());
+                    session.respond(line);
+                    if legal {
+                        assert!(!session.rejected(), "{}: {line} refused", setup.id());
+                    }
+                }
+                let transcript = setup.replay(&lines).unwrap().expect("a valid scenario");
+                assert_eq!(transcript.replies.len(), lines.len());
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_makes_the_same_games() {
+        for setup in setups() {
+            let request = GenRequest {
+                seed: 11,
+                count: 2,
+                max_steps: 30,
+                command: String::new(),
+            };
+            let names = |scenarios: Vec<ScenarioText>| -> Vec<Vec<String>> {
+                scenarios
+                    .iter()
+                    .map(|s| s.steps.iter().map(|step| step.send.clone()).collect())
+                    .collect()
+            };
+            let first = names(generate(&setup, &request).unwrap());
+            assert_eq!(first, names(generate(&setup, &request).unwrap()));
+            let other = GenRequest {
+                seed: 12,
+                ..request
+            };
+            assert_ne!(
+                first,
+                names(generate(&setup, &other).unwrap()),
+                "{}",
+                setup.id()
+            );
+        }
+    }
+}

@@ -110,8 +110,10 @@ pub fn file_text(setup: &Setup, head: &FileHead, scenarios: &[ScenarioText]) -> 
         "visibility = {}\n",
         toml_string(head.visibility.as_str(), false)
     ));
-    let tags: Vec<String> = head.tags.iter().map(|t| toml_string(t, false)).collect();
-    out.push_str(&format!("tags = [{}]\n", tags.join(", ")));
+    if !head.tags.is_empty() {
+        let tags: Vec<String> = head.tags.iter().map(|t| toml_string(t, false)).collect();
+        out.push_str(&format!("tags = [{}]\n", tags.join(", ")));
+    }
     if !setup.options.is_empty() {
         let options: Vec<String> = setup
             .options
