@@ -84,11 +84,11 @@ pub fn describe(line: &str, fed: &Fed, session: &dyn Session, protocol: Protocol
             format!("{text}{}", board())
         }
         Fed::Refused { reply, reason } => {
-            let answer = reply.text.trim_end();
-            let answer = if answer.lines().count() > 1 || answer.is_empty() {
-                String::new()
-            } else {
-                format!(" (the reference answers {answer:?})")
+            let answer = match reply.text.lines().next() {
+                Some(first) if !first.trim().is_empty() => {
+                    format!(" (the reference answers {:?})", first.trim_end())
+                }
+                _ => String::new(),
             };
             format!("not played: {line:?}{answer}: {reason}\n")
         }
@@ -135,6 +135,11 @@ pub fn run(args: &RecordArgs) -> Result<i32, Error> {
                 eprint!("input {}: {text}", number + 1);
             }
         }
+    }
+    if recorder.lines().is_empty() && protocol == Protocol::Call {
+        return Err(Error::Usage(
+            "nothing was recorded: a scenario of a call protocol needs at least one line".into(),
+        ));
     }
     let scenario = recorder.scenario(&args.name)?;
     let head = FileHead {
