@@ -299,17 +299,8 @@ pub enum ColorChoice {
     Never,
 }
 
-#[derive(Debug, Args)]
-pub struct EngineArgs {
-    /// The game (see `boardgrade games`).
-    pub game: String,
-    /// The dialect (default: the game's first).
-    #[arg(long)]
-    pub dialect: Option<String>,
-    /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
-}
+/// `engine` takes a game, a dialect and options, as the authoring commands do.
+pub type EngineArgs = GameArgs;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {

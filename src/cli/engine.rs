@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Write};
 
-use boardgrade::games::{self, GameOptions};
+use boardgrade::games::GameOptions;
 use boardgrade::Error;
 
 use super::args::EngineArgs;
@@ -26,28 +26,7 @@ pub fn parse_options(items: &[String]) -> Result<GameOptions, Error> {
 }
 
 pub fn run(args: &EngineArgs) -> Result<i32, Error> {
-    let game = games::find(&args.game).ok_or_else(|| {
-        Error::Usage(format!(
-            "unknown game {:?}; expected one of {}",
-            args.game,
-            games::names().join(", ")
-        ))
-    })?;
-    let dialect = match &args.dialect {
-        Some(name) => game.dialect(name).ok_or_else(|| {
-            let known: Vec<&str> = game.dialects().iter().map(|d| d.name).collect();
-            Error::Usage(format!(
-                "unknown dialect {name:?} of {}; expected one of {}",
-                game.name(),
-                known.join(", ")
-            ))
-        })?,
-        None => &game.dialects()[0],
-    };
-    let options = parse_options(&args.options)?;
-    let mut session = game
-        .start(dialect.name, &options)
-        .map_err(|e| Error::Usage(e.to_string()))?;
+    let mut session = super::record::setup(args)?.session()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let write = |out: &mut std::io::StdoutLock, text: &str| -> Result<(), Error> {

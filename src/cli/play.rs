@@ -1,7 +1,7 @@
 //! `boardgrade play`: a game in the terminal, alone or against the reference. Works with
 //! stdin from a pipe too (each line a move).
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use boardgrade::author::play::Play;
 use boardgrade::games::Protocol;
@@ -9,7 +9,7 @@ use boardgrade::Error;
 
 use super::args::PlayArgs;
 use super::exit;
-use super::record::{describe, numbered, setup};
+use super::record::{describe, numbered, read_line, setup};
 
 const HELP: &str = "type a move; `?` lists the legal inputs, `:N` plays the N-th, `:quit` ends\n";
 
@@ -31,7 +31,6 @@ pub fn run(args: &PlayArgs) -> Result<i32, Error> {
     if protocol == Protocol::Call {
         say(&play.recorder().session().board_view().unwrap_or_default())?;
     }
-    let stdin = std::io::stdin();
     let mut input = String::new();
     while !play.is_over() {
         if interactive {
@@ -41,16 +40,9 @@ pub fn run(args: &PlayArgs) -> Result<i32, Error> {
                 "> "
             })?;
         }
-        input.clear();
-        if stdin
-            .lock()
-            .read_line(&mut input)
-            .map_err(|e| Error::io("cannot read stdin", e))?
-            == 0
-        {
+        let Some(line) = read_line(&mut input)? else {
             break;
-        }
-        let line = input.trim_end_matches(['\n', '\r']);
+        };
         match line.trim() {
             ":quit" => break,
             "?" => {

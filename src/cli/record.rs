@@ -228,6 +228,16 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
     }
 }
 
+/// The next line of stdin without its line ending, `None` at its end.
+pub fn read_line(buffer: &mut String) -> Result<Option<&str>, Error> {
+    buffer.clear();
+    let read = std::io::stdin()
+        .lock()
+        .read_line(buffer)
+        .map_err(|e| Error::io("cannot read stdin", e))?;
+    Ok((read > 0).then(|| buffer.trim_end_matches(['\n', '\r'])))
+}
+
 /// The legal inputs, numbered for `:N`.
 pub fn numbered(inputs: &[String]) -> String {
     if inputs.is_empty() {

@@ -6,7 +6,9 @@
 //! - `board` answers the `board` field as 8 lines, rank 8 first, `.` for an empty square;
 //! - `result` answers the `result` field's repr.
 
+use super::attacks::{king_attacks, knight_attacks};
 use super::logic::{ChessLogic, ChessOptions};
+use super::position::Position;
 use super::render::board_lines;
 use super::types::{Color, Role, Square};
 use crate::games::{bool_option, check_option_keys, GameOptions, OptionError, Reply, Session};
@@ -121,54 +123,9 @@ impl Session for Ecs198f {
     /// check or an own piece forbids, a move of the other side, malformed strings; after the
     /// end of the game, any move.
     fn illegal_inputs(&self) -> Vec<String> {
-        let position = self.game.position();
         let legal = self.legal_inputs();
-        let mover = position.turn();
-        let forward: i8 = if mover == Color::White { 1 } else { -1 };
-        let mut moves: Vec<(Square, Square)> = Vec::new();
-        for index in 0..64 {
-            let Some(from) = Square::from_index(index) else {
-                continue;
-            };
-            let Some(piece) = position.piece_at(from) else {
-                continue;
-            };
-            let steps: &[(i8, i8)] = match (piece.color == mover, piece.role) {
-                (true, Role::King) => &[
-                    (-1, -1),
-                    (0, -1),
-                    (1, -1),
-                    (-1, 0),
-                    (1, 0),
-                    (-1, 1),
-                    (0, 1),
-                    (1, 1),
-                    (2, 0),
-                    (-2, 0),
-                ],
-                (true, Role::Pawn) => &[(0, 1), (0, 2), (-1, 1), (1, 1)],
-                (true, Role::Knight) => &[
-                    (1, 2),
-                    (2, 1),
-                    (2, -1),
-                    (1, -2),
-                    (-1, -2),
-                    (-2, -1),
-                    (-2, 1),
-                    (-1, 2),
-                ],
-                (false, Role::Pawn) => &[(0, -1)],
-                _ => &[],
-            };
-            moves.extend(
-                steps
-                    .iter()
-                    .filter_map(|&(df, dr)| from.offset(df, dr * forward))
-                    .map(|to| (from, to)),
-            );
-        }
-        let mut inputs: Vec<String> = moves
-            .iter()
+        let mut inputs: Vec<String> = attempts(self.game.position())
+            .into_iter()
             .map(|(from, to)| format!("play_move {from}{to}"))
             .filter(|input| !legal.contains(input))
             .collect();
@@ -212,6 +169,37 @@ impl Session for Ecs198f {
             board_lines(&self.game.board_rows())
         ))
     }
+}
+
+/// Moves a player may try, legal or not: the mover's king to each neighbour and two files
+/// over (castling), its knights' jumps, its pawns' steps and captures, and the other side's
+/// pawns one step on.
+fn attempts(position: &Position) -> Vec<(Square, Square)> {
+    let mover = position.turn();
+    let forward: i8 = if mover == Color::White { 1 } else { -1 };
+    let mut moves = Vec::new();
+    for from in (0..64).filter_map(Square::from_index) {
+        let Some(piece) = position.piece_at(from) else {
+            continue;
+        };
+        let steps = |deltas: &[(i8, i8)]| -> Vec<Square> {
+            deltas
+                .iter()
+                .filter_map(|&(df, dr)| from.offset(df, dr * forward))
+                .collect()
+        };
+        let targets: Vec<Square> = match (piece.color == mover, piece.role) {
+            (true, Role::King) => king_attacks(from)
+                .chain(steps(&[(2, 0), (-2, 0)]))
+                .collect(),
+            (true, Role::Knight) => knight_attacks(from).collect(),
+            (true, Role::Pawn) => steps(&[(0, 1), (0, 2), (-1, 1), (1, 1)]),
+            (false, Role::Pawn) => steps(&[(0, -1)]),
+            _ => Vec::new(),
+        };
+        moves.extend(targets.into_iter().map(|to| (from, to)));
+    }
+    moves
 }
 
 impl Ecs198f {
