@@ -23,7 +23,8 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/one-d-chess/project5/one_d_chess.py";
 
 fn project5_scenarios() -> Vec<Scenario> {
-    let files = sources::from_paths(&[Path::new(ROOT).join("specs/one-d-chess/project5")]).expect("specs");
+    let files =
+        sources::from_paths(&[Path::new(ROOT).join("specs/one-d-chess/project5")]).expect("specs");
     sources::load_all(&files).scenarios
 }
 
@@ -45,36 +46,59 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 /// (through the harness, by hand) median time of one scenario.
-fn overhead(interpreter: &python::Interpreter, scenario: &Scenario, rounds: usize) -> (Duration, Duration) {
-    let target = Target::with_interpreter(TargetSpec::Python(PathBuf::from(ROOT).join(FIXTURE)), Some(interpreter.clone()))
-        .expect("target")
-        .with_sandbox(Sandbox::Limits, Vec::new());
+fn overhead(
+    interpreter: &python::Interpreter,
+    scenario: &Scenario,
+    rounds: usize,
+) -> (Duration, Duration) {
+    let target = Target::with_interpreter(
+        TargetSpec::Python(PathBuf::from(ROOT).join(FIXTURE)),
+        Some(interpreter.clone()),
+    )
+    .expect("target")
+    .with_sandbox(Sandbox::Limits, Vec::new());
     let limits = Limits::default();
     run_one(scenario, &target, &limits); // lays out the adapter once
-    let harness = median((0..rounds).map(|_| {
-        let start = Instant::now();
-        let outcome = run_one(scenario, &target, &limits);
-        assert!(outcome.verdict.passed(), "{outcome:?}");
-        start.elapsed()
-    }).collect());
-    let launch = target.launch(scenario.game, scenario.dialect).expect("launch").expect("a process");
+    let harness = median(
+        (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                let outcome = run_one(scenario, &target, &limits);
+                assert!(outcome.verdict.passed(), "{outcome:?}");
+                start.elapsed()
+            })
+            .collect(),
+    );
+    let launch = target
+        .launch(scenario.game, scenario.dialect)
+        .expect("launch")
+        .expect("a process");
     let input = expectation::input(scenario);
-    let by_hand = median((0..rounds).map(|_| {
-        let start = Instant::now();
-        let mut child = Command::new(&launch.program)
-            .args(&launch.args)
-            .current_dir(&launch.cwd)
-            .envs(launch.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
-        child.stdin.take().expect("stdin").write_all(&input).expect("write");
-        let output = child.wait_with_output().expect("wait");
-        assert!(output.status.success());
-        start.elapsed()
-    }).collect());
+    let by_hand = median(
+        (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                let mut child = Command::new(&launch.program)
+                    .args(&launch.args)
+                    .current_dir(&launch.cwd)
+                    .envs(launch.env.iter().map(|(k, v)| (k, v)))
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("spawn");
+                child
+                    .stdin
+                    .take()
+                    .expect("stdin")
+                    .write_all(&input)
+                    .expect("write");
+                let output = child.wait_with_output().expect("wait");
+                assert!(output.status.success());
+                start.elapsed()
+            })
+            .collect(),
+    );
     (harness, by_hand)
 }
 
@@ -83,13 +107,22 @@ fn class(dir: &Path, size: usize) -> Vec<Submission> {
         .map(|i| {
             let folder = dir.join(format!("student{i:03}"));
             std::fs::create_dir_all(&folder).expect("folder");
-            std::fs::copy(Path::new(ROOT).join(FIXTURE), folder.join("one_d_chess.py")).expect("copy");
-            Submission { id: format!("student{i:03}"), path: folder }
+            std::fs::copy(Path::new(ROOT).join(FIXTURE), folder.join("one_d_chess.py"))
+                .expect("copy");
+            Submission {
+                id: format!("student{i:03}"),
+                path: folder,
+            }
         })
         .collect()
 }
 
-fn grade_class(submissions: &[Submission], scenarios: &[Scenario], interpreter: &python::Interpreter, jobs: usize) -> Duration {
+fn grade_class(
+    submissions: &[Submission],
+    scenarios: &[Scenario],
+    interpreter: &python::Interpreter,
+    jobs: usize,
+) -> Duration {
     let config = GradeConfig {
         jobs,
         limits: Limits::default(),
@@ -103,16 +136,25 @@ fn grade_class(submissions: &[Submission], scenarios: &[Scenario], interpreter: 
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});
     let elapsed = start.elapsed();
-    assert!(results.iter().all(|r| r.passed()), "every copy of the correct fixture passes");
+    assert!(
+        results.iter().all(|r| r.passed()),
+        "every copy of the correct fixture passes"
+    );
     elapsed
 }
 
 fn main() {
     let interpreter = python::resolve(Path::new("python3")).expect("python3");
     let scenarios = project5_scenarios();
-    println!("boardgrade grading benchmark (Python {})", interpreter.version);
+    println!(
+        "boardgrade grading benchmark (Python {})",
+        interpreter.version
+    );
 
-    let scenario = scenarios.iter().find(|s| s.name.contains("the handout's game")).expect("the handout's game");
+    let scenario = scenarios
+        .iter()
+        .find(|s| s.name.contains("the handout's game"))
+        .expect("the handout's game");
     let (harness, by_hand) = overhead(&interpreter, scenario, 30);
     println!(
         "overhead per scenario: harness {:.1} ms, by hand {:.1} ms, overhead {:+.1}%  ({} steps, median of 30)",
@@ -134,7 +176,10 @@ fn main() {
         one.as_secs_f64() / two.as_secs_f64()
     );
 
-    let size: usize = std::env::var("BENCH_CLASS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let size: usize = std::env::var("BENCH_CLASS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
     let forty = forty_scenarios();
     let big = class(&dir.path().join("class"), size);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -87,11 +87,25 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     );
     std::fs::create_dir_all(class.join("harry")).unwrap(); // nothing handed in
     std::fs::create_dir_all(class.join("ivan")).unwrap();
-    std::fs::copy(root().join("fixtures/minichess/ecs10/prog67.py"), class.join("ivan/prog67.py")).unwrap();
+    std::fs::copy(
+        root().join("fixtures/minichess/ecs10/prog67.py"),
+        class.join("ivan/prog67.py"),
+    )
+    .unwrap();
     std::fs::create_dir_all(class.join("judy")).unwrap();
-    std::fs::copy(root().join("fixtures/minichess/ecs10/bug-wrap-capture.py"), class.join("judy/prog67.py")).unwrap();
-    copy_tree(&root().join("fixtures/chess/ecs198f/correct"), &class.join("kim"));
-    copy_tree(&root().join("fixtures/chess/ecs198f/bug-no-en-passant"), &class.join("leo"));
+    std::fs::copy(
+        root().join("fixtures/minichess/ecs10/bug-wrap-capture.py"),
+        class.join("judy/prog67.py"),
+    )
+    .unwrap();
+    copy_tree(
+        &root().join("fixtures/chess/ecs198f/correct"),
+        &class.join("kim"),
+    );
+    copy_tree(
+        &root().join("fixtures/chess/ecs198f/bug-no-en-passant"),
+        &class.join("leo"),
+    );
     let out = dir.path().join("out");
     let (code, report) = grade_json(&[
         class.to_str().unwrap(),
@@ -121,8 +135,17 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert!(find("frank").1 < 22.0);
     assert_eq!(find("harry").2, None);
     let full = |id: &str| {
-        let r = report["submissions"].as_array().unwrap().iter().find(|r| r["id"] == id).unwrap();
-        (r["score"].as_f64().unwrap(), r["max_score"].as_f64().unwrap(), r["dialect"].as_str().unwrap().to_string())
+        let r = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap();
+        (
+            r["score"].as_f64().unwrap(),
+            r["max_score"].as_f64().unwrap(),
+            r["dialect"].as_str().unwrap().to_string(),
+        )
     };
     let (score, max, dialect) = full("ivan");
     assert_eq!((score, dialect.as_str()), (max, "ecs10"));

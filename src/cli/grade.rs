@@ -126,6 +126,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "version": boardgrade::report::json::FORMAT_VERSION,
                 "boardgrade": env!("CARGO_PKG_VERSION"),
                 "class": summary,
+                "grader": {
+                    "sandbox": config.sandbox.as_str(),
+                    "jobs": config.jobs,
+                    "max_rss_kib": boardgrade::target::process::own_peak_rss_kib(),
+                },
                 "submissions": results,
             });
             serde_json::to_writer_pretty(&mut out, &document)

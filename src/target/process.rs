@@ -150,6 +150,19 @@ pub(crate) fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
     command.spawn()
 }
 
+/// The peak resident memory of this process (the grader itself, not its children), in KiB.
+pub fn own_peak_rss_kib() -> u64 {
+    // SAFETY: getrusage fills the struct we pass.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0 {
+            usage.ru_maxrss as u64
+        } else {
+            0
+        }
+    }
+}
+
 /// Runs the program with `input` on stdin (then closed) under `limits`.
 pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
     let started = Instant::now();
