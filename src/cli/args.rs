@@ -49,12 +49,8 @@ pub struct TestArgs {
     /// A Python submission (file or folder) to test.
     #[arg(long, value_name = "FILE")]
     pub python: Option<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// Only scenarios whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
@@ -62,6 +58,27 @@ pub struct TestArgs {
     pub run: RunArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Which scenarios to keep, by game and dialect.
+#[derive(Debug, Args)]
+pub struct ScenarioFilter {
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+}
+
+impl ScenarioFilter {
+    pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
+        self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
+            && self
+                .dialect
+                .as_ref()
+                .is_none_or(|d| scenario.dialect.name == d)
+    }
 }
 
 /// How scenarios are run.
@@ -104,12 +121,8 @@ pub struct GradeArgs {
     /// Scenario files or folders (default: the bundled specs).
     #[arg(long, value_name = "DIR")]
     pub specs: Vec<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// The entry file to look for in each submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,
@@ -132,12 +145,8 @@ pub struct GradescopeArgs {
     /// Scenario files or folders to grade with (copied into the zip).
     #[arg(long, value_name = "DIR", required = true)]
     pub specs: Vec<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,

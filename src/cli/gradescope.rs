@@ -15,8 +15,8 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
     }
     let mut grade_args = Vec::new();
     for (flag, value) in [
-        ("--game", &args.game),
-        ("--dialect", &args.dialect),
+        ("--game", &args.only.game),
+        ("--dialect", &args.only.dialect),
         ("--entry", &args.entry),
     ] {
         if let Some(value) = value {

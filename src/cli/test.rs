@@ -47,8 +47,7 @@ pub fn style(args: &OutputArgs) -> Style {
 fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
     scenarios
         .into_iter()
-        .filter(|s| args.game.as_ref().is_none_or(|g| s.game.name() == g))
-        .filter(|s| args.dialect.as_ref().is_none_or(|d| s.dialect.name == d))
+        .filter(|s| args.only.keeps(s))
         .filter(|s| {
             args.filter
                 .as_ref()

@@ -61,7 +61,7 @@ impl Session for CallSession {
             .and_then(|call| self.answer(call))
         {
             Ok(reply) => reply,
-            Err(error) => Reply::new(format!("!error {error}\n")),
+            Err(error) => Reply::error(error),
         }
     }
 

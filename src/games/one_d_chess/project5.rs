@@ -134,7 +134,7 @@ impl Session for Project5 {
     fn respond(&mut self, line: &str) -> Reply {
         match parse(line).and_then(|command| self.run(command)) {
             Ok(reply) => reply,
-            Err(error) => Reply::new(format!("!error {error}\n")),
+            Err(error) => Reply::error(error),
         }
     }
 
