@@ -236,3 +236,25 @@ steps = [{ send = "is_valid_move 0 WHITE" }]
     assert_eq!(report["summary"]["score"], 2.0);
     assert_eq!(report["summary"]["max_score"], 7.0);
 }
+
+#[test]
+fn a_submission_picks_its_dialect_and_tags_filter_scenarios() {
+    // The bundled specs of every game: the dialect comes from the submission's entry file,
+    // the handout's optional challenges are left out by their tag.
+    for submission in [
+        "fixtures/pown-chess/pown-chess.py",
+        "fixtures/chess/ecs198f/correct/pychess",
+        "fixtures/minichess/ecs10/prog67.py",
+    ] {
+        let (code, report) = test_json(&["--python", submission, "--skip-tag", "challenge"]);
+        assert_eq!(code, 0, "{submission}: {report:#}");
+    }
+    let (_, report) = test_json(&["specs/pown-chess", "--tag", "challenge"]);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert!(!scenarios.is_empty());
+    assert!(scenarios.iter().all(|s| s["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t == "challenge")));
+}

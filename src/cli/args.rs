@@ -69,15 +69,24 @@ pub struct ScenarioFilter {
     /// Only scenarios of this dialect.
     #[arg(long)]
     pub dialect: Option<String>,
+    /// Only scenarios with this tag (repeatable: any of them).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Leave out scenarios with this tag (repeatable), e.g. `challenge`.
+    #[arg(long, value_name = "TAG")]
+    pub skip_tag: Vec<String>,
 }
 
 impl ScenarioFilter {
     pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
+        let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
         self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
             && self
                 .dialect
                 .as_ref()
                 .is_none_or(|d| scenario.dialect.name == d)
+            && (self.tag.is_empty() || tagged(&self.tag))
+            && !tagged(&self.skip_tag)
     }
 }
 

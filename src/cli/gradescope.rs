@@ -23,6 +23,14 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
             grade_args.extend([flag.to_string(), value.clone()]);
         }
     }
+    for (flag, values) in [
+        ("--tag", &args.only.tag),
+        ("--skip-tag", &args.only.skip_tag),
+    ] {
+        for value in values {
+            grade_args.extend([flag.to_string(), value.clone()]);
+        }
+    }
     let binary =
         std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
     write_zip(
