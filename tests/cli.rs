@@ -179,3 +179,82 @@ fn the_format_documentation_example_runs_and_passes() {
     assert_eq!(report["summary"]["passed"], 2);
     assert_eq!(report["summary"]["max_score"], 3.0);
 }
+
+#[test]
+fn partial_credit_and_all_or_nothing_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = write(
+        &dir,
+        "scores.toml",
+        r#"game = "one-d-chess"
+dialect = "project5"
+
+[[scenario]]
+name = "partial"
+points = 4
+partial_credit = true
+steps = [
+  { send = "create_board" },
+  { send = "is_valid_move 6 BLACK" },
+  { send = "is_valid_move -1 BLACK" },
+  { send = "is_valid_move 2 WHITE" },
+]
+
+[[scenario]]
+name = "grouped and failing"
+group = "validity"
+steps = [{ send = "is_valid_move -1 BLACK" }]
+
+[[scenario]]
+name = "grouped and passing"
+group = "validity"
+points = 2
+steps = [{ send = "is_valid_move 0 WHITE" }]
+"#,
+    );
+    let (code, report) = test_json(&[
+        &specs,
+        "--python",
+        "fixtures/one-d-chess/project5/bug-negative-index.py",
+    ]);
+    assert_eq!(code, 1);
+    let score = |name: &str| {
+        report["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["score"]
+            .as_f64()
+            .unwrap()
+    };
+    // Two of four steps matched before the divergence at step 3.
+    assert_eq!(score("partial"), 2.0);
+    assert_eq!(score("grouped and failing"), 0.0);
+    // It passed, but its group did not.
+    assert_eq!(score("grouped and passing"), 0.0);
+    assert_eq!(report["summary"]["score"], 2.0);
+    assert_eq!(report["summary"]["max_score"], 7.0);
+}
+
+#[test]
+fn a_submission_picks_its_dialect_and_tags_filter_scenarios() {
+    // The bundled specs of every game: the dialect comes from the submission's entry file,
+    // the handout's optional challenges are left out by their tag.
+    for submission in [
+        "fixtures/pown-chess/pown-chess.py",
+        "fixtures/chess/ecs198f/correct/pychess",
+        "fixtures/minichess/ecs10/prog67.py",
+    ] {
+        let (code, report) = test_json(&["--python", submission, "--skip-tag", "challenge"]);
+        assert_eq!(code, 0, "{submission}: {report:#}");
+    }
+    let (_, report) = test_json(&["specs/pown-chess", "--tag", "challenge"]);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert!(!scenarios.is_empty());
+    assert!(scenarios.iter().all(|s| s["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t == "challenge")));
+}

@@ -31,6 +31,18 @@ fn make_class(dir: &Path, members: &[(&str, &str, &str)]) -> PathBuf {
 
 const ONE_D: &str = "one_d_chess.py";
 
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
+
 fn grade_json(args: &[&str]) -> (i32, Value) {
     let output = boardgrade()
         .arg("grade")
@@ -74,6 +86,26 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
         ],
     );
     std::fs::create_dir_all(class.join("harry")).unwrap(); // nothing handed in
+    std::fs::create_dir_all(class.join("ivan")).unwrap();
+    std::fs::copy(
+        root().join("fixtures/minichess/ecs10/prog67.py"),
+        class.join("ivan/prog67.py"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(class.join("judy")).unwrap();
+    std::fs::copy(
+        root().join("fixtures/minichess/ecs10/bug-wrap-capture.py"),
+        class.join("judy/prog67.py"),
+    )
+    .unwrap();
+    copy_tree(
+        &root().join("fixtures/chess/ecs198f/correct"),
+        &class.join("kim"),
+    );
+    copy_tree(
+        &root().join("fixtures/chess/ecs198f/bug-no-en-passant"),
+        &class.join("leo"),
+    );
     let out = dir.path().join("out");
     let (code, report) = grade_json(&[
         class.to_str().unwrap(),
@@ -81,6 +113,10 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
         "specs/one-d-chess",
         "--specs",
         "specs/pown-chess/pown",
+        "--specs",
+        "specs/minichess/ecs10",
+        "--specs",
+        "specs/chess/ecs198f",
         "--out",
         out.to_str().unwrap(),
         "--jobs",
@@ -98,6 +134,27 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
     assert!(find("frank").1 < 22.0);
     assert_eq!(find("harry").2, None);
+    let full = |id: &str| {
+        let r = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap();
+        (
+            r["score"].as_f64().unwrap(),
+            r["max_score"].as_f64().unwrap(),
+            r["dialect"].as_str().unwrap().to_string(),
+        )
+    };
+    let (score, max, dialect) = full("ivan");
+    assert_eq!((score, dialect.as_str()), (max, "ecs10"));
+    let (score, max, _) = full("judy");
+    assert!(score < max);
+    let (score, max, dialect) = full("kim");
+    assert_eq!((score, dialect.as_str()), (max, "ecs198f"));
+    let (score, max, _) = full("leo");
+    assert!(score < max && score > 0.0);
     // The looping submission: every scenario timed out, none passed.
     let gina = report["submissions"]
         .as_array()
@@ -118,7 +175,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     let header = csv.lines().next().unwrap();
     assert!(header.starts_with("submission,dialect,score,max_score,"));
     assert!(header.contains("is_valid_move: the handout's asserts"));
-    assert_eq!(csv.lines().count(), 9, "{csv}");
+    assert_eq!(csv.lines().count(), 13, "{csv}");
     assert!(csv.lines().any(|l| l.starts_with("alice,project5,26,26,")));
     assert!(
         csv.lines()

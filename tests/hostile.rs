@@ -145,6 +145,10 @@ fn every_hostile_submission_gets_its_verdict_and_leaves_nothing_behind() {
             "pass",
             "{sandbox}"
         );
+        // The grader kept the floods and the hog out of its own memory.
+        let rss = report["grader"]["max_rss_kib"].as_u64().unwrap();
+        assert!(rss > 0 && rss < 100 * 1024, "grader peak memory {rss} KiB");
+        assert_eq!(report["grader"]["sandbox"], sandbox);
         for (fixture, verdict) in HOSTILE {
             let outcome = verdict_of(&report, fixture.trim_end_matches(".py"));
             assert_eq!(

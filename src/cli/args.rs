@@ -183,12 +183,8 @@ pub struct TestArgs {
     /// A Python submission (file or folder) to test.
     #[arg(long, value_name = "FILE")]
     pub python: Option<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// Only scenarios whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
@@ -196,6 +192,36 @@ pub struct TestArgs {
     pub run: RunArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Which scenarios to keep, by game and dialect.
+#[derive(Debug, Args)]
+pub struct ScenarioFilter {
+    /// Only scenarios of this game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Only scenarios of this dialect.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// Only scenarios with this tag (repeatable: any of them).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Leave out scenarios with this tag (repeatable), e.g. `challenge`.
+    #[arg(long, value_name = "TAG")]
+    pub skip_tag: Vec<String>,
+}
+
+impl ScenarioFilter {
+    pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
+        let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
+        self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
+            && self
+                .dialect
+                .as_ref()
+                .is_none_or(|d| scenario.dialect.name == d)
+            && (self.tag.is_empty() || tagged(&self.tag))
+            && !tagged(&self.skip_tag)
+    }
 }
 
 /// How scenarios are run.
@@ -238,12 +264,8 @@ pub struct GradeArgs {
     /// Scenario files or folders (default: the bundled specs).
     #[arg(long, value_name = "DIR")]
     pub specs: Vec<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// The entry file to look for in each submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,
@@ -266,12 +288,8 @@ pub struct GradescopeArgs {
     /// Scenario files or folders to grade with (copied into the zip).
     #[arg(long, value_name = "DIR", required = true)]
     pub specs: Vec<PathBuf>,
-    /// Only scenarios of this game.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Only scenarios of this dialect.
-    #[arg(long)]
-    pub dialect: Option<String>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,

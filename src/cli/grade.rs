@@ -37,8 +37,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let scenarios: Vec<_> = loaded
         .scenarios
         .into_iter()
-        .filter(|s| args.game.as_ref().is_none_or(|g| s.game.name() == g))
-        .filter(|s| args.dialect.as_ref().is_none_or(|d| s.dialect.name == d))
+        .filter(|s| args.only.keeps(s))
         .collect();
     if scenarios.is_empty() {
         return Err(Error::Usage(
@@ -126,6 +125,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "version": boardgrade::report::json::FORMAT_VERSION,
                 "boardgrade": env!("CARGO_PKG_VERSION"),
                 "class": summary,
+                "grader": {
+                    "sandbox": config.sandbox.as_str(),
+                    "jobs": config.jobs,
+                    "max_rss_kib": boardgrade::target::process::own_peak_rss_kib(),
+                },
                 "submissions": results,
             });
             serde_json::to_writer_pretty(&mut out, &document)

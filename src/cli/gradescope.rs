@@ -15,11 +15,19 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
     }
     let mut grade_args = Vec::new();
     for (flag, value) in [
-        ("--game", &args.game),
-        ("--dialect", &args.dialect),
+        ("--game", &args.only.game),
+        ("--dialect", &args.only.dialect),
         ("--entry", &args.entry),
     ] {
         if let Some(value) = value {
+            grade_args.extend([flag.to_string(), value.clone()]);
+        }
+    }
+    for (flag, values) in [
+        ("--tag", &args.only.tag),
+        ("--skip-tag", &args.only.skip_tag),
+    ] {
+        for value in values {
             grade_args.extend([flag.to_string(), value.clone()]);
         }
     }

@@ -3,6 +3,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+use boardgrade::grade;
 use boardgrade::harness::{run_all, RunConfig};
 use boardgrade::report::{reporter, Style};
 use boardgrade::scenario::sources::{self, SourceFile};
@@ -47,8 +48,7 @@ pub fn style(args: &OutputArgs) -> Style {
 fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
     scenarios
         .into_iter()
-        .filter(|s| args.game.as_ref().is_none_or(|g| s.game.name() == g))
-        .filter(|s| args.dialect.as_ref().is_none_or(|d| s.dialect.name == d))
+        .filter(|s| args.only.keeps(s))
         .filter(|s| {
             args.filter
                 .as_ref()
@@ -60,36 +60,27 @@ fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
 /// A submission answers one dialect: narrow the scenarios to it, by the entry file's name
 /// when they span several.
 fn one_dialect(scenarios: Vec<Scenario>, submission: &Path) -> Result<Vec<Scenario>, Error> {
-    let mut ids: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
-    ids.sort();
-    ids.dedup();
-    if ids.len() <= 1 {
+    let dialects = grade::dialects_of(&scenarios);
+    if dialects.len() <= 1 {
         return Ok(scenarios);
     }
-    let file_name = submission
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let matching: Vec<&String> = ids
-        .iter()
-        .filter(|id| {
-            scenarios
-                .iter()
-                .any(|s| &s.dialect_id() == *id && s.dialect.entry_file == file_name)
-        })
-        .collect();
-    match matching.as_slice() {
-        [only] => {
-            let only = (*only).clone();
-            Ok(scenarios
-                .into_iter()
-                .filter(|s| s.dialect_id() == only)
-                .collect())
+    let submission = grade::Submission {
+        id: String::new(),
+        path: submission.to_path_buf(),
+    };
+    match grade::submission::dialect_of(&submission, &dialects, None) {
+        Ok(dialect) => Ok(scenarios
+            .into_iter()
+            .filter(|s| std::ptr::eq(s.dialect, dialect))
+            .collect()),
+        Err(why) => {
+            let mut ids: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
+            ids.dedup();
+            Err(Error::Usage(format!(
+                "{why}; the scenarios cover several dialects ({}): choose one with --game and --dialect",
+                ids.join(", ")
+            )))
         }
-        _ => Err(Error::Usage(format!(
-            "the scenarios cover several dialects ({}); choose one with --game and --dialect",
-            ids.join(", ")
-        ))),
     }
 }
 

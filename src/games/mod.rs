@@ -95,6 +95,11 @@ impl Reply {
         }
     }
 
+    /// The call protocols' answer to a command that failed: one line `!error MESSAGE`.
+    pub fn error(message: impl std::fmt::Display) -> Self {
+        Reply::new(format!("!error {message}\n"))
+    }
+
     pub fn or(mut self, alternative: impl Into<String>) -> Self {
         let alternative = alternative.into();
         if alternative != self.text && !self.also_accepted.contains(&alternative) {

@@ -85,7 +85,8 @@ pub enum GradeEvent<'a> {
     },
 }
 
-fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
+/// The dialects of the scenarios, each once, in order of appearance.
+pub fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
     let mut dialects: Vec<&'static Dialect> = Vec::new();
     for s in scenarios {
         if !dialects.iter().any(|d| std::ptr::eq(*d, s.dialect)) {

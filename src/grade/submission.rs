@@ -113,7 +113,13 @@ pub fn dialect_of(
             if path.is_file() {
                 Path::new(wanted).file_name() == path.file_name()
             } else {
-                path.join(wanted).is_file()
+                // The folder may be the entry's own folder or any above it
+                // (`pychess/logic/chess_logic.py` is found from `pychess/` too).
+                let parts: Vec<&std::ffi::OsStr> = Path::new(wanted).iter().collect();
+                (0..parts.len()).any(|skip| {
+                    path.join(parts[skip..].iter().collect::<PathBuf>())
+                        .is_file()
+                })
             }
         })
         .collect();

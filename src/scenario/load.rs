@@ -281,9 +281,7 @@ fn resolve(
         visibility: pick(&entry.visibility, &defaults.visibility)
             .copied()
             .unwrap_or(Visibility::Visible),
-        tags: pick(&entry.tags, &defaults.tags)
-            .cloned()
-            .unwrap_or_default(),
+        tags: merged_tags(&defaults.tags, &entry.tags),
         time_limit,
         compare: pick(&entry.compare, &defaults.compare)
             .copied()
@@ -329,6 +327,17 @@ fn resolve_match(
     crate::harness::matchplay::check(game, dialect, play.get_ref())
         .map_err(|e| at(play.span(), &format!("match.{}", e.key), &e.message))?;
     Ok(Some(play.get_ref().clone()))
+}
+
+/// A scenario's tags add to the file's.
+fn merged_tags(file: &Option<Vec<String>>, scenario: &Option<Vec<String>>) -> Vec<String> {
+    let mut tags: Vec<String> = Vec::new();
+    for tag in file.iter().chain(scenario.iter()).flatten() {
+        if !tags.contains(tag) {
+            tags.push(tag.clone());
+        }
+    }
+    tags
 }
 
 fn merge_handout(

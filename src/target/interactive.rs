@@ -10,8 +10,7 @@ use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
 use super::process::{
-    drain, ending_of, kill_group, pidfd, set_nonblocking, start, Ending, Launch, Limits,
-    DRAIN_GRACE,
+    drain, ending_of, kill_group, pidfd, start, take_pipes, Ending, Launch, Limits, DRAIN_GRACE,
 };
 
 /// How often to ask whether the process ended when there is no pidfd to poll.
@@ -43,18 +42,7 @@ impl Interactive {
         }
         let mut child = start(launch, limits)
             .map_err(|e| Ending::NotStarted(format!("{}: {e}", launch.program.display())))?;
-        let (stdin, stdout, stderr) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        for fd in [
-            stdin.as_ref().map(AsRawFd::as_raw_fd),
-            stdout.as_ref().map(AsRawFd::as_raw_fd),
-            stderr.as_ref().map(AsRawFd::as_raw_fd),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            set_nonblocking(fd);
-        }
+        let (stdin, stdout, stderr) = take_pipes(&mut child);
         let exit_fd = pidfd(child.id());
         Ok(Interactive {
             child,
@@ -267,12 +255,7 @@ mod tests {
     use super::*;
 
     fn shell(script: &str) -> Launch {
-        Launch {
-            program: "sh".into(),
-            args: vec!["-c".into(), script.into()],
-            cwd: std::env::temp_dir(),
-            env: Vec::new(),
-        }
+        Launch::shell(script, std::env::temp_dir())
     }
 
     fn open(script: &str, seconds: u64) -> Interactive {

@@ -119,13 +119,11 @@ impl Target {
         }
         let launch = match &self.spec {
             TargetSpec::Reference => return Ok(None),
-            TargetSpec::Command(command) => Launch {
-                program: "sh".into(),
-                args: vec!["-c".into(), command.into()],
-                cwd: std::env::current_dir()
+            TargetSpec::Command(command) => Launch::shell(
+                command,
+                std::env::current_dir()
                     .map_err(|e| Error::io("cannot read the current folder", e))?,
-                env: Vec::new(),
-            },
+            ),
             TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
         };
         let launch = match (self.sandbox, &self.spec) {

@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// What a student process may use.
@@ -53,6 +53,18 @@ pub struct Launch {
     pub args: Vec<OsString>,
     pub cwd: PathBuf,
     pub env: Vec<(OsString, OsString)>,
+}
+
+impl Launch {
+    /// `sh -c SCRIPT` in `cwd`.
+    pub fn shell(script: &str, cwd: PathBuf) -> Launch {
+        Launch {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            cwd,
+            env: Vec::new(),
+        }
+    }
 }
 
 /// How a run ended.
@@ -148,6 +160,19 @@ pub(crate) fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
         });
     }
     command.spawn()
+}
+
+/// The peak resident memory of this process (the grader itself, not its children), in KiB.
+pub fn own_peak_rss_kib() -> u64 {
+    // SAFETY: getrusage fills the struct we pass.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0 {
+            usage.ru_maxrss as u64
+        } else {
+            0
+        }
+    }
 }
 
 /// Runs the program with `input` on stdin (then closed) under `limits`.
@@ -252,21 +277,26 @@ struct Pipes<'a> {
     written: usize,
 }
 
+/// The child's three pipes, taken from it and made non-blocking.
+pub(crate) fn take_pipes(
+    child: &mut Child,
+) -> (Option<ChildStdin>, Option<ChildStdout>, Option<ChildStderr>) {
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let fds = [
+        stdin.as_ref().map(AsRawFd::as_raw_fd),
+        stdout.as_ref().map(AsRawFd::as_raw_fd),
+        stderr.as_ref().map(AsRawFd::as_raw_fd),
+    ];
+    for fd in fds.into_iter().flatten() {
+        set_nonblocking(fd);
+    }
+    (stdin, stdout, stderr)
+}
+
 impl<'a> Pipes<'a> {
     fn new(child: &mut Child, input: &'a [u8]) -> Self {
-        let stdin = child.stdin.take().filter(|_| !input.is_empty());
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
-        for fd in [
-            stdin.as_ref().map(AsRawFd::as_raw_fd),
-            stdout.as_ref().map(AsRawFd::as_raw_fd),
-            stderr.as_ref().map(AsRawFd::as_raw_fd),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            set_nonblocking(fd);
-        }
+        let (stdin, stdout, stderr) = take_pipes(child);
+        let stdin = stdin.filter(|_| !input.is_empty());
         Pipes {
             stdin,
             stdout,

@@ -219,7 +219,7 @@ impl Ecs198f {
             ["board"] => Reply::new(board_lines(&self.game.board_rows())),
             ["result"] => Reply::new(format!("{}\n", py_str(self.game.result()))),
             [name @ ("board" | "result"), ..] => usage(name, 0),
-            [other, ..] => Reply::new(format!("!error UnknownCommand: {}\n", py_str(other))),
+            [other, ..] => Reply::error(format!("UnknownCommand: {}", py_str(other))),
         }
     }
 }

@@ -117,7 +117,7 @@ impl Session for CallSession {
         self.refused = answer.is_err();
         match answer {
             Ok(reply) => reply,
-            Err(error) => Reply::new(format!("!error {error}\n")),
+            Err(error) => Reply::error(error),
         }
     }
 

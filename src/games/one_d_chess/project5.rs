@@ -159,7 +159,7 @@ impl Session for Project5 {
         self.refused = result.is_err();
         match result {
             Ok(reply) => reply,
-            Err(error) => Reply::new(format!("!error {error}\n")),
+            Err(error) => Reply::error(error),
         }
     }
 

@@ -189,12 +189,7 @@ mod tests {
     }
 
     fn shell(script: &str) -> Launch {
-        Launch {
-            program: "sh".into(),
-            args: vec!["-c".into(), script.into()],
-            cwd: std::env::temp_dir(),
-            env: Vec::new(),
-        }
+        Launch::shell(script, std::env::temp_dir())
     }
 
     #[test]
