@@ -161,16 +161,24 @@ impl Runner<'_> {
         run_one(&scenario, self.target, self.limits)
     }
 
-    /// How `lines` fail on the target: `None` when they pass, or are no valid scenario, or
-    /// the harness could not judge them.
+    /// How `lines` fail on the target: `None` when they pass or are no valid scenario; an
+    /// error when the harness could not run the target.
     fn failure(&self, lines: &[String]) -> Result<Option<Signature>, Error> {
         let transcript = match self.setup.replay(lines)? {
             Ok(transcript) => transcript,
             Err(_) => return Ok(None),
         };
         let outcome = self.run(lines);
-        if matches!(outcome.verdict, Verdict::Pass | Verdict::Error) {
-            return Ok(None);
+        match outcome.verdict {
+            Verdict::Pass => return Ok(None),
+            // The target could not be run at all (no such program, say): no game can tell.
+            Verdict::Error => {
+                return Err(Error::Usage(format!(
+                    "the target could not be run: {}",
+                    outcome.detail.as_deref().unwrap_or("no detail")
+                )))
+            }
+            _ => {}
         }
         let kind = match outcome.first_divergence.as_ref().map(|d| d.step) {
             None => "whole run".to_string(),
