@@ -215,7 +215,13 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
                 continue;
             }
             ":undo" => {
-                if !recorder.undo()? {
+                if recorder.undo()? {
+                    let board = match protocol {
+                        Protocol::Call => recorder.session().board_view(),
+                        Protocol::Program => None,
+                    };
+                    eprint!("taken back\n{}", board.unwrap_or_default());
+                } else {
                     eprintln!("nothing to take back");
                 }
                 continue;
