@@ -77,6 +77,22 @@ fn generated_games_pass_for_correct_submissions_and_catch_a_buggy_one() {
 }
 
 #[test]
+fn lines_only_files_are_small_and_pass_for_a_correct_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pown.toml");
+    let text = gen(&["pown-chess", "--seed", "2", "--count", "3", "--lines-only"]);
+    assert!(!text.contains("expect"), "{text}");
+    assert!(text.contains("--lines-only"), "{text}");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(test_json(&[path]).0, 0);
+    let (code, report) = test_json(&[path, "--python", "fixtures/pown-chess/pown-chess.py"]);
+    assert_eq!(code, 0, "{report}");
+    let (code, _) = test_json(&[path, "--python", "fixtures/pown-chess/bug-same-player.py"]);
+    assert_eq!(code, 1);
+}
+
+#[test]
 fn options_and_file_keys_are_written() {
     let text = gen(&[
         "pown-chess",

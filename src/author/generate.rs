@@ -91,6 +91,8 @@ pub struct GenRequest {
     pub seed: u64,
     pub count: usize,
     pub max_steps: usize,
+    /// Write the lines only: each step takes the reference's answer when it runs.
+    pub lines_only: bool,
     /// The command that made the file, for its header comment.
     pub command: String,
 }
@@ -109,7 +111,11 @@ pub fn generate(setup: &Setup, request: &GenRequest) -> Result<Vec<ScenarioText>
         let name = format!("random game {index} of seed {}", request.seed);
         let scenario = ScenarioText::from_reference(setup, &name, &lines)?
             .map_err(|invalid| Error::Usage(format!("{name}: {invalid}")))?;
-        scenarios.push(scenario);
+        scenarios.push(if request.lines_only {
+            scenario.lines_only()
+        } else {
+            scenario
+        });
     }
     Ok(scenarios)
 }
@@ -128,8 +134,12 @@ pub fn head(setup: &Setup, request: &GenRequest) -> FileHead {
                 "Made by `{}`; the same command makes the same file.",
                 request.command
             ),
-            "Expectations are the reference's answers (`boardgrade bless` updates them)."
-                .to_string(),
+            if request.lines_only {
+                "Each step expects the reference's answer when it runs.".to_string()
+            } else {
+                "Expectations are the reference's answers (`boardgrade bless` updates them)."
+                    .to_string()
+            },
         ],
         section: format!("random games (seed {})", request.seed),
         points: 1.0,
@@ -182,6 +192,7 @@ mod tests {
                 seed: 11,
                 count: 2,
                 max_steps: 30,
+                lines_only: false,
                 command: String::new(),
             };
             let names = |scenarios: Vec<ScenarioText>| -> Vec<Vec<String>> {

@@ -23,11 +23,12 @@ pub struct FileHead {
     pub tags: Vec<String>,
 }
 
-/// One step as written: the line sent and the reference's answer.
+/// One step as written: the line sent and the reference's answer (none: the step takes the
+/// reference's answer when it runs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrittenStep {
     pub send: String,
-    pub expect: String,
+    pub expect: Option<String>,
     /// Other answers the reference accepts.
     pub accept: Vec<String>,
 }
@@ -62,7 +63,7 @@ impl ScenarioText {
             .zip(transcript.replies)
             .map(|(send, reply)| WrittenStep {
                 send: send.clone(),
-                expect: reply.text,
+                expect: Some(reply.text),
                 accept: reply.also_accepted,
             })
             .collect();
@@ -74,6 +75,17 @@ impl ScenarioText {
         }))
     }
 
+    /// The same scenario with the lines only: each step takes the reference's answer when
+    /// it runs, so the file stays small and follows the reference.
+    pub fn lines_only(mut self) -> ScenarioText {
+        self.opening = None;
+        for step in &mut self.steps {
+            step.expect = None;
+            step.accept.clear();
+        }
+        self
+    }
+
     /// Whether every text fits an inline step table.
     fn is_compact(&self) -> bool {
         let short =
@@ -82,7 +94,7 @@ impl ScenarioText {
             && self
                 .steps
                 .iter()
-                .all(|s| short(&s.expect) && s.accept.iter().all(|a| short(a)))
+                .all(|s| s.expect.as_deref().is_none_or(short) && s.accept.iter().all(|a| short(a)))
     }
 }
 
@@ -143,7 +155,9 @@ fn scenario_table(out: &mut String, scenario: &ScenarioText) {
         out.push_str("steps = [\n");
         for step in &scenario.steps {
             out.push_str(&format!("  {{ send = {}", toml_string(&step.send, false)));
-            out.push_str(&format!(", expect = {}", toml_string(&step.expect, false)));
+            if let Some(expect) = &step.expect {
+                out.push_str(&format!(", expect = {}", toml_string(expect, false)));
+            }
             if !step.accept.is_empty() {
                 out.push_str(&format!(", accept = {}", string_array(&step.accept, false)));
             }
@@ -154,7 +168,9 @@ fn scenario_table(out: &mut String, scenario: &ScenarioText) {
         for step in &scenario.steps {
             out.push_str("\n[[scenario.steps]]\n");
             out.push_str(&format!("send = {}\n", toml_string(&step.send, false)));
-            out.push_str(&format!("expect = {}\n", toml_string(&step.expect, true)));
+            if let Some(expect) = &step.expect {
+                out.push_str(&format!("expect = {}\n", toml_string(expect, true)));
+            }
             if !step.accept.is_empty() {
                 out.push_str(&format!("accept = {}\n", string_array(&step.accept, true)));
             }

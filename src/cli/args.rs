@@ -122,6 +122,10 @@ pub struct GenArgs {
     /// Most lines sent in one game.
     #[arg(long, default_value_t = 60)]
     pub max_steps: usize,
+    /// Write the lines only, no `expect`: each step takes the reference's answer when it
+    /// runs (much smaller files for program protocols, whose answers hold boards).
+    #[arg(long)]
+    pub lines_only: bool,
     #[command(flatten)]
     pub head: HeadArgs,
 }

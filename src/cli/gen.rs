@@ -26,10 +26,14 @@ pub fn run(args: &GenArgs) -> Result<i32, Error> {
     for option in &args.game.options {
         command.push_str(&format!(" --option {option}"));
     }
+    if args.lines_only {
+        command.push_str(" --lines-only");
+    }
     let request = GenRequest {
         seed: args.seed,
         count: args.count,
         max_steps: args.max_steps,
+        lines_only: args.lines_only,
         command,
     };
     let scenarios = generate(&setup, &request)?;
