@@ -2,10 +2,11 @@
 
 use std::io::{BufRead, Write};
 
+use boardgrade::author::Setup;
 use boardgrade::games::GameOptions;
 use boardgrade::Error;
 
-use super::args::EngineArgs;
+use super::args::{EngineArgs, GameArgs};
 use super::exit;
 
 /// Parses `KEY=VALUE` options with TOML values (a bare word is a string).
@@ -25,8 +26,17 @@ pub fn parse_options(items: &[String]) -> Result<GameOptions, Error> {
     Ok(options)
 }
 
+/// The game, dialect and options named on the command line.
+pub fn setup(args: &GameArgs) -> Result<Setup, Error> {
+    Setup::new(
+        &args.game,
+        args.dialect.as_deref(),
+        parse_options(&args.options)?,
+    )
+}
+
 pub fn run(args: &EngineArgs) -> Result<i32, Error> {
-    let mut session = super::record::setup(args)?.session()?;
+    let mut session = setup(args)?.session()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let write = |out: &mut std::io::StdoutLock, text: &str| -> Result<(), Error> {

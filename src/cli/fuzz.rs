@@ -9,8 +9,8 @@ use boardgrade::target::{Target, TargetSpec};
 use boardgrade::Error;
 
 use super::args::FuzzArgs;
+use super::engine::setup;
 use super::exit;
-use super::record::setup;
 use super::test::{python_candidate, run_config, sandbox};
 
 pub fn run(args: &FuzzArgs) -> Result<i32, Error> {

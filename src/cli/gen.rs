@@ -5,8 +5,9 @@ use boardgrade::author::write::file_text;
 use boardgrade::Error;
 
 use super::args::GenArgs;
+use super::engine::setup;
 use super::exit;
-use super::record::{setup, with_flags, write_out};
+use super::record::{with_flags, write_out};
 
 pub fn run(args: &GenArgs) -> Result<i32, Error> {
     let setup = setup(&args.game)?;

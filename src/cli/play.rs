@@ -8,8 +8,9 @@ use boardgrade::games::Protocol;
 use boardgrade::Error;
 
 use super::args::PlayArgs;
+use super::engine::setup;
 use super::exit;
-use super::record::{describe, numbered, read_line, setup};
+use super::record::{describe, numbered, read_line};
 
 const HELP: &str = "type a move; `?` lists the legal inputs, `:N` plays the N-th, `:quit` ends\n";
 

@@ -1,29 +1,19 @@
 //! `boardgrade record`: lines from a transcript, stdin or a prompt go to the reference; the
 //! scenario file gets each line it accepted with its answer. Also the helpers the other
-//! authoring commands share (game arguments, file-level keys, writing the file).
+//! authoring commands share (file-level keys, writing the file, showing a line's fate).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use boardgrade::author::record::{Fed, Recorder};
 use boardgrade::author::write::{file_text, FileHead};
-use boardgrade::author::Setup;
 use boardgrade::games::{Protocol, Session};
 use boardgrade::scenario::Visibility;
 use boardgrade::Error;
 
-use super::args::{GameArgs, HeadArgs, RecordArgs};
-use super::engine::parse_options;
+use super::args::{HeadArgs, RecordArgs};
+use super::engine::setup;
 use super::exit;
-
-/// The game, dialect and options named on the command line.
-pub fn setup(args: &GameArgs) -> Result<Setup, Error> {
-    Setup::new(
-        &args.game,
-        args.dialect.as_deref(),
-        parse_options(&args.options)?,
-    )
-}
 
 /// `head` with the file-level keys given on the command line.
 pub fn with_flags(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
