@@ -173,7 +173,7 @@ impl Session for Ecs198f {
 
 /// Moves a player may try, legal or not: the mover's king to each neighbour and two files
 /// over (castling), its knights' jumps, its pawns' steps and captures, and the other side's
-/// pawns one step on.
+/// pawns one step on; none onto a piece of the same colour.
 fn attempts(position: &Position) -> Vec<(Square, Square)> {
     let mover = position.turn();
     let forward: i8 = if mover == Color::White { 1 } else { -1 };
@@ -197,7 +197,13 @@ fn attempts(position: &Position) -> Vec<(Square, Square)> {
             (false, Role::Pawn) => steps(&[(0, -1)]),
             _ => Vec::new(),
         };
-        moves.extend(targets.into_iter().map(|to| (from, to)));
+        // A piece onto one of its own is refused by any program: not worth an attempt.
+        let open = |to: &Square| {
+            position
+                .piece_at(*to)
+                .is_none_or(|p| p.color != piece.color)
+        };
+        moves.extend(targets.into_iter().filter(open).map(|to| (from, to)));
     }
     moves
 }
