@@ -28,6 +28,8 @@ pub struct FuzzConfig {
     pub shrink_budget: usize,
     /// Stop after this many distinct failures.
     pub max_failures: usize,
+    /// Games played at once.
+    pub jobs: usize,
     /// Wall-clock limit of one run.
     pub time_limit: Duration,
     /// The command, for the files' header comments.
@@ -113,35 +115,50 @@ pub fn fuzz(
     let mut master = Rng::new(config.seed);
     let mut seen: HashSet<Signature> = HashSet::new();
     let mut report = FuzzReport::default();
-    for game in 1..=config.games {
-        let game_seed = master.next_u64();
-        // Game lengths cycle through a quarter, half, three quarters and all of the most:
-        // a bug near the start shows in a short game, which shrinks fast and small.
-        let style = Style {
-            max_steps: (config.max_steps * (1 + (game - 1) % 4)).div_ceil(4),
-            ..Style::FUZZ
-        };
-        let lines = random_game(setup, &mut Rng::new(game_seed), style)?;
-        let signature = runner.failure(&lines)?;
-        report.games = game;
-        listen(FuzzEvent::Played {
-            game,
-            steps: lines.len(),
-            failed: signature.as_ref(),
+    let games: Vec<(usize, u64)> = (1..=config.games)
+        .map(|game| (game, master.next_u64()))
+        .collect();
+    // Games are played `jobs` at a time; their failures are then taken in order, so the
+    // result does not depend on `jobs`.
+    for batch in games.chunks(config.jobs.max(1)) {
+        let played = std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|&(game, game_seed)| {
+                    let runner = &runner;
+                    scope.spawn(move || runner.play(game, game_seed, config.max_steps))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect::<Vec<_>>()
         });
-        let Some(signature) = signature else {
-            continue;
-        };
-        if !seen.insert(signature.clone()) {
-            report.repeats += 1;
-            continue;
-        }
-        let number = report.failures.len() + 1;
-        let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
-        listen(FuzzEvent::Found(&failure));
-        report.failures.push(failure);
-        if report.failures.len() >= config.max_failures {
-            break;
+        for (&(game, game_seed), result) in batch.iter().zip(played) {
+            let (lines, signature) = result?;
+            report.games = game;
+            listen(FuzzEvent::Played {
+                game,
+                steps: lines.len(),
+                failed: signature.as_ref(),
+            });
+            let Some(signature) = signature else {
+                continue;
+            };
+            if !seen.insert(signature.clone()) {
+                report.repeats += 1;
+                continue;
+            }
+            let number = report.failures.len() + 1;
+            let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
+            listen(FuzzEvent::Found(&failure));
+            report.failures.push(failure);
+            if report.failures.len() >= config.max_failures {
+                return Ok(report);
+            }
         }
     }
     Ok(report)
@@ -156,6 +173,24 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
+    /// Game number `game`: its lines, and how it failed on the target. Game lengths cycle
+    /// through a quarter, half, three quarters and all of `max_steps`: a bug near the start
+    /// shows in a short game, which shrinks fast and small.
+    fn play(
+        &self,
+        game: usize,
+        game_seed: u64,
+        max_steps: usize,
+    ) -> Result<(Vec<String>, Option<Signature>), Error> {
+        let style = Style {
+            max_steps: (max_steps * (1 + (game - 1) % 4)).div_ceil(4),
+            ..Style::FUZZ
+        };
+        let lines = random_game(self.setup, &mut Rng::new(game_seed), style)?;
+        let signature = self.failure(&lines)?;
+        Ok((lines, signature))
+    }
+
     fn run(&self, lines: &[String]) -> Outcome {
         let scenario = self.setup.scenario("fuzz", lines, self.time_limit);
         run_one(&scenario, self.target, self.limits)

@@ -43,6 +43,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
         max_steps: args.max_steps.max(1),
         shrink_budget: args.shrink_budget,
         max_failures: args.max_failures.max(1),
+        jobs: run_config(&args.run).jobs,
         time_limit: Duration::from_secs_f64(args.time_limit),
         command: format!(
             "boardgrade fuzz {} --dialect {} {target_flag} --seed {}",
