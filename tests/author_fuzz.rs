@@ -179,3 +179,33 @@ fn bad_invocations_exit_2() {
         .code(2);
     boardgrade().args(["fuzz", "chess"]).assert().code(2);
 }
+
+#[test]
+fn the_same_seed_finds_the_same_failure_whatever_the_jobs() {
+    let files: Vec<String> = ["1", "2"]
+        .iter()
+        .map(|jobs| {
+            let out = tempfile::tempdir().unwrap();
+            boardgrade()
+                .args(["fuzz", "one-d-chess", "--python"])
+                .arg("fixtures/one-d-chess/project5/bug-king-short-of-edge.py")
+                .args([
+                    "--seed",
+                    "1",
+                    "--games",
+                    "4",
+                    "--max-steps",
+                    "40",
+                    "-j",
+                    jobs,
+                ])
+                .arg("--out")
+                .arg(out.path())
+                .assert()
+                .code(1);
+            let file = out.path().join("fuzz-one-d-chess-project5-seed1-1.toml");
+            std::fs::read_to_string(file).unwrap()
+        })
+        .collect();
+    assert_eq!(files[0], files[1]);
+}
