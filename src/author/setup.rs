@@ -42,22 +42,11 @@ pub enum Invalid {
 impl Setup {
     /// The game of that name in `dialect` (its first when `None`), with `options` checked.
     pub fn new(game: &str, dialect: Option<&str>, options: GameOptions) -> Result<Setup, Error> {
-        let game = games::find(game).ok_or_else(|| {
-            Error::Usage(format!(
-                "unknown game {game:?}; expected one of {}",
-                games::names().join(", ")
-            ))
-        })?;
+        let usage = |e: games::LookupError| Error::Usage(e.to_string());
+        let game = games::lookup(game).map_err(usage)?;
         let dialect = match dialect {
             None => &game.dialects()[0],
-            Some(name) => game.dialect(name).ok_or_else(|| {
-                let known: Vec<&str> = game.dialects().iter().map(|d| d.name).collect();
-                Error::Usage(format!(
-                    "unknown dialect {name:?} of {}; expected one of {}",
-                    game.name(),
-                    known.join(", ")
-                ))
-            })?,
+            Some(name) => games::lookup_dialect(game, name).map_err(usage)?,
         };
         let setup = Setup {
             game,

@@ -219,6 +219,41 @@ impl fmt::Debug for dyn Game {
     }
 }
 
+/// A game or dialect name that names nothing, with the names that would have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("unknown game {name:?}; expected one of {known}")]
+    Game { name: String, known: String },
+    #[error("unknown dialect {name:?} of {game}; expected one of {known}")]
+    Dialect {
+        name: String,
+        game: &'static str,
+        known: String,
+    },
+}
+
+/// The game of that name, or an error listing the games.
+pub fn lookup(name: &str) -> Result<&'static dyn Game, LookupError> {
+    find(name).ok_or_else(|| LookupError::Game {
+        name: name.to_string(),
+        known: names().join(", "),
+    })
+}
+
+/// The dialect of `game` of that name, or an error listing its dialects.
+pub fn lookup_dialect(game: &dyn Game, name: &str) -> Result<&'static Dialect, LookupError> {
+    game.dialect(name).ok_or_else(|| LookupError::Dialect {
+        name: name.to_string(),
+        game: game.name(),
+        known: game
+            .dialects()
+            .iter()
+            .map(|d| d.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
 /// The game of that name.
 pub fn find(name: &str) -> Option<&'static dyn Game> {
     REGISTRY.iter().copied().find(|g| g.name() == name)

@@ -155,31 +155,12 @@ fn resolve(
             ),
         )
     })?;
-    let game = games::find(game_value.get_ref()).ok_or_else(|| {
-        at(
-            game_value.span(),
-            "game",
-            format!(
-                "unknown game {:?}; expected one of {}",
-                game_value.get_ref(),
-                games::names().join(", ")
-            ),
-        )
-    })?;
+    let game = games::lookup(game_value.get_ref())
+        .map_err(|e| at(game_value.span(), "game", e.to_string()))?;
     let dialect_names: Vec<&str> = game.dialects().iter().map(|d| d.name).collect();
     let dialect = match pick(&entry.dialect, &defaults.dialect) {
-        Some(value) => game.dialect(value.get_ref()).ok_or_else(|| {
-            at(
-                value.span(),
-                "dialect",
-                format!(
-                    "unknown dialect {:?} of {}; expected one of {}",
-                    value.get_ref(),
-                    game.name(),
-                    dialect_names.join(", ")
-                ),
-            )
-        })?,
+        Some(value) => games::lookup_dialect(game, value.get_ref())
+            .map_err(|e| at(value.span(), "dialect", e.to_string()))?,
         None if game.dialects().len() == 1 => &game.dialects()[0],
         None => {
             return Err(at(
