@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::games::Dialect;
-use crate::harness::{run_one, scoring, Outcome, Summary, Verdict};
+use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
 use crate::target::python::Interpreter;
 use crate::target::{Limits, Sandbox, Target, TargetSpec};
@@ -56,13 +56,6 @@ impl SubmissionResult {
     /// True when every scenario passed.
     pub fn passed(&self) -> bool {
         self.error.is_none() && self.summary.all_passed()
-    }
-
-    pub fn cancelled(&self) -> bool {
-        self.scenarios.iter().any(|o| {
-            o.verdict == Verdict::Error
-                && o.detail.as_deref() == Some("cancelled before it finished")
-        })
     }
 }
 
@@ -233,9 +226,9 @@ pub fn grade_all(
         }
         drop(sender);
         for (index, mut result) in receiver {
-            // A submission cut short by Ctrl-C is neither stored nor reported: --resume
-            // grades it again.
-            if !result.cancelled() {
+            // Once Ctrl-C is pressed, a result may be cut short: it is neither stored nor
+            // reported, and --resume grades that submission again.
+            if !crate::cancel::is_requested() {
                 if let Some(store) = &config.store {
                     if let Err(error) = store.save(&result) {
                         result.error = Some(format!("the result could not be saved: {error}"));
