@@ -321,6 +321,21 @@ pub enum ColorChoice {
     Never,
 }
 
+impl ColorChoice {
+    /// Colours on when asked, or (auto) when stdout is a terminal and NO_COLOR is unset.
+    pub fn style(self) -> boardgrade::report::Style {
+        use std::io::IsTerminal;
+        let color = match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
+        };
+        boardgrade::report::Style { color }
+    }
+}
+
 /// `engine` takes a game, a dialect and options, as the authoring commands do.
 pub type EngineArgs = GameArgs;
 

@@ -5,12 +5,12 @@ use std::path::Path;
 
 use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store};
 use boardgrade::report::class::{summary_text, ClassReporter};
-use boardgrade::report::{gradescope, junit, Style};
+use boardgrade::report::{gradescope, junit};
 use boardgrade::scenario::sources;
 use boardgrade::target::python;
 use boardgrade::{cancel, Error};
 
-use super::args::{ColorChoice, GradeArgs, GradeFormat};
+use super::args::{GradeArgs, GradeFormat};
 use super::exit;
 use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
@@ -62,18 +62,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     };
     cancel::install_interrupt_handler();
 
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
     let show_progress = args.format == GradeFormat::Human && std::io::stderr().is_terminal();
     let mut reporter = ClassReporter::new(
         std::io::stdout().lock(),
         show_progress.then(std::io::stderr),
-        Style { color },
+        args.color.style(),
     );
     let mut io_error = None;
     let results = grade::grade_all(

@@ -1,17 +1,16 @@
 //! `boardgrade test`: arguments to a configuration, then a run and a report.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use boardgrade::grade;
 use boardgrade::harness::{run_all, RunConfig};
-use boardgrade::report::{reporter, Style};
+use boardgrade::report::reporter;
 use boardgrade::scenario::sources::{self, SourceFile};
 use boardgrade::scenario::Scenario;
 use boardgrade::target::{Limits, Sandbox, Target, TargetSpec};
 use boardgrade::Error;
 
-use super::args::{ColorChoice, OutputArgs, RunArgs, TestArgs};
+use super::args::{RunArgs, TestArgs};
 use super::exit;
 
 /// The interpreter named by flag, environment or default.
@@ -32,17 +31,6 @@ pub fn run_config(args: &RunArgs) -> RunConfig {
         ..Limits::default()
     };
     config
-}
-
-pub fn style(args: &OutputArgs) -> Style {
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
-    Style { color }
 }
 
 fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
@@ -108,7 +96,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
     let mut report = reporter(
         args.output.format,
         std::io::stdout().lock(),
-        style(&args.output),
+        args.output.color.style(),
         !args.output.quiet,
     );
     let io_error = |e| Error::io("cannot write the report", e);

@@ -187,7 +187,11 @@ pub fn csv(results: &[SubmissionResult]) -> String {
     out
 }
 
+/// A score to three decimals (partial credit makes long fractions).
+pub fn round_score(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
 fn number(x: f64) -> String {
-    let rounded = (x * 1000.0).round() / 1000.0;
-    format!("{rounded}")
+    format!("{}", round_score(x))
 }

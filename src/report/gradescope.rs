@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::details::details;
 use super::style::Style;
+use crate::grade::class::round_score;
 use crate::grade::SubmissionResult;
 use crate::scenario::Visibility;
 
@@ -49,8 +50,8 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
             Test {
                 name: o.name.clone(),
                 number: format!("{}", i + 1),
-                score: round(o.score),
-                max_score: round(o.max_score),
+                score: round_score(o.score),
+                max_score: round_score(o.max_score),
                 status: if o.verdict.passed() {
                     "passed"
                 } else {
@@ -67,8 +68,8 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
         result.id,
         result.summary.passed,
         result.scenarios.len(),
-        round(result.score),
-        round(result.max_score)
+        round_score(result.score),
+        round_score(result.max_score)
     );
     if let Some(error) = &result.error {
         output = format!("Could not grade this submission: {error}");
@@ -78,14 +79,10 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
         output.push_str(note);
     }
     Results {
-        score: round(result.score),
+        score: round_score(result.score),
         execution_time: result.elapsed_ms.div_ceil(1000),
         output,
         stdout_visibility: "hidden",
         tests,
     }
-}
-
-fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
