@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use super::markup::escape;
 use crate::games::board_text::{Grid, Side};
 
 /// Side of a square, in pixels.
@@ -23,24 +24,6 @@ const MAX_LINE_CHARS: usize = 90;
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const MARK: &str = "#d32f2f";
-
-/// Text made safe inside SVG or HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML text.
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 fn columns(grid: &Grid) -> usize {
     grid.rows.iter().map(Vec::len).max().unwrap_or(0)

@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::board_svg::{escape, side_by_side};
+use super::board_svg::side_by_side;
 use super::details::details;
+use super::markup::escape;
 use super::style::Style;
 use crate::games::board_text::{first_difference, grid};
 use crate::harness::{Divergence, Outcome};

@@ -10,6 +10,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod leaderboard;
+pub mod markup;
 pub mod style;
 
 use std::io::{self, Write};
