@@ -299,9 +299,9 @@ pub fn class_report(results: &[SubmissionResult], summary: &ClassSummary, title:
     for r in results {
         student_section(&mut out, r);
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<p class=\"muted\">boardgrade {}</p><script>{SCRIPT}</script></body></html>\n",
+        "<p class=\"muted\">boardgrade {}</p><script>{SCRIPT}</script></body></html>",
         env!("CARGO_PKG_VERSION")
     );
     out
