@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::boardgrade;
+use common::{boardgrade, copy_tree};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -86,18 +86,6 @@ const CLASS: [(&str, &str, &str); 20] = [
     ("sa", "chess/ecs198f/bug-uppercase-letter", "pychess"),
     ("tu", "", "notes.txt"),
 ];
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
 
 /// Grades the class with `--report html=...` and returns the report's path.
 fn graded_class(dir: &Path) -> PathBuf {
