@@ -31,6 +31,8 @@ pub enum Command {
     Grade(GradeArgs),
     /// Build the autograder zip to upload to Gradescope.
     Gradescope(GradescopeArgs),
+    /// Write PrairieLearn's external grader: course files and a question's settings.
+    Prairielearn(PrairielearnArgs),
     /// Serve a game's reference engine on stdin/stdout (a correct "student").
     Engine(EngineArgs),
     /// List the games and their dialects.
@@ -217,6 +219,27 @@ pub struct ScenarioFilter {
 }
 
 impl ScenarioFilter {
+    /// The same filter (and `--entry`) as arguments of `boardgrade grade`, for the packages
+    /// that run it.
+    pub fn grade_args(&self, entry: Option<&str>) -> Vec<String> {
+        let mut args = Vec::new();
+        for (flag, value) in [
+            ("--game", self.game.as_deref()),
+            ("--dialect", self.dialect.as_deref()),
+            ("--entry", entry),
+        ] {
+            if let Some(value) = value {
+                args.extend([flag.to_string(), value.to_string()]);
+            }
+        }
+        for (flag, values) in [("--tag", &self.tag), ("--skip-tag", &self.skip_tag)] {
+            for value in values {
+                args.extend([flag.to_string(), value.clone()]);
+            }
+        }
+        args
+    }
+
     pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
         let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
         self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
@@ -332,9 +355,11 @@ fn parse_report(value: &str) -> Result<ReportRequest, String> {
     })
 }
 
+/// What a grading package grades with: the specs it holds, the scenarios kept, the entry
+/// file.
 #[derive(Debug, Args)]
-pub struct GradescopeArgs {
-    /// Scenario files or folders to grade with (copied into the zip).
+pub struct PackageSource {
+    /// Scenario files or folders to grade with (copied into the package).
     #[arg(long, value_name = "DIR", required = true)]
     pub specs: Vec<PathBuf>,
     #[command(flatten)]
@@ -342,12 +367,43 @@ pub struct GradescopeArgs {
     /// The entry file to look for in the submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,
+}
+
+impl PackageSource {
+    /// The arguments the package passes to `boardgrade grade`.
+    pub fn grade_args(&self) -> Vec<String> {
+        self.only.grade_args(self.entry.as_deref())
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GradescopeArgs {
+    #[command(flatten)]
+    pub source: PackageSource,
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
     /// How each test's feedback is written: html (boards drawn) or text.
     #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
     pub feedback: FeedbackFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PrairielearnArgs {
+    #[command(flatten)]
+    pub source: PackageSource,
+    /// The folder to write: serverFilesCourse/ and questions/, to copy into the course.
+    #[arg(long, value_name = "DIR", default_value = "prairielearn")]
+    pub out: PathBuf,
+    /// The question's folder name under questions/.
+    #[arg(long, default_value = "boardgrade")]
+    pub question: String,
+    /// The question's title (default: the games and dialects graded).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The Docker image grading runs in (it must have Python 3).
+    #[arg(long, default_value = boardgrade::package::prairielearn::DEFAULT_IMAGE)]
+    pub image: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -358,6 +414,8 @@ pub enum GradeFormat {
     Json,
     /// Gradescope's results.json, written to --out.
     Gradescope,
+    /// PrairieLearn's external-grader results.json, written to --out.
+    Prairielearn,
     /// JUnit XML on stdout.
     Junit,
 }

@@ -1,17 +1,17 @@
 //! `boardgrade grade`: submissions and specs to a configuration, then grading and reports.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use boardgrade::execution::python;
-use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store};
+use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store, SubmissionResult};
 use boardgrade::report::class::{summary_text, ClassReporter};
 use boardgrade::report::class_html::class_report;
-use boardgrade::report::{gradescope, junit};
-use boardgrade::scenario::sources;
+use boardgrade::report::{gradescope, junit, prairielearn};
+use boardgrade::scenario::{sources, Scenario};
 use boardgrade::{cancel, Error};
 
-use super::args::{GradeArgs, GradeFormat, ReportFormat};
+use super::args::{GradeArgs, GradeFormat, ReportFormat, ScenarioFilter};
 use super::exit;
 use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
@@ -24,11 +24,33 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 
-pub fn run(args: &GradeArgs) -> Result<i32, Error> {
-    let files = if args.specs.is_empty() {
+/// A platform's results file per submission: `OUT/results.json` for one submission (what the
+/// platform reads), `OUT/FOLDER/ID.json` for a class.
+fn write_each(
+    results: &[SubmissionResult],
+    out: &Path,
+    folder: &str,
+    encode: impl Fn(&SubmissionResult) -> serde_json::Result<Vec<u8>>,
+) -> Result<(), Error> {
+    for result in results {
+        let file = if results.len() == 1 {
+            out.join("results.json")
+        } else {
+            out.join(folder).join(format!("{}.json", result.id))
+        };
+        let bytes = encode(result).map_err(|e| Error::Usage(e.to_string()))?;
+        write_file(&file, &bytes)?;
+    }
+    Ok(())
+}
+
+/// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
+/// and some scenario must pass the filter.
+pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<Scenario>, Error> {
+    let files = if specs.is_empty() {
         sources::bundled()
     } else {
-        sources::from_paths(&args.specs)?
+        sources::from_paths(specs)?
     };
     let loaded = sources::load_all(&files);
     if let Some(error) = loaded.errors.first() {
@@ -38,13 +60,18 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let scenarios: Vec<_> = loaded
         .scenarios
         .into_iter()
-        .filter(|s| args.only.keeps(s))
+        .filter(|s| only.keeps(s))
         .collect();
     if scenarios.is_empty() {
         return Err(Error::Usage(
             "no scenarios match the given specs and filters".into(),
         ));
     }
+    Ok(scenarios)
+}
+
+pub fn run(args: &GradeArgs) -> Result<i32, Error> {
+    let scenarios = graded_scenarios(&args.specs, &args.only)?;
     let submissions = grade::discover(
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
@@ -139,23 +166,19 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
             .write_all(junit::junit(&results).as_bytes())
             .map_err(io)?,
         GradeFormat::Gradescope => {
-            for result in &results {
-                let file = if results.len() == 1 {
-                    args.out.join("results.json")
-                } else {
-                    args.out
-                        .join("gradescope")
-                        .join(format!("{}.json", result.id))
-                };
-                let options = gradescope::Options {
-                    format: args.feedback,
-                    note: String::new(),
-                };
-                let document = gradescope::results(result, &options);
-                let bytes = serde_json::to_vec_pretty(&document)
-                    .map_err(|e| Error::Usage(e.to_string()))?;
-                write_file(&file, &bytes)?;
-            }
+            let options = gradescope::Options {
+                format: args.feedback,
+                note: String::new(),
+            };
+            write_each(&results, &args.out, "gradescope", |r| {
+                serde_json::to_vec_pretty(&gradescope::results(r, &options))
+            })?;
+        }
+        GradeFormat::Prairielearn => {
+            let note = format!("sandbox: {}", config.sandbox.as_str());
+            write_each(&results, &args.out, "prairielearn", |r| {
+                serde_json::to_vec_pretty(&prairielearn::results(r, &note))
+            })?;
         }
     }
     Ok(if cancel::is_requested() {

@@ -10,28 +10,11 @@ use super::exit;
 
 pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
     // A zip whose specs do not load would fail every student: refuse to build it.
-    let loaded = sources::load_all(&sources::from_paths(&args.specs)?);
+    let loaded = sources::load_all(&sources::from_paths(&args.source.specs)?);
     if let Some(error) = loaded.errors.first() {
         return Err(Error::Scenario(error.clone()));
     }
-    let mut grade_args = Vec::new();
-    for (flag, value) in [
-        ("--game", &args.only.game),
-        ("--dialect", &args.only.dialect),
-        ("--entry", &args.entry),
-    ] {
-        if let Some(value) = value {
-            grade_args.extend([flag.to_string(), value.clone()]);
-        }
-    }
-    for (flag, values) in [
-        ("--tag", &args.only.tag),
-        ("--skip-tag", &args.only.skip_tag),
-    ] {
-        for value in values {
-            grade_args.extend([flag.to_string(), value.clone()]);
-        }
-    }
+    let mut grade_args = args.source.grade_args();
     if args.feedback == FeedbackFormat::Text {
         grade_args.extend(["--feedback".to_string(), "text".to_string()]);
     }
@@ -39,7 +22,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
         std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
     write_zip(
         &Package {
-            specs: args.specs.clone(),
+            specs: args.source.specs.clone(),
             binary,
             grade_args,
         },

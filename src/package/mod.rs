@@ -1,5 +1,8 @@
 //! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
-//! `run_autograder`, the specs and the boardgrade binary itself.
+//! `run_autograder`, the specs and the boardgrade binary itself; [`prairielearn`] writes
+//! PrairieLearn's external grader.
+
+pub mod prairielearn;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,8 +25,31 @@ pub struct Package {
     pub grade_args: Vec<String>,
 }
 
+/// Every file of the spec files and folders given, each with its path below its folder
+/// (`/`-separated), in name order: what a package copies under its `specs/`.
+pub(crate) fn spec_files(specs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Error> {
+    let mut files = Vec::new();
+    for spec in specs {
+        let base = if spec.is_dir() {
+            spec.clone()
+        } else {
+            spec.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        for entry in walkdir::WalkDir::new(spec).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::path(spec, format!("cannot read: {e}")))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            files.push((entry.path().to_path_buf(), relative));
+        }
+    }
+    Ok(files)
+}
+
 /// Quotes a word for a POSIX shell.
-fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()
@@ -66,24 +92,12 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
     zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
 
-    for spec in &package.specs {
-        let base = if spec.is_dir() {
-            spec.clone()
-        } else {
-            spec.parent().map(Path::to_path_buf).unwrap_or_default()
-        };
-        for entry in walkdir::WalkDir::new(spec).sort_by_file_name() {
-            let entry = entry.map_err(|e| Error::path(spec, format!("cannot read: {e}")))?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
-            let name = format!("specs/{}", relative.to_string_lossy().replace('\\', "/"));
-            let bytes = std::fs::read(entry.path())
-                .map_err(|e| Error::io(format!("cannot read {}", entry.path().display()), e))?;
-            zip.start_file(name, text).map_err(zip_error)?;
-            zip.write_all(&bytes).map_err(|e| io("specs", e))?;
-        }
+    for (path, relative) in spec_files(&package.specs)? {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        zip.start_file(format!("specs/{relative}"), text)
+            .map_err(zip_error)?;
+        zip.write_all(&bytes).map_err(|e| io("specs", e))?;
     }
     zip.finish().map_err(zip_error)?;
     Ok(())
