@@ -74,6 +74,13 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
     if let Some(error) = &result.error {
         output = format!("Could not grade this submission: {error}");
     }
+    if let Some(load) = &result.does_not_load {
+        output = format!("Your code does not load, so no scenario could run: {load}");
+    }
+    for line in &result.notes {
+        output.push('\n');
+        output.push_str(line);
+    }
     if !note.is_empty() {
         output.push('\n');
         output.push_str(note);

@@ -66,3 +66,15 @@ pub fn cells(divergence: &Value) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// Copies some of the bundled project5 scenario files into `dir/specs` and returns that folder.
+pub fn project5_specs(dir: &std::path::Path, files: &[&str]) -> std::path::PathBuf {
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let bundled =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/one-d-chess/project5");
+    for file in files {
+        std::fs::copy(bundled.join(file), specs.join(file)).unwrap();
+    }
+    specs
+}
