@@ -44,15 +44,8 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn grade_json(args: &[&str]) -> (i32, Value) {
-    let output = boardgrade()
-        .arg("grade")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let report = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
-    (output.status.code().unwrap(), report)
+    let (code, report, _) = common::grade_json(args);
+    (code, report)
 }
 
 fn scores(report: &Value) -> Vec<(String, f64, Option<String>)> {
@@ -262,9 +255,11 @@ fn an_interrupted_run_resumes_to_the_same_results() {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let kept = std::fs::read_dir(&stored).unwrap().count();

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::boardgrade;
+use common::{boardgrade, grade_json as grade};
 use serde_json::Value;
 
 fn root() -> &'static Path {
@@ -19,18 +19,6 @@ fn hand_in(class: &Path, student: &str, fixture: &str, file: &str) -> PathBuf {
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
     std::fs::copy(root().join("fixtures").join(fixture), &dest).unwrap();
     dest
-}
-
-fn grade(args: &[&str]) -> (i32, Value, String) {
-    let output = boardgrade()
-        .arg("grade")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    (output.status.code().unwrap(), report, stderr)
 }
 
 fn result<'a>(report: &'a Value, id: &str) -> &'a Value {

@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::target::process::{self, Ending, Launch, Limits};
-use crate::target::python::Interpreter;
+use crate::execution::python::Interpreter;
+use crate::execution::{self, Ending, Launch, Limits};
 
 const PROBE: &str = include_str!("probe.py");
 
@@ -96,19 +96,19 @@ pub fn probe(
     };
     let input = serde_json::to_vec(&request)
         .map_err(|e| Error::Usage(format!("cannot encode the probe's request: {e}")))?;
-    let launch = Launch {
-        program: interpreter.executable.clone(),
-        args: vec!["-B".into(), script.into()],
-        cwd: scratch.path().to_path_buf(),
-        env: vec![("PYTHONIOENCODING".into(), "utf-8".into())],
-    };
+    let mut launch = Launch::new(
+        &interpreter.executable,
+        vec!["-B".into(), script.into()],
+        scratch.path().to_path_buf(),
+    );
+    launch.env = vec![("PYTHONIOENCODING".into(), "utf-8".into())];
     let limits = Limits {
         // Compiling is fast; a generous budget per file for very large uploads.
         wall: Duration::from_secs(30) + Duration::from_millis(200) * files.len() as u32,
         output_bytes: 64 << 20,
         ..Limits::default()
     };
-    let run = process::run(&launch, &input, &limits);
+    let run = execution::run(&launch, &input, &limits);
     let failed = |why: String| {
         Error::Usage(format!(
             "the Python probe that reads what submissions define failed ({why}): {}",

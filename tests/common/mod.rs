@@ -78,3 +78,16 @@ pub fn project5_specs(dir: &std::path::Path, files: &[&str]) -> std::path::PathB
     }
     specs
 }
+
+/// Runs `boardgrade grade ARGS --format json` and returns (exit code, report, stderr).
+pub fn grade_json(args: &[&str]) -> (i32, Value, String) {
+    let output = boardgrade()
+        .arg("grade")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("boardgrade runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (output.status.code().unwrap_or(-1), report, stderr)
+}
