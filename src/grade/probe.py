@@ -114,8 +114,8 @@ def main():
             roots[root] = own_modules(root) | provided
         try:
             names, error, modules = probe(path, roots[root])
-        except Exception as error:  # an unreadable file, or a tree the probe cannot walk
-            names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(error)}, []
+        except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
+            names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []
         sys.stdout.write(json.dumps({"names": names, "error": error, "imports": modules}) + "\n")
 
 

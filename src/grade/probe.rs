@@ -87,10 +87,16 @@ pub fn probe(
     let script = scratch.path().join("boardgrade_probe.py");
     std::fs::write(&script, PROBE)
         .map_err(|e| Error::io(format!("cannot write {}", script.display()), e))?;
+    // The probe runs in its own folder: relative paths are made absolute first.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let absolute: Vec<(PathBuf, PathBuf)> = files
+        .iter()
+        .map(|f| (absolute(&f.path), absolute(&f.root)))
+        .collect();
     let request = Request {
-        files: files
+        files: absolute
             .iter()
-            .map(|f| (f.path.as_path(), f.root.as_path()))
+            .map(|(path, root)| (path.as_path(), root.as_path()))
             .collect(),
         provided,
     };

@@ -178,7 +178,8 @@ pub fn route(
     for &dialect in dialects {
         for candidate in candidates {
             let fit = fit(dialect, candidate);
-            let eligible = fit.share > 0 || fit.hint > 0;
+            // A name or two shared by chance (`main`, `move`) never picks a dialect alone.
+            let eligible = fit.most > 0 || fit.hint > 0;
             if eligible && best.as_ref().is_none_or(|(b, _, _)| fit > *b) {
                 best = Some((fit, dialect, candidate));
             }
