@@ -145,7 +145,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                         .join("gradescope")
                         .join(format!("{}.json", result.id))
                 };
-                let document = gradescope::results(result, "");
+                let options = gradescope::Options {
+                    format: args.feedback,
+                    note: String::new(),
+                };
+                let document = gradescope::results(result, &options);
                 let bytes = serde_json::to_vec_pretty(&document)
                     .map_err(|e| Error::Usage(e.to_string()))?;
                 write_file(&file, &bytes)?;
