@@ -11,6 +11,7 @@ pub mod games;
 pub mod grade;
 pub mod harness;
 pub mod package;
+pub mod policy;
 pub mod report;
 pub mod rng;
 pub mod scenario;
