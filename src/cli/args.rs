@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use boardgrade::execution::Sandbox;
+use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::report::Format;
-use boardgrade::target::Sandbox;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -298,6 +299,9 @@ pub struct GradeArgs {
     pub resume: bool,
     #[arg(long, value_enum, default_value_t = GradeFormat::Human)]
     pub format: GradeFormat,
+    /// How --format gradescope writes each test's feedback: html (boards drawn) or text.
+    #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
+    pub feedback: FeedbackFormat,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
@@ -317,6 +321,9 @@ pub struct GradescopeArgs {
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
+    /// How each test's feedback is written: html (boards drawn) or text.
+    #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
+    pub feedback: FeedbackFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
