@@ -61,8 +61,8 @@ fn csc110_forgives_a_trailing_space_by_default_and_a_course_can_make_it_exact() 
 /// The chess teams whose only fault is a spelling a course may accept, and the option.
 const SPELLINGS: &[(&str, &str)] = &[
     ("bug-uppercase-letter", "accept_upper_piece_letter"),
-    ("spelling-castling-o", "accept_castling_o"),
-    ("spelling-upper-case-moves", "accept_upper_case_moves"),
+    ("bug-castling-o-spelling", "accept_castling_o"),
+    ("bug-upper-case-moves", "accept_upper_case_moves"),
 ];
 
 #[test]
