@@ -52,7 +52,7 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
     } else {
         sources::from_paths(specs)?
     };
-    let loaded = sources::load_all(&files);
+    let loaded = only.load(&files)?;
     if let Some(error) = loaded.errors.first() {
         // Grading against part of the specs would be unfair: stop before any submission runs.
         return Err(Error::Scenario(error.clone()));
@@ -72,10 +72,12 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
 
 pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let scenarios = graded_scenarios(&args.specs, &args.only)?;
-    let submissions = grade::discover(
+    let discovery = grade::discover(
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
+        Some(&args.out),
     )?;
+    let submissions = &discovery.submissions;
     let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
     let run = run_config(&args.run);
     let config = GradeConfig {
@@ -96,8 +98,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         args.color.style(),
     );
     let mut io_error = None;
+    for skipped in &discovery.skipped {
+        eprintln!("skipped {}: {}", skipped.path, skipped.why);
+    }
     let results = grade::grade_all(
-        &submissions,
+        submissions,
         &scenarios,
         &config,
         &mut |event: GradeEvent<'_>| {

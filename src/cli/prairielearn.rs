@@ -7,6 +7,7 @@ use boardgrade::Error;
 use super::args::PrairielearnArgs;
 use super::exit;
 use super::grade::graded_scenarios;
+use super::gradescope::policy_file;
 
 /// A random (version 4) UUID for the new question.
 fn new_uuid() -> String {
@@ -49,6 +50,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
         specs: args.source.specs.clone(),
         binary,
         grade_args: args.source.grade_args(),
+        policy: policy_file(&args.source),
         question: args.question.clone(),
         title,
         image: args.image.clone(),

@@ -13,6 +13,8 @@ use crate::error::Error;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
 const SETUP: &str = include_str!("setup.sh");
+/// Where the course policy goes: above every scenario file, so the grader finds it.
+pub(crate) const POLICY_NAME: &str = "specs/course.toml";
 
 /// What goes into the zip.
 #[derive(Debug, Clone)]
@@ -23,6 +25,9 @@ pub struct Package {
     pub binary: PathBuf,
     /// Extra arguments for `boardgrade grade` (`--game`, `--dialect`, ...), each a word.
     pub grade_args: Vec<String>,
+    /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
+    /// (a course file of that name inside the specs gives way to it).
+    pub policy: Option<PathBuf>,
 }
 
 /// Every file of the spec files and folders given, each with its path below its folder
@@ -93,11 +98,20 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
     zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
 
     for (path, relative) in spec_files(&package.specs)? {
+        let name = format!("specs/{relative}");
+        if name == POLICY_NAME && package.policy.is_some() {
+            continue;
+        }
         let bytes = std::fs::read(&path)
             .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        zip.start_file(format!("specs/{relative}"), text)
-            .map_err(zip_error)?;
+        zip.start_file(name, text).map_err(zip_error)?;
         zip.write_all(&bytes).map_err(|e| io("specs", e))?;
+    }
+    if let Some(policy) = &package.policy {
+        let bytes = std::fs::read(policy)
+            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
+        zip.start_file(POLICY_NAME, text).map_err(zip_error)?;
+        zip.write_all(&bytes).map_err(|e| io("course policy", e))?;
     }
     zip.finish().map_err(zip_error)?;
     Ok(())

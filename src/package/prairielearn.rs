@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{shell_quote, spec_files};
+use super::{shell_quote, spec_files, POLICY_NAME};
 use crate::error::Error;
 
 const RUN: &str = include_str!("prairielearn_run.sh");
@@ -40,6 +40,9 @@ pub struct Package {
     pub binary: PathBuf,
     /// Extra arguments for `boardgrade grade`, each a word.
     pub grade_args: Vec<String>,
+    /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
+    /// (a course file of that name inside the specs gives way to it).
+    pub policy: Option<PathBuf>,
     /// The question's folder name under `questions/`.
     pub question: String,
     /// Its title.
@@ -134,11 +137,20 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
         question_html(package).as_bytes(),
         false,
     )?;
-    let specs = question.join("tests").join("specs");
+    let tests = question.join("tests");
     for (path, relative) in spec_files(&package.specs)? {
+        let name = format!("specs/{relative}");
+        if name == POLICY_NAME && package.policy.is_some() {
+            continue;
+        }
         let bytes = std::fs::read(&path)
             .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        write(&specs.join(relative), &bytes, false)?;
+        write(&tests.join(name), &bytes, false)?;
+    }
+    if let Some(policy) = &package.policy {
+        let bytes = std::fs::read(policy)
+            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
+        write(&tests.join(POLICY_NAME), &bytes, false)?;
     }
     Ok(())
 }
@@ -152,6 +164,7 @@ mod tests {
             specs: Vec::new(),
             binary: PathBuf::new(),
             grade_args: vec!["--dialect".into(), "ecs10".into()],
+            policy: None,
             question: "minichess".into(),
             title: "miniChess".into(),
             image: DEFAULT_IMAGE.into(),

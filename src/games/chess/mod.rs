@@ -19,6 +19,7 @@ mod outcome;
 mod perft;
 mod position;
 pub mod render;
+mod spellings;
 mod types;
 
 pub use castling::CastlingRights;
@@ -33,13 +34,16 @@ use crate::games::{
     BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Protocol, PythonLaunch,
     Session,
 };
+use crate::policy::{Policy, PolicyOption};
 use ecs198f::{Ecs198f, ScenarioOptions};
+use std::borrow::Cow;
 
 const DIALECTS: &[Dialect] = &[Dialect {
     name: "ecs198f",
     protocol: Protocol::Call,
     handout: "004_61c62adb62a8b4b7.txt",
     entry_file: "pychess/logic/chess_logic.py",
+    defines: &["ChessLogic"],
     python: PythonLaunch::Adapter {
         script: include_str!("ecs198f_adapter.py"),
     },
@@ -70,6 +74,23 @@ impl Game for Chess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::ChessBoards
+    }
+
+    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
+        spellings::POLICY
+    }
+
+    fn policy_line<'a>(&self, _dialect: &str, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        spellings::canonical(policy, line)
+    }
+
+    fn policy_variants(
+        &self,
+        _dialect: &str,
+        policy: &Policy,
+        options: &GameOptions,
+    ) -> Vec<GameOptions> {
+        spellings::variants(policy, options)
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

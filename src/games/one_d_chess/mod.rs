@@ -10,6 +10,7 @@ use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Protocol,
     PythonLaunch, Session,
 };
+use crate::policy::PolicyOption;
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -17,6 +18,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Call,
         handout: "000_78f0643f6cc5cf69.txt",
         entry_file: "one_d_chess.py",
+        defines: &[
+            "create_board",
+            "printable_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+        ],
         python: PythonLaunch::Adapter {
             script: include_str!("project5_adapter.py"),
         },
@@ -26,6 +36,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Program,
         handout: "001_681bc189bd19974e.txt",
         entry_file: "chess.py",
+        defines: &[
+            "print_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+            "main",
+        ],
         python: PythonLaunch::Program {
             stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
         },
@@ -58,5 +77,12 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
+        match dialect {
+            "csc110" => csc110::POLICY,
+            _ => &[],
+        }
     }
 }
