@@ -290,8 +290,20 @@ pub struct GradeArgs {
 #[derive(Debug, Args)]
 pub struct GradescopeArgs {
     /// Scenario files or folders to grade with (copied into the zip).
-    #[arg(long, value_name = "DIR", required = true)]
+    #[arg(long, value_name = "DIR", required_unless_present = "run_autograder")]
     pub specs: Vec<PathBuf>,
+    /// The least protection acceptable for student programs: where Gradescope's machine
+    /// cannot give it, the autograder refuses to grade and says why (`limits` needs root,
+    /// `bwrap` also needs bubblewrap to work there).
+    #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
+    pub sandbox: Sandbox,
+    /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
+    /// (default /autograder) and write results/results.json.
+    #[arg(long)]
+    pub run_autograder: bool,
+    /// With --run-autograder: the arguments for `boardgrade grade`.
+    #[arg(last = true, value_name = "GRADE_ARGS")]
+    pub grade_args: Vec<String>,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.

@@ -29,6 +29,8 @@ pub(crate) const OUT_OF_MEMORY: &[&str] = &[
 
 /// SIGXCPU: the CPU-time limit.
 const CPU_LIMIT_SIGNAL: i32 = 24;
+/// SIGKILL: also the CPU-time limit's hard kill, for a program that ignores SIGXCPU.
+const KILL_SIGNAL: i32 = 9;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
@@ -58,13 +60,26 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         }
         Ending::TimedOut => {
             detail = Some(format!(
-                "no end after {} (the scenario's time limit)",
+                "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
+                 time)",
+                seconds(run.elapsed),
                 seconds(scenario.time_limit)
             ));
             Verdict::Timeout
         }
         Ending::Signaled(CPU_LIMIT_SIGNAL) => {
-            detail = Some("killed at the CPU-time limit".into());
+            detail = Some(format!(
+                "killed at the CPU-time limit ({})",
+                seconds(scenario.time_limit)
+            ));
+            Verdict::Timeout
+        }
+        // Nothing but the CPU limit's hard kill sends SIGKILL once the limit is used up.
+        Ending::Signaled(KILL_SIGNAL) if run.elapsed >= scenario.time_limit => {
+            detail = Some(format!(
+                "killed at the CPU-time limit ({})",
+                seconds(scenario.time_limit)
+            ));
             Verdict::Timeout
         }
         Ending::OutputLimit => {
@@ -158,6 +173,18 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         handout: handout_label(scenario),
         duration_ms: 0,
         matches: None,
+    }
+}
+
+/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
+    Outcome {
+        verdict: Verdict::Timeout,
+        detail: Some(format!(
+            "killed at the CPU-time limit ({})",
+            seconds(scenario.time_limit)
+        )),
+        ..outcome
     }
 }
 

@@ -330,6 +330,7 @@ mod tests {
             args: Vec::new(),
             cwd: std::env::temp_dir(),
             env: Vec::new(),
+            confinement: None,
         };
         let deadline = Instant::now() + Duration::from_secs(1);
         assert!(matches!(

@@ -8,9 +8,12 @@ pub mod sandbox;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 pub use process::{Ending, Execution, Launch, Limits};
+use sandbox::bwrap::View;
+use sandbox::jail::{Jail, Run};
 pub use sandbox::Sandbox;
 
 use crate::error::Error;
@@ -27,19 +30,93 @@ pub enum TargetSpec {
     Python(PathBuf),
 }
 
-/// A target ready to run: scratch folders made once and reused for every scenario.
+/// A target ready to run. Student processes run from jails (a private folder and, for a root
+/// grader, a user of their own), one per scenario running at once, each reused for the
+/// target's later scenarios.
 pub struct Target {
     spec: TargetSpec,
     interpreter: Option<python::Interpreter>,
-    /// Launches already laid out, by dialect.
-    launches: Mutex<HashMap<(&'static str, &'static str), Launch>>,
+    /// Jails not in use, with the launches already laid out in them.
+    free: Mutex<Vec<Slot>>,
+    /// Jails made so far (names them).
+    made: AtomicUsize,
     /// Scratch space, removed when the target is dropped.
     scratch: tempfile::TempDir,
     /// The entry file to look for in a submission folder, instead of the dialect's.
     entry: Option<String>,
     sandbox: Sandbox,
-    /// Paths a sandboxed program must not see (the specs, the boardgrade binary).
+    /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
+}
+
+/// A jail and the launches laid out in it, by game and dialect.
+struct Slot {
+    jail: Jail,
+    launches: HashMap<(&'static str, &'static str), (Launch, View)>,
+}
+
+/// A launch ready for one run in a jail of the target. Dropping it kills whatever the run
+/// left and frees the jail for the next scenario.
+pub struct Prepared<'t> {
+    launch: Launch,
+    run: Option<Run>,
+    slot: Option<Slot>,
+    target: &'t Target,
+}
+
+impl std::ops::Deref for Prepared<'_> {
+    type Target = Launch;
+
+    fn deref(&self) -> &Launch {
+        &self.launch
+    }
+}
+
+impl Prepared<'_> {
+    /// Why the sandbox failed before the program started (the harness's fault), if it did.
+    pub fn sandbox_failure(&self, execution: &Execution) -> Option<String> {
+        self.run.as_ref()?.sandbox_failure(execution)
+    }
+
+    /// Whether the run ended at the CPU-time limit `limit`: its processes used that much CPU
+    /// (where a cgroup measured it), or it died of the limit's signals (SIGXCPU, then
+    /// SIGKILL), directly or as a shell reports them (exit status 128 + signal).
+    pub fn hit_cpu_limit(&self, execution: &Execution, limit: std::time::Duration) -> bool {
+        let cpu_signal = |s: i32| s == libc::SIGXCPU || s == libc::SIGKILL;
+        let by_signal = match execution.ending {
+            Ending::Signaled(signal) => cpu_signal(signal),
+            Ending::Exited(code) => code > 128 && cpu_signal(code - 128),
+            _ => false,
+        };
+        // A cgroup's count runs a little behind the kernel's per-process one.
+        match self.run.as_ref().and_then(Run::cpu_time) {
+            Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
+            None => by_signal && execution.elapsed >= limit,
+        }
+    }
+
+    /// Whether a timeout of this run may be the doing of other programs: others ran beside
+    /// it and (where a cgroup measured it) it was using the CPU, not sleeping.
+    pub fn slowed_by_company(&self, elapsed: std::time::Duration) -> bool {
+        let Some(run) = &self.run else {
+            return false;
+        };
+        run.had_company() && run.cpu_time().is_none_or(|cpu| cpu * 10 >= elapsed)
+    }
+}
+
+impl Drop for Prepared<'_> {
+    fn drop(&mut self) {
+        // The run's processes die before the jail can be handed to another scenario.
+        self.run.take();
+        if let Some(slot) = self.slot.take() {
+            self.target
+                .free
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot);
+        }
+    }
 }
 
 impl Target {
@@ -62,15 +139,12 @@ impl Target {
         spec: TargetSpec,
         interpreter: Option<python::Interpreter>,
     ) -> Result<Target, Error> {
-        let scratch = tempfile::Builder::new()
-            .prefix("boardgrade-")
-            .tempdir()
-            .map_err(|e| Error::io("cannot create a scratch folder", e))?;
         Ok(Target {
             spec,
             interpreter,
-            launches: Mutex::new(HashMap::new()),
-            scratch,
+            free: Mutex::new(Vec::new()),
+            made: AtomicUsize::new(0),
+            scratch: sandbox::scratch::create()?,
             entry: None,
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
@@ -106,48 +180,109 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
-    /// How to start this target for scenarios of `dialect` (`None` for the reference).
+    /// How to start this target for one run of a scenario of `dialect` (`None` for the
+    /// reference). Keep it while the run lasts.
     pub fn launch(
         &self,
         game: &dyn Game,
         dialect: &'static Dialect,
-    ) -> Result<Option<Launch>, Error> {
-        let key = (game.name(), dialect.name);
-        let mut launches = self.launches.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(launch) = launches.get(&key) {
-            return Ok(Some(launch.clone()));
+    ) -> Result<Option<Prepared<'_>>, Error> {
+        if self.is_reference() {
+            return Ok(None);
         }
-        let launch = match &self.spec {
-            TargetSpec::Reference => return Ok(None),
-            TargetSpec::Command(command) => Launch::shell(
-                command,
-                std::env::current_dir()
-                    .map_err(|e| Error::io("cannot read the current folder", e))?,
-            ),
-            TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
+        let mut slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+            Some(slot) => slot,
+            None => Slot {
+                jail: Jail::new(
+                    self.scratch.path(),
+                    self.sandbox,
+                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
+                )?,
+                launches: HashMap::new(),
+            },
         };
-        let launch = match (self.sandbox, &self.spec) {
-            (Sandbox::Bwrap, TargetSpec::Python(_)) => {
-                let slot = launch
-                    .cwd
-                    .parent()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| launch.cwd.clone());
-                let mut hidden = self.hidden.clone();
-                hidden.extend(std::env::current_exe().ok());
-                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[slot.join("harness")], &hidden)
+        let key = (game.name(), dialect.name);
+        if !slot.launches.contains_key(&key) {
+            let laid_out = self.lay_out(&slot.jail, game, dialect);
+            let laid_out = match laid_out {
+                Ok(laid_out) => laid_out,
+                Err(error) => {
+                    self.free
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(slot);
+                    return Err(error);
+                }
+            };
+            slot.launches.insert(key, laid_out);
+        }
+        let prepared = slot
+            .launches
+            .get(&key)
+            .map(|(launch, view)| slot.jail.prepare(launch, view));
+        let run = match prepared {
+            Some(Ok(run)) => run,
+            Some(Err(error)) => {
+                self.free
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(slot);
+                return Err(error);
             }
-            (Sandbox::Bwrap, TargetSpec::Command(_)) => {
-                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[], &self.hidden)
-            }
-            _ => launch,
+            None => return Err(Error::Usage("no launch was laid out".into())),
         };
-        launches.insert(key, launch.clone());
-        Ok(Some(launch))
+        Ok(Some(Prepared {
+            launch: run.launch.clone(),
+            run: Some(run),
+            slot: Some(slot),
+            target: self,
+        }))
+    }
+
+    /// Lays out the target in `jail` for `dialect`: the launch and what a bubblewrap sandbox
+    /// shows it.
+    fn lay_out(
+        &self,
+        jail: &Jail,
+        game: &dyn Game,
+        dialect: &'static Dialect,
+    ) -> Result<(Launch, View), Error> {
+        let mut view = View {
+            writable: jail.dir().to_path_buf(),
+            readable: Vec::new(),
+            hidden: self.hidden.clone(),
+        };
+        let mut launch = match &self.spec {
+            TargetSpec::Reference => {
+                return Err(Error::Usage("the reference runs in-process".into()))
+            }
+            TargetSpec::Command(command) => {
+                let here = std::env::current_dir()
+                    .map_err(|e| Error::io("cannot read the current folder", e))?;
+                // A command is the instructor's: it runs where it was given, read-only.
+                view.readable.push(here.clone());
+                Launch::shell(command, here)
+            }
+            TargetSpec::Python(path) => {
+                let launch = self.python_launch(jail, game, dialect, path)?;
+                if let Some(prefix) = self
+                    .interpreter
+                    .as_ref()
+                    .and_then(python::Interpreter::prefix)
+                {
+                    view.readable.push(prefix);
+                }
+                launch
+            }
+        };
+        launch.env = jail.environment(&launch.env);
+        jail.hand_over()?;
+        Ok((launch, view))
     }
 
     fn python_launch(
         &self,
+        jail: &Jail,
         game: &dyn Game,
         dialect: &'static Dialect,
         path: &Path,
@@ -156,10 +291,10 @@ impl Target {
             .interpreter
             .as_ref()
             .ok_or_else(|| Error::Usage("no Python interpreter was resolved".into()))?;
-        let slot = self
-            .scratch
-            .path()
-            .join(format!("{}-{}", game.name(), dialect.name));
+        if jail.user().is_some() {
+            python::check_reachable(interpreter)?;
+        }
+        let slot = jail.dir().join(format!("{}-{}", game.name(), dialect.name));
         let (harness, work) = (slot.join("harness"), slot.join("submission"));
         for dir in [&harness, &work] {
             std::fs::create_dir_all(dir)

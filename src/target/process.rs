@@ -14,6 +14,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::sandbox::Confinement;
+
 /// What a student process may use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -53,6 +55,8 @@ pub struct Launch {
     pub args: Vec<OsString>,
     pub cwd: PathBuf,
     pub env: Vec<(OsString, OsString)>,
+    /// User, cgroup and clean environment for a student process (see [`Confinement`]).
+    pub confinement: Option<Confinement>,
 }
 
 impl Launch {
@@ -63,6 +67,7 @@ impl Launch {
             args: vec!["-c".into(), script.into()],
             cwd,
             env: Vec::new(),
+            confinement: None,
         }
     }
 }
@@ -138,6 +143,9 @@ pub(crate) fn kill_group(pgid: u32) {
 
 pub(crate) fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
     let mut command = Command::new(&launch.program);
+    if launch.confinement.is_some() {
+        command.env_clear(); // the launch's own variables are all a confined program gets
+    }
     command
         .args(&launch.args)
         .current_dir(&launch.cwd)
@@ -158,6 +166,10 @@ pub(crate) fn start(launch: &Launch, limits: &Limits) -> io::Result<Child> {
             set_limit(libc::RLIMIT_NPROC, limits.processes)?;
             Ok(())
         });
+    }
+    // After the limits, which need the grader's privileges to be raised.
+    if let Some(confinement) = &launch.confinement {
+        confinement.apply(&mut command)?;
     }
     command.spawn()
 }
