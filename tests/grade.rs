@@ -256,9 +256,11 @@ fn an_interrupted_run_resumes_to_the_same_results() {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let kept = std::fs::read_dir(&stored).unwrap().count();

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use boardgrade::execution::Sandbox;
 use boardgrade::report::Format;
-use boardgrade::target::Sandbox;
 
 #[derive(Debug, Parser)]
 #[command(

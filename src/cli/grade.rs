@@ -3,11 +3,11 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use boardgrade::execution::python;
 use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store};
 use boardgrade::report::class::{summary_text, ClassReporter};
 use boardgrade::report::{gradescope, junit};
 use boardgrade::scenario::sources;
-use boardgrade::target::python;
 use boardgrade::{cancel, Error};
 
 use super::args::{GradeArgs, GradeFormat};
@@ -60,7 +60,6 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         sandbox: sandbox(&args.run),
         hidden: hidden_paths(&args.specs),
     };
-    cancel::install_interrupt_handler();
 
     let show_progress = args.format == GradeFormat::Human && std::io::stderr().is_terminal();
     let mut reporter = ClassReporter::new(
@@ -121,7 +120,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "grader": {
                     "sandbox": config.sandbox.as_str(),
                     "jobs": config.jobs,
-                    "max_rss_kib": boardgrade::target::process::own_peak_rss_kib(),
+                    "max_rss_kib": boardgrade::execution::own_peak_rss_kib(),
                 },
                 "submissions": results,
             });

@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
+use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
 use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
+use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
 use crate::scenario::Scenario;
-use crate::target::{Ending, Execution};
 
 /// Most lines of a step's output kept in a divergence.
 const MAX_CHUNK_LINES: usize = 60;
@@ -17,20 +18,6 @@ const MAX_CHUNK_LINES: usize = 60;
 const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
 const TRANSCRIPT_LINES: usize = 24;
-
-/// Texts on stderr that mean the program ran out of memory under the address-space limit.
-pub(crate) const OUT_OF_MEMORY: &[&str] = &[
-    "MemoryError",
-    "Cannot allocate memory",
-    "std::bad_alloc",
-    "memory allocation of",
-    "out of memory",
-];
-
-/// SIGXCPU: the CPU-time limit.
-const CPU_LIMIT_SIGNAL: i32 = 24;
-/// SIGKILL: also the CPU-time limit's hard kill, for a program that ignores SIGXCPU.
-const KILL_SIGNAL: i32 = 9;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
@@ -48,49 +35,22 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     let exit_ignored = scenario.dialect.protocol == Protocol::Program && !expectation.finished;
     let abnormal = !matches!(run.ending, Ending::Exited(0));
 
-    let mut detail = None;
-    let verdict = match &run.ending {
-        Ending::Cancelled => {
-            detail = Some("cancelled before it finished".into());
-            Verdict::Error
-        }
-        Ending::NotStarted(why) => {
-            detail = Some(format!("could not start the program: {why}"));
-            Verdict::Error
-        }
-        Ending::TimedOut => {
-            detail = Some(format!(
+    let decided = decided_by_ending(
+        &run.ending,
+        &stderr,
+        || {
+            format!(
                 "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
                  time)",
                 seconds(run.elapsed),
                 seconds(scenario.time_limit)
-            ));
-            Verdict::Timeout
-        }
-        Ending::Signaled(CPU_LIMIT_SIGNAL) => {
-            detail = Some(format!(
-                "killed at the CPU-time limit ({})",
-                seconds(scenario.time_limit)
-            ));
-            Verdict::Timeout
-        }
-        // Nothing but the CPU limit's hard kill sends SIGKILL once the limit is used up.
-        Ending::Signaled(KILL_SIGNAL) if run.elapsed >= scenario.time_limit => {
-            detail = Some(format!(
-                "killed at the CPU-time limit ({})",
-                seconds(scenario.time_limit)
-            ));
-            Verdict::Timeout
-        }
-        Ending::OutputLimit => {
-            detail = Some(format!("printed more than {} bytes", run.stdout.len()));
-            Verdict::OutputLimit
-        }
-        _ if abnormal && OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => {
-            detail = Some("ran out of memory under the memory limit".into());
-            Verdict::MemoryLimit
-        }
-        ending => {
+            )
+        },
+        run.stdout.len(),
+    );
+    let (verdict, detail) = match decided {
+        Some((verdict, detail)) => (verdict, Some(detail)),
+        None => {
             let crashed = abnormal
                 && match &matched {
                     Ok(_) => !exit_ignored,
@@ -99,18 +59,15 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
                     Err(m) => m.output_ended,
                 };
             if crashed {
-                detail = Some(describe_ending(ending));
-                Verdict::Crash
+                (Verdict::Crash, Some(describe_ending(&run.ending)))
             } else if matched.is_ok() {
-                Verdict::Pass
+                (Verdict::Pass, None)
             } else if same_positions(scenario, &steps, &compared) {
-                detail = Some(
-                    "the content is right (board positions included) but it is printed differently"
-                        .into(),
-                );
-                Verdict::Presentation
+                let detail =
+                    "the content is right (board positions included) but it is printed differently";
+                (Verdict::Presentation, Some(detail.to_string()))
             } else {
-                Verdict::Wrong
+                (Verdict::Wrong, None)
             }
         }
     };
@@ -207,27 +164,6 @@ fn handout_label(scenario: &Scenario) -> Option<String> {
 
 fn seconds(d: Duration) -> String {
     format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
-}
-
-pub(crate) fn describe_ending(ending: &Ending) -> String {
-    match ending {
-        Ending::Exited(code) => format!("exited with status {code}"),
-        Ending::Signaled(signal) => format!("killed by signal {signal} ({})", signal_name(*signal)),
-        other => format!("{other:?}"),
-    }
-}
-
-fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        libc::SIGSEGV => "SIGSEGV, a memory fault",
-        libc::SIGABRT => "SIGABRT, aborted",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXFSZ => "SIGXFSZ, file size limit",
-        _ => "signal",
-    }
 }
 
 /// True when the output says the same as the expectation with only its printing different

@@ -2,15 +2,14 @@
 //! finishes (in the scenarios' order, so reports are stable whatever `--jobs` is).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::ops::ControlFlow;
 
 use super::expectation::{expect, input, Expectation};
 use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
+use crate::execution::{Ending, Execution, Limits, Target};
 use crate::scenario::Scenario;
-use crate::target::{process, Ending, Execution, Limits, Target};
 
 /// What the harness tells its listener.
 #[derive(Debug)]
@@ -77,7 +76,7 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::pool::default_jobs(),
             limits: Limits::default(),
         }
     }
@@ -94,44 +93,45 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
-    let (outcome, slowed_by_company) = run_process(scenario, &expectation, target, limits);
+    let (outcome, slowed_by_company) = run_program(scenario, &expectation, target, limits);
     if !slowed_by_company {
         return outcome;
     }
     // Other programs may have slowed it down: only a timeout seen alone counts.
-    let _alone = crate::target::sandbox::share::alone();
-    run_process(scenario, &expectation, target, limits).0
+    let _alone = crate::execution::sandbox::share::alone();
+    run_program(scenario, &expectation, target, limits).0
 }
 
-/// One run of a program scenario, judged; and whether it timed out while other programs ran
-/// beside it (then it must be run again alone before the timeout counts).
-fn run_process(
+/// One run of a scenario, judged; and whether it timed out while other programs ran beside
+/// it (then it must be run again alone before the timeout counts).
+fn run_program(
     scenario: &Scenario,
     expectation: &Expectation,
     target: &Target,
     limits: &Limits,
 ) -> (Outcome, bool) {
-    let launch = match target.launch(scenario.game, scenario.dialect) {
+    let limits = Limits {
+        wall: scenario.time_limit,
+        ..limits.clone()
+    };
+    let program = match target.program(scenario.game, scenario.dialect, &limits) {
         Err(error) => return (error_outcome(scenario, error.to_string()), false),
         Ok(None) => {
             let execution = reference_execution(expectation);
             return (judge(scenario, expectation, &execution), false);
         }
-        Ok(Some(launch)) => launch,
+        Ok(Some(program)) => program,
     };
-    let limits = target.sandbox().limits(&Limits {
-        wall: scenario.time_limit,
-        ..limits.clone()
-    });
-    let execution = process::run(&launch, &input(scenario), &limits);
-    if let Some(why) = launch.sandbox_failure(&execution) {
+    let execution = program.run(&input(scenario));
+    if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
         return (error_outcome(scenario, why), false);
     }
     let mut outcome = judge(scenario, expectation, &execution);
-    if outcome.verdict == Verdict::Crash && launch.hit_cpu_limit(&execution, scenario.time_limit) {
+    if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
         outcome = cpu_limit_outcome(scenario, outcome);
     }
-    let slowed = outcome.verdict == Verdict::Timeout && launch.slowed_by_company(execution.elapsed);
+    let slowed =
+        outcome.verdict == Verdict::Timeout && program.slowed_by_company(execution.elapsed);
     (outcome, slowed)
 }
 
@@ -157,40 +157,20 @@ pub fn run_all(
         scenarios: scenarios.len(),
         target: target_name,
     });
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Outcome)>();
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; scenarios.len()];
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.clamp(1, scenarios.len().max(1)) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(scenario) = scenarios.get(index) else {
-                    break;
-                };
-                if sender
-                    .send((index, run_one(scenario, target, &config.limits)))
-                    .is_err()
-                {
-                    break;
-                }
+    let mut outcomes = Vec::with_capacity(scenarios.len());
+    crate::pool::ordered(
+        scenarios,
+        config.jobs,
+        |_, scenario| run_one(scenario, target, &config.limits),
+        |index, outcome| {
+            listen(Event::Finished {
+                index,
+                outcome: &outcome,
             });
-        }
-        drop(sender);
-        let mut reported = 0;
-        for (index, outcome) in receiver {
-            outcomes[index] = Some(outcome);
-            while let Some(Some(outcome)) = outcomes.get(reported) {
-                listen(Event::Finished {
-                    index: reported,
-                    outcome,
-                });
-                reported += 1;
-            }
-        }
-    });
-    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+            outcomes.push(outcome);
+            ControlFlow::Continue(())
+        },
+    );
     scoring::apply_groups(&mut outcomes);
     let summary = Summary::of(&outcomes);
     listen(Event::Done {

@@ -19,7 +19,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::target::sandbox::{self, student, Sandbox};
+use crate::execution::sandbox::{self, student, Sandbox};
 
 /// The autograder's folders (Gradescope's `/autograder`, or `AUTOGRADER_ROOT`).
 #[derive(Debug, Clone)]

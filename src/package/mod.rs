@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
 use crate::error::Error;
-use crate::target::Sandbox;
+use crate::execution::Sandbox;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
 const SETUP: &str = include_str!("setup.sh");

@@ -14,10 +14,12 @@ const PREFIX: &str = "boardgrade-";
 
 /// Whether process `pid` exists.
 pub fn alive(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks that the process exists and may be signalled.
-    pid > 0
-        && (unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
+    rustix::process::Pid::from_raw(pid).is_some_and(|pid| match rustix::process::test_kill_process(
+        pid,
+    ) {
+        Ok(()) => true,
+        Err(e) => e == rustix::io::Errno::PERM,
+    })
 }
 
 /// A new scratch folder of this grader, after removing those of graders that are gone.
@@ -39,8 +41,7 @@ pub fn reap_stale(temp: &Path) {
     let Ok(entries) = std::fs::read_dir(temp) else {
         return;
     };
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     for entry in entries.flatten() {
         let Some(pid) = owner_pid(&entry.file_name().to_string_lossy()) else {
             continue;

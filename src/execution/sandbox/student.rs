@@ -12,11 +12,13 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+use rustix::fs::{flock, FlockOperation};
+use rustix::process::{kill_process, set_child_subreaper, waitpid, Pid, Signal, WaitOptions};
 
 use crate::error::Error;
 
@@ -57,8 +59,12 @@ impl Drop for Lease {
 
 /// Whether the grader runs as root (and student processes must run as someone else).
 pub fn grader_is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
+    crate::execution::sys::is_root()
+}
+
+/// Takes the lease file's lock without waiting; false when another grader holds it.
+fn try_lock(file: &File) -> bool {
+    flock(file, FlockOperation::NonBlockingLockExclusive).is_ok()
 }
 
 /// Borrows an id no other grader holds, with nothing left running under it.
@@ -78,9 +84,7 @@ pub fn lease() -> Result<Lease, Error> {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        // SAFETY: flock on a descriptor we own.
-        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
-        if locked {
+        if try_lock(&file) {
             let id = StudentId { uid: id, gid: id };
             // A grader killed while this id was its own may have left processes behind.
             kill_all(id);
@@ -96,7 +100,7 @@ pub fn lease() -> Result<Lease, Error> {
 /// when it ended, a daemon that escaped its scenario); returns how many there were.
 pub fn kill_unleased() -> usize {
     let mut by_id: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
-    for uid in all_process_uids() {
+    for (_, uid) in live_processes() {
         if (FIRST_ID..FIRST_ID + POOL_SIZE).contains(&uid) {
             *by_id.entry(uid).or_default() += 1;
         }
@@ -114,8 +118,7 @@ pub fn kill_unleased() -> usize {
         else {
             continue;
         };
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        if try_lock(&file) {
             kill_all(StudentId { uid, gid: uid });
             killed += count;
         }
@@ -123,15 +126,15 @@ pub fn kill_unleased() -> usize {
     killed
 }
 
-/// The real user id of every live process.
-fn all_process_uids() -> Vec<u32> {
+/// Every live (not zombie) process with its real user id.
+fn live_processes() -> Vec<(Pid, u32)> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .flatten()
         .filter_map(|entry| {
-            entry.file_name().to_str()?.parse::<u32>().ok()?;
+            let pid = Pid::from_raw(entry.file_name().to_str()?.parse::<i32>().ok()?)?;
             let status = std::fs::read_to_string(entry.path().join("status")).ok()?;
             if status
                 .lines()
@@ -139,13 +142,14 @@ fn all_process_uids() -> Vec<u32> {
             {
                 return None;
             }
-            status
+            let uid = status
                 .lines()
                 .find_map(|l| l.strip_prefix("Uid:"))?
                 .split_whitespace()
                 .next()?
                 .parse()
-                .ok()
+                .ok()?;
+            Some((pid, uid))
         })
         .collect()
 }
@@ -202,7 +206,16 @@ fn ids_with_accounts() -> Vec<u32> {
 
 /// How many live (not zombie) processes have `uid` as their real user id.
 pub fn processes_of(uid: u32) -> usize {
-    all_process_uids().into_iter().filter(|&u| u == uid).count()
+    pids_of(uid).len()
+}
+
+/// The live processes whose real user id is `uid`.
+fn pids_of(uid: u32) -> Vec<Pid> {
+    live_processes()
+        .into_iter()
+        .filter(|&(_, u)| u == uid)
+        .map(|(pid, _)| pid)
+        .collect()
 }
 
 /// Makes the grader the parent of the processes its children orphan (a sandbox's inner
@@ -211,10 +224,7 @@ pub fn processes_of(uid: u32) -> usize {
 fn become_subreaper() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        // SAFETY: prctl with integer arguments only.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        let _ = set_child_subreaper(Some(rustix::process::getpid()));
     });
 }
 
@@ -229,6 +239,7 @@ fn reap_orphans(uid: u32) {
             .file_name()
             .to_str()
             .and_then(|p| p.parse::<i32>().ok())
+            .and_then(Pid::from_raw)
         else {
             continue;
         };
@@ -245,10 +256,7 @@ fn reap_orphans(uid: u32) {
             && field("PPid:").as_deref() == Some(me.as_str())
             && field("Uid:") == Some(uid.to_string())
         {
-            // SAFETY: waits for a child of ours that has ended, without blocking.
-            unsafe {
-                libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
-            }
+            let _ = waitpid(Some(pid), WaitOptions::NOHANG);
         }
     }
 }
@@ -269,26 +277,11 @@ pub fn kill_all(id: StudentId) {
     }
 }
 
-/// Sends SIGKILL to every process of `id`, from a short-lived process that becomes `id`:
-/// `kill(-1)` then reaches exactly the processes that user may signal, its own.
+/// Sends SIGKILL to every live process of `id`. One that forks meanwhile is caught by the
+/// next round of [`kill_all`]; a killed process cannot fork.
 fn signal_everything_as(id: StudentId) {
-    // SAFETY: between fork and _exit the child makes only raw system calls (no allocation,
-    // no locks), which is what a child of a multi-threaded process may do.
-    unsafe {
-        let pid = libc::fork();
-        if pid == 0 {
-            let ok = libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) == 0
-                && libc::syscall(libc::SYS_setresgid, id.gid, id.gid, id.gid) == 0
-                && libc::syscall(libc::SYS_setresuid, id.uid, id.uid, id.uid) == 0;
-            if ok {
-                libc::kill(-1, libc::SIGKILL);
-            }
-            libc::_exit(0);
-        }
-        if pid > 0 {
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-        }
+    for pid in pids_of(id.uid) {
+        let _ = kill_process(pid, Signal::KILL);
     }
 }
 

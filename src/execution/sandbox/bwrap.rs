@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::confine::STARTED_FD;
-use crate::target::process::Launch;
+use crate::execution::spawn::Launch;
 
 /// What the start report says.
 pub const STARTED: &str = "sandbox-started";
@@ -138,9 +138,8 @@ pub fn wrap(launch: &Launch, view: &View) -> Launch {
     Launch {
         program: program(),
         args,
-        cwd: launch.cwd.clone(),
         env: Vec::new(),
-        confinement: launch.confinement.clone(),
+        ..launch.clone()
     }
 }
 

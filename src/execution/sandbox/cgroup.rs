@@ -145,11 +145,13 @@ impl Group {
     pub fn kill(&self) {
         if write(&self.dir.join("cgroup.kill"), "1").is_err() {
             for pid in read(&self.procs_file()).lines() {
-                if let Ok(pid) = pid.trim().parse::<i32>() {
-                    // SAFETY: kill has no memory-safety preconditions.
-                    unsafe {
-                        libc::kill(pid, libc::SIGKILL);
-                    }
+                if let Some(pid) = pid
+                    .trim()
+                    .parse()
+                    .ok()
+                    .and_then(rustix::process::Pid::from_raw)
+                {
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
                 }
             }
         }

@@ -3,8 +3,9 @@
 //! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
 //! of its user and cgroup killed.
 
-use std::ffi::OsString;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::ffi::{CString, OsString};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
 use super::bwrap::{self, View};
@@ -14,7 +15,8 @@ use super::share::Share;
 use super::student::{self, Lease, StudentId};
 use super::Sandbox;
 use crate::error::Error;
-use crate::target::process::{Execution, Launch};
+use crate::execution::child::{Ending, Execution};
+use crate::execution::spawn::Launch;
 
 /// A private folder and the user that owns it.
 #[derive(Debug)]
@@ -97,13 +99,16 @@ impl Jail {
             launch = bwrap::wrap(&launch, view);
             report = Some(report_pipe()?);
         }
-        launch.confinement = Some(Confinement {
+        launch.confinement = Confinement {
+            clean_env: true,
             user: self.user(),
-            cgroup_procs: group.as_ref().map(Group::procs_file),
+            cgroup_procs: group
+                .as_ref()
+                .and_then(|g| CString::new(g.procs_file().into_os_string().into_vec()).ok()),
             started_fd: report
                 .as_ref()
                 .map(|(_, write): &(OwnedFd, OwnedFd)| write.as_raw_fd()),
-        });
+        };
         Ok(Run {
             launch,
             group,
@@ -130,14 +135,14 @@ impl Jail {
         match self.prepare(&launch, &view) {
             Ok(prepared) => {
                 let execution = run(&prepared.launch);
-                let failure = prepared.sandbox_failure(&execution);
+                let failure = prepared.sandbox_failure(&execution.stderr_tail);
                 (execution, failure)
             }
             Err(error) => (
                 Execution {
                     stdout: Vec::new(),
                     stderr_tail: Vec::new(),
-                    ending: crate::target::Ending::NotStarted(error.to_string()),
+                    ending: Ending::NotStarted(error.to_string()),
                     elapsed: std::time::Duration::ZERO,
                 },
                 Some(error.to_string()),
@@ -159,26 +164,19 @@ pub struct Run {
 
 impl Run {
     /// Why the sandbox failed before the program started, if it did (bubblewrap only: its
-    /// shell never reported the start). `execution` is what the run gave.
-    pub fn sandbox_failure(&self, execution: &Execution) -> Option<String> {
+    /// shell never reported the start). `stderr` is the end of what the run wrote there.
+    pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
         let (read, _) = self.report.as_ref()?;
         let mut buffer = [0u8; 64];
-        // SAFETY: reads into a buffer we own from a descriptor we own (non-blocking).
-        let n = unsafe { libc::read(read.as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len()) };
-        let said = if n > 0 {
-            &buffer[..n as usize]
-        } else {
-            &[][..]
-        };
-        if said.starts_with(bwrap::STARTED.as_bytes()) {
+        let n = rustix::io::read(read, &mut buffer).unwrap_or(0);
+        if buffer[..n].starts_with(bwrap::STARTED.as_bytes()) {
             return None;
         }
-        let stderr = String::from_utf8_lossy(&execution.stderr_tail);
+        let stderr = String::from_utf8_lossy(stderr);
         let why = stderr
             .lines()
             .rfind(|l| l.starts_with("bwrap"))
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("{:?}", execution.ending));
+            .unwrap_or("it reported no start");
         Some(format!(
             "the sandbox (bubblewrap) failed before the program started: {why}"
         ))
@@ -208,15 +206,7 @@ impl Drop for Run {
 /// A pipe whose read end does not block, both ends closed on exec (the child gets its own copy
 /// of the write end as descriptor 3).
 fn report_pipe() -> Result<(OwnedFd, OwnedFd), Error> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 fills the two descriptors, which we then own.
-    let made = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) };
-    if made != 0 {
-        return Err(Error::io(
-            "cannot make a pipe for the sandbox",
-            std::io::Error::last_os_error(),
-        ));
-    }
-    // SAFETY: both descriptors were just made and are owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    use rustix::pipe::{pipe_with, PipeFlags};
+    pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)
+        .map_err(|e| Error::io("cannot make a pipe for the sandbox", e.into()))
 }

@@ -19,7 +19,7 @@ pub mod student;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::process::{Launch, Limits};
+use super::spawn::{Launch, Limits};
 pub use confine::Confinement;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
@@ -144,10 +144,10 @@ pub fn bwrap_probe() -> Result<(), String> {
                     wall: Duration::from_secs(20),
                     ..Limits::default()
                 });
-                super::process::run(launch, b"", &limits)
+                super::child::run(launch, b"", &limits)
             });
             match run {
-                (execution, None) if execution.ending == super::Ending::Exited(0) => Ok(()),
+                (execution, None) if execution.ending == super::child::Ending::Exited(0) => Ok(()),
                 (execution, failure) => Err(failure.unwrap_or_else(|| {
                     format!(
                         "{:?}: {}",

@@ -1,21 +1,21 @@
 //! What scenarios run against: the reference (in-process), any command, or a Python
-//! submission run through the dialect's adapter or launcher.
-
-pub mod interactive;
-pub mod process;
-pub mod python;
-pub mod sandbox;
+//! submission laid out with the dialect's adapter or launcher; and the [`Program`] every use
+//! starts, with the sandbox applied.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-pub use process::{Ending, Execution, Launch, Limits};
-use sandbox::bwrap::View;
-use sandbox::jail::{Jail, Run};
-pub use sandbox::Sandbox;
+use rustix::process::Signal;
 
+use super::child::{self, Ending, Execution, Running};
+use super::python;
+use super::sandbox::bwrap::View;
+use super::sandbox::jail::{Jail, Run};
+use super::sandbox::{self, Sandbox};
+use super::spawn::{Launch, Limits};
 use crate::error::Error;
 use crate::games::{Dialect, Game};
 
@@ -31,13 +31,13 @@ pub enum TargetSpec {
 }
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
-/// grader, a user of their own), one per scenario running at once, each reused for the
+/// grader, a user of their own), one per program running at once, each reused for the
 /// target's later scenarios.
 pub struct Target {
     spec: TargetSpec,
     interpreter: Option<python::Interpreter>,
     /// Jails not in use, with the launches already laid out in them.
-    free: Mutex<Vec<Slot>>,
+    free: Arc<Mutex<Vec<Slot>>>,
     /// Jails made so far (names them).
     made: AtomicUsize,
     /// Scratch space, removed when the target is dropped.
@@ -53,70 +53,6 @@ pub struct Target {
 struct Slot {
     jail: Jail,
     launches: HashMap<(&'static str, &'static str), (Launch, View)>,
-}
-
-/// A launch ready for one run in a jail of the target. Dropping it kills whatever the run
-/// left and frees the jail for the next scenario.
-pub struct Prepared<'t> {
-    launch: Launch,
-    run: Option<Run>,
-    slot: Option<Slot>,
-    target: &'t Target,
-}
-
-impl std::ops::Deref for Prepared<'_> {
-    type Target = Launch;
-
-    fn deref(&self) -> &Launch {
-        &self.launch
-    }
-}
-
-impl Prepared<'_> {
-    /// Why the sandbox failed before the program started (the harness's fault), if it did.
-    pub fn sandbox_failure(&self, execution: &Execution) -> Option<String> {
-        self.run.as_ref()?.sandbox_failure(execution)
-    }
-
-    /// Whether the run ended at the CPU-time limit `limit`: its processes used that much CPU
-    /// (where a cgroup measured it), or it died of the limit's signals (SIGXCPU, then
-    /// SIGKILL), directly or as a shell reports them (exit status 128 + signal).
-    pub fn hit_cpu_limit(&self, execution: &Execution, limit: std::time::Duration) -> bool {
-        let cpu_signal = |s: i32| s == libc::SIGXCPU || s == libc::SIGKILL;
-        let by_signal = match execution.ending {
-            Ending::Signaled(signal) => cpu_signal(signal),
-            Ending::Exited(code) => code > 128 && cpu_signal(code - 128),
-            _ => false,
-        };
-        // A cgroup's count runs a little behind the kernel's per-process one.
-        match self.run.as_ref().and_then(Run::cpu_time) {
-            Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
-            None => by_signal && execution.elapsed >= limit,
-        }
-    }
-
-    /// Whether a timeout of this run may be the doing of other programs: others ran beside
-    /// it and (where a cgroup measured it) it was using the CPU, not sleeping.
-    pub fn slowed_by_company(&self, elapsed: std::time::Duration) -> bool {
-        let Some(run) = &self.run else {
-            return false;
-        };
-        run.had_company() && run.cpu_time().is_none_or(|cpu| cpu * 10 >= elapsed)
-    }
-}
-
-impl Drop for Prepared<'_> {
-    fn drop(&mut self) {
-        // The run's processes die before the jail can be handed to another scenario.
-        self.run.take();
-        if let Some(slot) = self.slot.take() {
-            self.target
-                .free
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(slot);
-        }
-    }
 }
 
 impl Target {
@@ -142,7 +78,7 @@ impl Target {
         Ok(Target {
             spec,
             interpreter,
-            free: Mutex::new(Vec::new()),
+            free: Arc::new(Mutex::new(Vec::new())),
             made: AtomicUsize::new(0),
             scratch: sandbox::scratch::create()?,
             entry: None,
@@ -180,13 +116,15 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
-    /// How to start this target for one run of a scenario of `dialect` (`None` for the
-    /// reference). Keep it while the run lasts.
-    pub fn launch(
+    /// The program for one run of a scenario of `dialect` under `limits` and this target's
+    /// sandbox (`None`: the reference answers in-process). Keep it while the run lasts:
+    /// dropping it kills whatever the run left and frees its jail.
+    pub fn program(
         &self,
         game: &dyn Game,
         dialect: &'static Dialect,
-    ) -> Result<Option<Prepared<'_>>, Error> {
+        limits: &Limits,
+    ) -> Result<Option<Program>, Error> {
         if self.is_reference() {
             return Ok(None);
         }
@@ -202,40 +140,34 @@ impl Target {
             },
         };
         let key = (game.name(), dialect.name);
-        if !slot.launches.contains_key(&key) {
-            let laid_out = self.lay_out(&slot.jail, game, dialect);
-            let laid_out = match laid_out {
-                Ok(laid_out) => laid_out,
-                Err(error) => {
-                    self.free
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(slot);
-                    return Err(error);
-                }
-            };
-            slot.launches.insert(key, laid_out);
-        }
-        let prepared = slot
-            .launches
-            .get(&key)
-            .map(|(launch, view)| slot.jail.prepare(launch, view));
+        let prepared = match slot.launches.get(&key) {
+            Some((launch, view)) => slot.jail.prepare(launch, view),
+            None => self
+                .lay_out(&slot.jail, game, dialect)
+                .and_then(|(launch, view)| {
+                    let run = slot.jail.prepare(&launch, &view);
+                    slot.launches.insert(key, (launch, view));
+                    run
+                }),
+        };
         let run = match prepared {
-            Some(Ok(run)) => run,
-            Some(Err(error)) => {
+            Ok(run) => run,
+            Err(error) => {
                 self.free
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(slot);
                 return Err(error);
             }
-            None => return Err(Error::Usage("no launch was laid out".into())),
         };
-        Ok(Some(Prepared {
+        Ok(Some(Program {
             launch: run.launch.clone(),
-            run: Some(run),
-            slot: Some(slot),
-            target: self,
+            limits: self.sandbox.limits(limits),
+            run: Some(Arc::new(JailRun {
+                run: Some(run),
+                slot: Some(slot),
+                free: Arc::clone(&self.free),
+            })),
         }))
     }
 
@@ -265,13 +197,11 @@ impl Target {
             }
             TargetSpec::Python(path) => {
                 let launch = self.python_launch(jail, game, dialect, path)?;
-                if let Some(prefix) = self
+                let prefix = self
                     .interpreter
                     .as_ref()
-                    .and_then(python::Interpreter::prefix)
-                {
-                    view.readable.push(prefix);
-                }
+                    .and_then(python::Interpreter::prefix);
+                view.readable.extend(prefix);
                 launch
             }
         };
@@ -303,6 +233,100 @@ impl Target {
         let entry_name = self.entry.as_deref().unwrap_or(dialect.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
         python::launch(interpreter, dialect, &harness, &entry, &work)
+    }
+}
+
+/// A target's program with the sandbox's limits applied: how every use (scenarios,
+/// matches, fuzz) starts a student process. A program of a target holds its jail while it
+/// lives (clones share it).
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub launch: Launch,
+    pub limits: Limits,
+    run: Option<Arc<JailRun>>,
+}
+
+impl Program {
+    /// `launch` under `limits`, outside any jail.
+    pub fn new(launch: Launch, limits: Limits) -> Program {
+        Program {
+            launch,
+            limits,
+            run: None,
+        }
+    }
+
+    /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
+    pub fn run(&self, input: &[u8]) -> Execution {
+        child::run(&self.launch, input, &self.limits)
+    }
+
+    /// Starts the program to be driven a line at a time; it must be done by `deadline`.
+    pub fn start(&self, deadline: Instant) -> Result<Running, Ending> {
+        Running::start(&self.launch, &self.limits, deadline)
+    }
+
+    fn jail_run(&self) -> Option<&Run> {
+        self.run.as_ref()?.run.as_ref()
+    }
+
+    /// Why the sandbox failed before the program started (the harness's fault), if it did;
+    /// `stderr` is the end of what the program's side wrote there.
+    pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
+        self.jail_run()?.sandbox_failure(stderr)
+    }
+
+    /// Whether the run ended at the CPU-time limit `limit`: its processes used that much CPU
+    /// (where a cgroup measured it), or it died of the limit's signals (SIGXCPU, then
+    /// SIGKILL), directly or as a shell reports them (exit status 128 + signal).
+    pub fn hit_cpu_limit(&self, execution: &Execution, limit: Duration) -> bool {
+        let cpu_signal = |s: i32| s == Signal::XCPU.as_raw() || s == Signal::KILL.as_raw();
+        let by_signal = match execution.ending {
+            Ending::Signaled(signal) => cpu_signal(signal),
+            Ending::Exited(code) => code > 128 && cpu_signal(code - 128),
+            _ => false,
+        };
+        // A cgroup's count runs a little behind the kernel's per-process one.
+        match self.jail_run().and_then(Run::cpu_time) {
+            Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
+            None => by_signal && execution.elapsed >= limit,
+        }
+    }
+
+    /// Whether a timeout of this run may be the doing of other programs: others ran beside
+    /// it and (where a cgroup measured it) it was using the CPU, not sleeping.
+    pub fn slowed_by_company(&self, elapsed: Duration) -> bool {
+        self.jail_run().is_some_and(|run| {
+            run.had_company() && run.cpu_time().is_none_or(|cpu| cpu * 10 >= elapsed)
+        })
+    }
+}
+
+/// A run in a jail of a target. When it ends, whatever it left is killed and the jail goes
+/// back to the target for the next run.
+#[derive(Debug)]
+struct JailRun {
+    run: Option<Run>,
+    slot: Option<Slot>,
+    free: Arc<Mutex<Vec<Slot>>>,
+}
+
+impl Drop for JailRun {
+    fn drop(&mut self) {
+        // The run's processes die before the jail can be handed to another scenario.
+        self.run.take();
+        if let Some(slot) = self.slot.take() {
+            self.free
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot);
+        }
+    }
+}
+
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slot").field("jail", &self.jail).finish()
     }
 }
 
