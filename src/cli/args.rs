@@ -240,8 +240,9 @@ pub struct RunArgs {
     /// Most bytes a program may print to stdout in one scenario.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub output_limit: usize,
-    /// Address-space limit for a program, in MiB (0 for none).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    /// Address-space limit for a program, in MiB (0 for none; at most 16 TiB).
+    #[arg(long, value_name = "MIB", default_value_t = 2048,
+          value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
     pub memory_limit: u64,
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
