@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::boardgrade;
+use common::{boardgrade, unzip};
 use serde_json::Value;
 
 fn root() -> &'static Path {
@@ -50,19 +50,6 @@ fn processes_under(folder: &Path) -> Vec<String> {
         }
     }
     found
-}
-
-fn unzip(zip: &Path, into: &Path) {
-    let status = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
-        ])
-        .arg(zip)
-        .arg(into)
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// An autograder zip for the one-scenario csc110 game (1 point), built in `dir`.
@@ -262,17 +249,18 @@ fn a_scratch_folder_left_by_a_killed_grader_goes_with_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
     let scratch = dir.path().join("tmp");
     std::fs::create_dir_all(&scratch).unwrap();
-    let mut grader = std::process::Command::new(env!("CARGO_BIN_EXE_boardgrade"))
-        .current_dir(root())
-        .env("TMPDIR", &scratch)
-        .args([
-            "test",
-            "tests/selftest/hostile_game.toml",
-            "--sandbox",
-            "limits",
-        ])
-        .arg("--python")
-        .arg(root().join("fixtures/hostile/sleep_forever.py"))
+    // `boardgrade test` of one submission, its scratch folders in `scratch`.
+    let grader_of = |fixture: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+        command
+            .current_dir(root())
+            .env("TMPDIR", &scratch)
+            .args(["test", "tests/selftest/hostile_game.toml"])
+            .args(["--sandbox", "limits", "--python"])
+            .arg(root().join("fixtures").join(fixture));
+        command
+    };
+    let mut grader = grader_of("hostile/sleep_forever.py")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -306,18 +294,8 @@ fn a_scratch_folder_left_by_a_killed_grader_goes_with_the_next_run() {
         1,
         "the killed grader's scratch folder"
     );
-    boardgrade()
-        .env("TMPDIR", &scratch)
-        .args([
-            "test",
-            "tests/selftest/hostile_game.toml",
-            "--sandbox",
-            "limits",
-        ])
-        .arg("--python")
-        .arg(root().join("fixtures/one-d-chess/csc110/chess.py"))
-        .assert()
-        .success();
+    let next = grader_of("one-d-chess/csc110/chess.py").output().unwrap();
+    assert!(next.status.success());
     assert_eq!(left(&scratch), Vec::<PathBuf>::new());
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_under(&scratch), Vec::<String>::new());
