@@ -126,8 +126,10 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         stderr_tail: None,
         transcript: None,
         visibility: scenario.visibility,
+        hidden_message: scenario.hidden_message.clone(),
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
+        section: scenario.handout.section.clone(),
         duration_ms: 0,
         matches: None,
     }

@@ -137,34 +137,47 @@ def _arity_ok(handler, args):
         return False
 
 
+def answer(commands, words):
+    """Runs one command (its words, the first naming it): (error text or None, result)."""
+    handler = commands.get(words[0])
+    if handler is None:
+        return "UnknownCommand: %r" % words[0], NOTHING
+    if not _arity_ok(handler, words[1:]):
+        return "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters)), NOTHING
+    try:
+        return None, handler(*words[1:])
+    except MemoryError:
+        print("MemoryError", file=sys.stderr)
+        raise
+    except (Exception, SystemExit) as caught:
+        return _message(caught), NOTHING
+
+
+def respond(out, error, result):
+    """Frames one command's response after what the call printed: the printed text ended
+    with a newline, then `!error ...` or the return value (nothing for NOTHING)."""
+    out.end_line()
+    if error is not None:
+        out.write("!error %s\n" % error)
+    elif result is not NOTHING:
+        out.write("%s\n" % result)
+    out.flush()
+
+
+def serve_lines(protocol, out, commands):
+    """Answers each command line of `protocol` on `out` until end of input."""
+    for raw in protocol:
+        words = raw.split()
+        if not words:
+            continue
+        error, result = answer(commands, words)
+        respond(out, error, result)
+
+
 def serve(commands):
     """Answers commands until end of input. `commands` maps a command name to a function of
     the command's words returning the text of the return value, or NOTHING."""
     protocol = _take_stdin()
     out = _TrackingStdout(sys.stdout)
     sys.stdout = out
-    for raw in protocol:
-        words = raw.split()
-        if not words:
-            continue
-        handler = commands.get(words[0])
-        error = None
-        result = NOTHING
-        if handler is None:
-            error = "UnknownCommand: %r" % words[0]
-        elif not _arity_ok(handler, words[1:]):
-            error = "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters))
-        else:
-            try:
-                result = handler(*words[1:])
-            except MemoryError:
-                print("MemoryError", file=sys.stderr)
-                raise
-            except (Exception, SystemExit) as caught:
-                error = _message(caught)
-        out.end_line()
-        if error is not None:
-            out.write("!error %s\n" % error)
-        elif result is not NOTHING:
-            out.write("%s\n" % result)
-        out.flush()
+    serve_lines(protocol, out, commands)
