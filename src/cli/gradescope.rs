@@ -5,6 +5,7 @@ use boardgrade::package::{write_zip, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::scenario::sources;
 use boardgrade::Error;
+use std::path::PathBuf;
 
 use super::args::GradescopeArgs;
 use super::exit;
@@ -14,7 +15,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
         return run_autograder(args);
     }
     // A zip whose specs do not load would fail every student: refuse to build it.
-    let loaded = sources::load_all(&sources::from_paths(&args.specs)?);
+    let loaded = args.only.load(&sources::from_paths(&args.specs)?)?;
     if let Some(error) = loaded.errors.first() {
         return Err(Error::Scenario(error.clone()));
     }
@@ -47,6 +48,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
             binary,
             grade_args,
             sandbox: args.sandbox,
+            policy: policy_file(args),
         },
         &args.out,
     )?;
@@ -79,4 +81,21 @@ fn run_autograder(args: &GradescopeArgs) -> Result<i32, Error> {
     }
     println!("boardgrade: wrote {}", report.results.display());
     Ok(exit::SUCCESS)
+}
+
+/// The course policy to ship: the one given, else the one nearest above the first specs
+/// path, when it lies outside the specs copied (one inside them is copied with them).
+fn policy_file(args: &GradescopeArgs) -> Option<PathBuf> {
+    if let Some(given) = &args.only.policy {
+        return Some(given.clone());
+    }
+    let first = args.specs.first()?;
+    let found = boardgrade::policy::find_beside(first)?;
+    let copied = std::fs::canonicalize(first).ok()?;
+    let root = if copied.is_dir() {
+        copied.as_path()
+    } else {
+        copied.parent()?
+    };
+    (!found.starts_with(root)).then_some(found)
 }

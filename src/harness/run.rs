@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use super::expectation::{expect, input, Expectation};
+use super::expectation::{expectations, input, Expectation};
 use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
@@ -87,26 +87,26 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
     if let Some(play) = &scenario.play {
         return super::matchplay::run(scenario, play, target, limits);
     }
-    let expectation = match expect(scenario) {
-        Ok(expectation) => expectation,
+    let expectations = match expectations(scenario) {
+        Ok(expectations) => expectations,
         Err(problem) => {
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
-    let (outcome, slowed_by_company) = run_program(scenario, &expectation, target, limits);
+    let (outcome, slowed_by_company) = run_program(scenario, &expectations, target, limits);
     if !slowed_by_company {
         return outcome;
     }
     // Other programs may have slowed it down: only a timeout seen alone counts.
     let _alone = crate::execution::sandbox::share::alone();
-    run_program(scenario, &expectation, target, limits).0
+    run_program(scenario, &expectations, target, limits).0
 }
 
 /// One run of a scenario, judged; and whether it timed out while other programs ran beside
 /// it (then it must be run again alone before the timeout counts).
 fn run_program(
     scenario: &Scenario,
-    expectation: &Expectation,
+    expectations: &[Expectation],
     target: &Target,
     limits: &Limits,
 ) -> (Outcome, bool) {
@@ -117,8 +117,8 @@ fn run_program(
     let program = match target.program(scenario.game, scenario.dialect, &limits) {
         Err(error) => return (error_outcome(scenario, error.to_string()), false),
         Ok(None) => {
-            let execution = reference_execution(expectation);
-            return (judge(scenario, expectation, &execution), false);
+            let execution = reference_execution(&expectations[0]);
+            return (best_outcome(scenario, expectations, &execution), false);
         }
         Ok(Some(program)) => program,
     };
@@ -126,13 +126,32 @@ fn run_program(
     if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
         return (error_outcome(scenario, why), false);
     }
-    let mut outcome = judge(scenario, expectation, &execution);
+    let mut outcome = best_outcome(scenario, expectations, &execution);
     if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
         outcome = cpu_limit_outcome(scenario, outcome);
     }
     let slowed =
         outcome.verdict == Verdict::Timeout && program.slowed_by_company(execution.elapsed);
     (outcome, slowed)
+}
+
+/// The run judged under each expectation (the scenario's own, then the optional rules the
+/// course credits): the first that passes, else the one matched furthest, the scenario's own
+/// on a tie.
+fn best_outcome(scenario: &Scenario, expectations: &[Expectation], run: &Execution) -> Outcome {
+    let mut outcomes = expectations.iter().map(|e| judge(scenario, e, run));
+    let Some(mut best) = outcomes.next() else {
+        return error_outcome(scenario, "the scenario has no expectation".into());
+    };
+    for outcome in outcomes {
+        if best.verdict == Verdict::Pass {
+            break;
+        }
+        if outcome.verdict == Verdict::Pass || outcome.steps_matched > best.steps_matched {
+            best = outcome;
+        }
+    }
+    best
 }
 
 /// The reference's own answers, as if it had been a program.

@@ -10,6 +10,7 @@ use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Protocol,
     PythonLaunch, Session,
 };
+use crate::policy::PolicyOption;
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -58,5 +59,12 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
+        match dialect {
+            "csc110" => csc110::POLICY,
+            _ => &[],
+        }
     }
 }
