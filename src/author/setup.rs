@@ -130,6 +130,7 @@ impl Setup {
             tags: Vec::new(),
             time_limit,
             compare: CompareMode::Exact,
+            judge: None,
             options: self.options.clone(),
             opening: None,
             steps: lines

@@ -2,14 +2,15 @@
 //! reference engine's answer, with the answers every grader accepts.
 
 use crate::compare::StepPattern;
-use crate::games::Reply;
+use crate::games::{Protocol, Reply};
 use crate::scenario::Scenario;
 
 /// The expectation of a whole scenario, index 0 being the opening output.
 #[derive(Debug, Clone)]
 pub struct Expectation {
     pub steps: Vec<StepPattern>,
-    /// What the reference itself printed, step by step (index 0 = opening).
+    /// What the reference itself printed, step by step (index 0 = opening): for call
+    /// protocols, each step's framed response, as a program speaking the protocol writes it.
     pub reference: Vec<String>,
     /// Whether the reference's program had ended by itself after the last step.
     pub finished: bool,
@@ -55,7 +56,13 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
         }
         let reply = session.respond(&step.send);
         steps.push(pattern(&reply, step.expect.as_deref(), &step.accept));
-        reference.push(reply.text);
+        reference.push(match scenario.dialect.protocol {
+            Protocol::Call => scenario
+                .game
+                .split_response(scenario.dialect.name, &step.send, &reply.text)
+                .encode(),
+            Protocol::Program => reply.text,
+        });
     }
     Ok(Expectation {
         steps,

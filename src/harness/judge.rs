@@ -32,6 +32,9 @@ const CPU_LIMIT_SIGNAL: i32 = 24;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
+    if scenario.dialect.protocol == Protocol::Call {
+        return super::calls::judge_calls(scenario, expectation, run);
+    }
     let (game, dialect) = (scenario.game, scenario.dialect.name);
     let steps: Vec<StepPattern> = expectation
         .steps
@@ -40,92 +43,133 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .collect();
     let compared = normalize_output(scenario, &prepare(&run.stdout, scenario.compare));
     let matched = match_steps(&steps, &compared, scenario.compare);
-    let stderr = visible::lossless(&run.stderr_tail);
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
-    let exit_ignored = scenario.dialect.protocol == Protocol::Program && !expectation.finished;
-    let abnormal = !matches!(run.ending, Ending::Exited(0));
-
-    let mut detail = None;
-    let verdict = match &run.ending {
-        Ending::Cancelled => {
-            detail = Some("cancelled before it finished".into());
-            Verdict::Error
-        }
-        Ending::NotStarted(why) => {
-            detail = Some(format!("could not start the program: {why}"));
-            Verdict::Error
-        }
-        Ending::TimedOut => {
-            detail = Some(format!(
-                "no end after {} (the scenario's time limit)",
-                seconds(scenario.time_limit)
-            ));
-            Verdict::Timeout
-        }
-        Ending::Signaled(CPU_LIMIT_SIGNAL) => {
-            detail = Some("killed at the CPU-time limit".into());
-            Verdict::Timeout
-        }
-        Ending::OutputLimit => {
-            detail = Some(format!("printed more than {} bytes", run.stdout.len()));
-            Verdict::OutputLimit
-        }
-        _ if abnormal && OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => {
-            detail = Some("ran out of memory under the memory limit".into());
-            Verdict::MemoryLimit
-        }
-        ending => {
-            let crashed = abnormal
-                && match &matched {
-                    Ok(_) => !exit_ignored,
-                    // Output that differs is wrong however the program then ended; output
-                    // that stops short is a crash when the program died.
-                    Err(m) => m.output_ended,
-                };
-            if crashed {
-                detail = Some(describe_ending(ending));
-                Verdict::Crash
-            } else if matched.is_ok() {
-                Verdict::Pass
-            } else if same_positions(scenario, &steps, &compared) {
-                detail = Some(
-                    "the content is right (board positions included) but it is printed differently"
-                        .into(),
-                );
-                Verdict::Presentation
-            } else {
-                Verdict::Wrong
-            }
-        }
-    };
+    let exit_ignored = !expectation.finished;
+    let failed = matched.as_ref().err().map(|m| m.output_ended);
+    let (verdict, detail) = classify(scenario, run, failed, exit_ignored, || {
+        same_positions(scenario, &steps, &compared)
+    });
 
     let first_divergence = matched
         .as_ref()
         .err()
         .map(|m| divergence(scenario, &steps, &compared, m));
-    let transcript = match (&matched, scenario.dialect.protocol) {
-        (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
-        _ => None,
-    };
-    let steps_total = scenario.steps.len();
+    let transcript = matched
+        .as_ref()
+        .err()
+        .map(|m| transcript(scenario, &compared, m));
     let steps_matched = match &matched {
-        Ok(_) => steps_total,
-        Err(m) => m.step.saturating_sub(1).min(steps_total),
+        Ok(_) => scenario.steps.len(),
+        Err(m) => m.step.saturating_sub(1).min(scenario.steps.len()),
     };
+    scored(
+        scenario,
+        run,
+        Judged {
+            verdict,
+            detail,
+            first_divergence,
+            steps_matched,
+            transcript,
+            notes: Vec::new(),
+        },
+    )
+}
+
+/// What judging found, before scoring.
+pub(crate) struct Judged {
+    pub verdict: Verdict,
+    pub detail: Option<String>,
+    pub first_divergence: Option<Divergence>,
+    pub steps_matched: usize,
+    pub transcript: Option<String>,
+    /// Divergences in parts the scenario does not judge.
+    pub notes: Vec<String>,
+}
+
+/// The verdict of a run from how it ended and whether its output matched: `failed` is
+/// `None` when it matched, else whether the output stopped short of the expectation.
+pub(crate) fn classify(
+    scenario: &Scenario,
+    run: &Execution,
+    failed: Option<bool>,
+    exit_ignored: bool,
+    same_positions: impl FnOnce() -> bool,
+) -> (Verdict, Option<String>) {
+    let stderr = visible::lossless(&run.stderr_tail);
+    let abnormal = !matches!(run.ending, Ending::Exited(0));
+    match &run.ending {
+        Ending::Cancelled => (Verdict::Error, Some("cancelled before it finished".into())),
+        Ending::NotStarted(why) => (
+            Verdict::Error,
+            Some(format!("could not start the program: {why}")),
+        ),
+        Ending::TimedOut => (
+            Verdict::Timeout,
+            Some(format!(
+                "no end after {} (the scenario's time limit)",
+                seconds(scenario.time_limit)
+            )),
+        ),
+        Ending::Signaled(CPU_LIMIT_SIGNAL) => (
+            Verdict::Timeout,
+            Some("killed at the CPU-time limit".into()),
+        ),
+        Ending::OutputLimit => (
+            Verdict::OutputLimit,
+            Some(format!("printed more than {} bytes", run.stdout.len())),
+        ),
+        _ if abnormal && OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => (
+            Verdict::MemoryLimit,
+            Some("ran out of memory under the memory limit".into()),
+        ),
+        ending => {
+            let crashed = abnormal
+                && match failed {
+                    None => !exit_ignored,
+                    // Output that differs is wrong however the program then ended; output
+                    // that stops short is a crash when the program died.
+                    Some(output_ended) => output_ended,
+                };
+            if crashed {
+                (Verdict::Crash, Some(describe_ending(ending)))
+            } else if failed.is_none() {
+                (Verdict::Pass, None)
+            } else if same_positions() {
+                (
+                    Verdict::Presentation,
+                    Some(
+                        "the content is right (board positions included) but it is printed differently"
+                            .into(),
+                    ),
+                )
+            } else {
+                (Verdict::Wrong, None)
+            }
+        }
+    }
+}
+
+/// The outcome with its score.
+pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Outcome {
+    let stderr = visible::lossless(&run.stderr_tail);
+    let verdict = judged.verdict;
+    let steps_total = scenario.steps.len();
     let mut outcome = base_outcome(scenario, verdict);
     if verdict == Verdict::Pass {
         outcome.score = scenario.points;
     } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
-        outcome.score = scenario.points * steps_matched as f64 / steps_total as f64;
+        outcome.score = scenario.points * judged.steps_matched as f64 / steps_total as f64;
     }
     Outcome {
-        first_divergence,
-        steps_matched,
-        detail,
+        first_divergence: judged.first_divergence,
+        steps_matched: judged.steps_matched,
+        detail: judged.detail,
         stderr_tail: (verdict != Verdict::Pass && !stderr.trim().is_empty())
             .then(|| stderr.trim_end().to_string()),
-        transcript,
+        transcript: judged.transcript,
+        notes: judged.notes,
         duration_ms: run.elapsed.as_millis() as u64,
         ..outcome
     }
@@ -158,6 +202,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         handout: handout_label(scenario),
         duration_ms: 0,
         matches: None,
+        notes: Vec::new(),
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Scenario {
     pub tags: Vec<String>,
     pub time_limit: Duration,
     pub compare: CompareMode,
+    /// The response parts judged (call protocols); `None` judges every part. A divergence
+    /// in another part is a note, not a failure.
+    pub judge: Option<Vec<&'static str>>,
     pub options: GameOptions,
     /// Expected output before the first input; the reference's when `None`.
     pub opening: Option<String>,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::games::Session;
+use crate::games::{Response, Session};
 use crate::harness::judge::{describe_ending, OUT_OF_MEMORY};
 use crate::target::interactive::Interactive;
 use crate::target::{Ending, Launch, Limits};
@@ -54,8 +54,10 @@ impl ReferenceConversation {
 
 impl Conversation for ReferenceConversation {
     fn send(&mut self, line: &str) -> Result<(), Stop> {
-        let reply = self.session.respond(line);
-        self.pending.extend(reply.text.lines().map(str::to_string));
+        // Framed as a program speaking the call protocol frames it.
+        let reply = Response::from_text(&self.session.respond(line).text);
+        self.pending
+            .extend(reply.encode().lines().map(str::to_string));
         Ok(())
     }
 
@@ -196,8 +198,9 @@ mod tests {
     fn the_reference_answers_line_by_line() {
         let mut c = ReferenceConversation::new(Box::new(Echo));
         c.send("hello").unwrap();
-        assert_eq!(c.read_line().unwrap(), "hello");
-        assert_eq!(c.read_line().unwrap(), "second");
+        assert_eq!(c.read_line().unwrap(), "=hello");
+        assert_eq!(c.read_line().unwrap(), "=second");
+        assert_eq!(c.read_line().unwrap(), ".");
         assert_eq!(c.read_line().unwrap_err().kind, StopKind::Crash);
     }
 
