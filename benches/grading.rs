@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
 use boardgrade::scenario::Scenario;
-use boardgrade::target::{python, Limits, Sandbox, Target, TargetSpec};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/one-d-chess/project5/one_d_chess.py";

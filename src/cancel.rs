@@ -2,34 +2,32 @@
 //! runners check, so every child is killed and nothing half-done is stored.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
+use signal_hook::consts::{SIGINT, SIGTERM};
+
+/// The stop flag, shared with the signal handlers.
+fn flag() -> &'static Arc<AtomicBool> {
+    static REQUESTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    REQUESTED.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
 
 /// Asks every run in progress to stop.
 pub fn request() {
-    REQUESTED.store(true, Ordering::SeqCst);
+    flag().store(true, Ordering::SeqCst);
 }
 
 pub fn is_requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
+    flag().load(Ordering::Relaxed)
 }
 
-extern "C" fn on_interrupt(_signal: libc::c_int) {
-    // Only async-signal-safe work here: an atomic store, and restoring the default so a
-    // second Ctrl-C ends the process at once.
-    REQUESTED.store(true, Ordering::SeqCst);
-    // SAFETY: signal() is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
+/// Turns Ctrl-C (SIGINT) and SIGTERM into a stop request; a second one, once a stop is
+/// requested, ends the process at once.
+pub fn install_interrupt_handler() -> std::io::Result<()> {
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it sees the flag as it was before this signal set it.
+        signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(flag()))?;
+        signal_hook::flag::register(signal, Arc::clone(flag()))?;
     }
-}
-
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a stop request.
-pub fn install_interrupt_handler() {
-    let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: installs a handler that only stores to an atomic and calls signal().
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
+    Ok(())
 }

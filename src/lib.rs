@@ -7,13 +7,14 @@ pub mod author;
 pub mod cancel;
 pub mod compare;
 pub mod error;
+pub mod execution;
 pub mod games;
 pub mod grade;
 pub mod harness;
 pub mod package;
+pub mod pool;
 pub mod report;
 pub mod rng;
 pub mod scenario;
-pub mod target;
 
 pub use error::{Error, Result};

@@ -144,7 +144,7 @@ fn a_background_child_is_killed_with_its_parent() {
     let file = dir.path().join("child.toml");
     std::fs::write(&file, "game = \"one-d-chess\"\ndialect = \"project5\"\nname = \"child\"\nsteps = [{ send = \"go\", expect = \"started\\n\" }]\n").unwrap();
     for (sandbox, seconds) in [("none", 3041), ("limits", 3042), ("bwrap", 3043)] {
-        if sandbox == "bwrap" && !boardgrade::target::sandbox::bwrap_works() {
+        if sandbox == "bwrap" && !boardgrade::execution::sandbox::bwrap_works() {
             continue;
         }
         let marker = format!("sleep {seconds}");

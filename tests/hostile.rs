@@ -133,7 +133,7 @@ fn verdict_of<'a>(report: &'a Value, id: &str) -> &'a Value {
 #[test]
 fn every_hostile_submission_gets_its_verdict_and_leaves_nothing_behind() {
     let mut sandboxes = vec!["limits"];
-    if boardgrade::target::sandbox::bwrap_works() {
+    if boardgrade::execution::sandbox::bwrap_works() {
         sandboxes.push("bwrap");
     }
     for sandbox in sandboxes {

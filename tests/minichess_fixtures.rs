@@ -299,7 +299,7 @@ fn a_random_chooser_is_legal_but_scores_lower_on_strength() {
 fn the_match_report_shows_records_awards_and_a_lost_game() {
     let text = report(&fixture("random-chooser.py"), MATCH_SPEC, "plays well");
     for expected in [
-        "match: 24 game(s)",
+        "match: 120 game(s)",
         "vs greedy     as white",
         "not met    2 pt(s)  against greedy as the side that wins in theory",
         "lost games (one against each opponent in each colour, a failure first):",

@@ -3,6 +3,7 @@
 //! still fails the same way (and stays a valid scenario), and written as a scenario file.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use super::generate::{random_game, Style};
@@ -10,11 +11,11 @@ use super::setup::Setup;
 use super::shrink::ddmin;
 use super::write::{file_text, FileHead, ScenarioText};
 use crate::error::Error;
+use crate::execution::{Limits, Target};
 use crate::games::Protocol;
 use crate::harness::{run_one, Outcome, Verdict};
 use crate::rng::Rng;
 use crate::scenario::Visibility;
-use crate::target::{Limits, Target};
 
 /// What `boardgrade fuzz` asks for.
 #[derive(Debug, Clone)]
@@ -118,50 +119,46 @@ pub fn fuzz(
     let games: Vec<(usize, u64)> = (1..=config.games)
         .map(|game| (game, master.next_u64()))
         .collect();
-    // Games are played `jobs` at a time; their failures are then taken in order, so the
+    // Games are played `jobs` at a time; their failures are taken in game order, so the
     // result does not depend on `jobs`.
-    for batch in games.chunks(config.jobs.max(1)) {
-        let played = std::thread::scope(|scope| {
-            let handles: Vec<_> = batch
-                .iter()
-                .map(|&(game, game_seed)| {
-                    let runner = &runner;
-                    scope.spawn(move || runner.play(game, game_seed, config.max_steps))
+    let mut stopped = Ok(());
+    crate::pool::ordered(
+        &games,
+        config.jobs,
+        |_, &(game, game_seed)| runner.play(game, game_seed, config.max_steps),
+        |index, played| {
+            let (game, game_seed) = games[index];
+            let step = (|| {
+                let (lines, signature) = played?;
+                report.games = game;
+                listen(FuzzEvent::Played {
+                    game,
+                    steps: lines.len(),
+                    failed: signature.as_ref(),
+                });
+                let Some(signature) = signature else {
+                    return Ok(ControlFlow::Continue(()));
+                };
+                if !seen.insert(signature.clone()) {
+                    report.repeats += 1;
+                    return Ok(ControlFlow::Continue(()));
+                }
+                let number = report.failures.len() + 1;
+                let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
+                listen(FuzzEvent::Found(&failure));
+                report.failures.push(failure);
+                Ok(match report.failures.len() >= config.max_failures {
+                    true => ControlFlow::Break(()),
+                    false => ControlFlow::Continue(()),
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect::<Vec<_>>()
-        });
-        for (&(game, game_seed), result) in batch.iter().zip(played) {
-            let (lines, signature) = result?;
-            report.games = game;
-            listen(FuzzEvent::Played {
-                game,
-                steps: lines.len(),
-                failed: signature.as_ref(),
-            });
-            let Some(signature) = signature else {
-                continue;
-            };
-            if !seen.insert(signature.clone()) {
-                report.repeats += 1;
-                continue;
-            }
-            let number = report.failures.len() + 1;
-            let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
-            listen(FuzzEvent::Found(&failure));
-            report.failures.push(failure);
-            if report.failures.len() >= config.max_failures {
-                return Ok(report);
-            }
-        }
-    }
-    Ok(report)
+            })();
+            step.unwrap_or_else(|error| {
+                stopped = Err(error);
+                ControlFlow::Break(())
+            })
+        },
+    );
+    stopped.map(|()| report)
 }
 
 /// Runs candidate games on the target.

@@ -127,6 +127,7 @@ impl Setup {
             partial_credit: false,
             group: None,
             visibility: Visibility::Hidden,
+            hidden_message: None,
             tags: Vec::new(),
             time_limit,
             compare: CompareMode::Exact,

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use boardgrade::execution::Sandbox;
+use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::report::Format;
-use boardgrade::target::Sandbox;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -281,10 +282,54 @@ pub struct GradeArgs {
     pub resume: bool,
     #[arg(long, value_enum, default_value_t = GradeFormat::Human)]
     pub format: GradeFormat,
+    /// How --format gradescope writes each test's feedback: html (boards drawn) or text.
+    #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
+    pub feedback: FeedbackFormat,
+    /// A further report, written besides the others (repeatable): `html=report.html`, the
+    /// class report page.
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportRequest>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// The formats `--report` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// The class report: one self-contained HTML page.
+    Html,
+}
+
+/// One `--report FORMAT=PATH`.
+#[derive(Debug, Clone)]
+pub struct ReportRequest {
+    pub format: ReportFormat,
+    pub path: PathBuf,
+}
+
+fn parse_report(value: &str) -> Result<ReportRequest, String> {
+    let (name, path) = value
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=PATH (html=report.html), found {value:?}"))?;
+    let format = ReportFormat::from_str(name, true).map_err(|_| {
+        let known: Vec<String> = ReportFormat::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        format!(
+            "unknown report format {name:?}; expected one of {}",
+            known.join(", ")
+        )
+    })?;
+    if path.is_empty() {
+        return Err(format!("no path after {name}="));
+    }
+    Ok(ReportRequest {
+        format,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Debug, Args)]
@@ -300,6 +345,9 @@ pub struct GradescopeArgs {
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
+    /// How each test's feedback is written: html (boards drawn) or text.
+    #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
+    pub feedback: FeedbackFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use boardgrade::author::fuzz::{fuzz, FuzzConfig, FuzzEvent};
+use boardgrade::execution::{Target, TargetSpec};
 use boardgrade::report::{diff, Style};
-use boardgrade::target::{Target, TargetSpec};
 use boardgrade::Error;
 
 use super::args::FuzzArgs;

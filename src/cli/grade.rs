@@ -3,14 +3,15 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use boardgrade::execution::python;
 use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store};
 use boardgrade::report::class::{summary_text, ClassReporter};
+use boardgrade::report::class_html::class_report;
 use boardgrade::report::{gradescope, junit};
 use boardgrade::scenario::sources;
-use boardgrade::target::python;
 use boardgrade::{cancel, Error};
 
-use super::args::{GradeArgs, GradeFormat};
+use super::args::{GradeArgs, GradeFormat, ReportFormat};
 use super::exit;
 use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
@@ -60,7 +61,6 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         sandbox: sandbox(&args.run),
         hidden: hidden_paths(&args.specs),
     };
-    cancel::install_interrupt_handler();
 
     let show_progress = args.format == GradeFormat::Human && std::io::stderr().is_terminal();
     let mut reporter = ClassReporter::new(
@@ -108,6 +108,12 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let summary_json =
         serde_json::to_vec_pretty(&summary).map_err(|e| Error::Usage(e.to_string()))?;
     write_file(&args.out.join("summary.json"), &summary_json)?;
+    for request in &args.reports {
+        let text = match request.format {
+            ReportFormat::Html => class_report(&results, &summary, "boardgrade class report"),
+        };
+        write_file(&request.path, text.as_bytes())?;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let io = |e| Error::io("cannot write to stdout", e);
@@ -121,7 +127,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "grader": {
                     "sandbox": config.sandbox.as_str(),
                     "jobs": config.jobs,
-                    "max_rss_kib": boardgrade::target::process::own_peak_rss_kib(),
+                    "max_rss_kib": boardgrade::execution::own_peak_rss_kib(),
                 },
                 "submissions": results,
             });
@@ -141,7 +147,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                         .join("gradescope")
                         .join(format!("{}.json", result.id))
                 };
-                let document = gradescope::results(result, "");
+                let options = gradescope::Options {
+                    format: args.feedback,
+                    note: String::new(),
+                };
+                let document = gradescope::results(result, &options);
                 let bytes = serde_json::to_vec_pretty(&document)
                     .map_err(|e| Error::Usage(e.to_string()))?;
                 write_file(&file, &bytes)?;

@@ -1,6 +1,7 @@
 //! `boardgrade gradescope`: check the specs, then write the autograder zip.
 
 use boardgrade::package::{write_zip, Package};
+use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::scenario::sources;
 use boardgrade::Error;
 
@@ -30,6 +31,9 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
         for value in values {
             grade_args.extend([flag.to_string(), value.clone()]);
         }
+    }
+    if args.feedback == FeedbackFormat::Text {
+        grade_args.extend(["--feedback".to_string(), "text".to_string()]);
     }
     let binary =
         std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;

@@ -33,6 +33,16 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    // Commands that run student code stop them all on Ctrl-C (an interactive one keeps
+    // the terminal's default).
+    if matches!(
+        cli.command,
+        Command::Test(_) | Command::Grade(_) | Command::Gradescope(_) | Command::Fuzz(_)
+    ) {
+        if let Err(error) = boardgrade::cancel::install_interrupt_handler() {
+            eprintln!("boardgrade: cannot catch Ctrl-C: {error}");
+        }
+    }
     let result = match &cli.command {
         Command::Test(args) => test::run(args),
         Command::Grade(args) => grade::run(args),

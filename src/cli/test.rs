@@ -2,12 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
+use boardgrade::execution::{Limits, Sandbox, Target, TargetSpec};
 use boardgrade::grade;
 use boardgrade::harness::{run_all, RunConfig};
 use boardgrade::report::reporter;
 use boardgrade::scenario::sources::{self, SourceFile};
 use boardgrade::scenario::Scenario;
-use boardgrade::target::{Limits, Sandbox, Target, TargetSpec};
 use boardgrade::Error;
 
 use super::args::{RunArgs, TestArgs};

@@ -150,13 +150,19 @@ pub fn csv(results: &[SubmissionResult]) -> String {
             }
         }
     }
+    // The leaderboard's numbers, as Gradescope shows them (match scenarios only).
+    let (standing_columns, standings) = crate::report::leaderboard::class_columns(results);
     let mut out = String::from("submission,dialect,score,max_score");
-    for (_, name) in &columns {
+    for name in columns
+        .iter()
+        .map(|(_, name)| name)
+        .chain(&standing_columns)
+    {
         out.push(',');
         out.push_str(&csv_field(name));
     }
     out.push_str(",error\n");
-    for result in results {
+    for (result, standing) in results.iter().zip(&standings) {
         let cells = [
             result.id.clone(),
             result.dialect.clone().unwrap_or_default(),
@@ -179,6 +185,10 @@ pub fn csv(results: &[SubmissionResult]) -> String {
             {
                 out.push_str(&number(o.score));
             }
+        }
+        for value in standing {
+            out.push(',');
+            out.push_str(&value.map(number).unwrap_or_default());
         }
         out.push(',');
         out.push_str(&csv_field(result.error.as_deref().unwrap_or("")));

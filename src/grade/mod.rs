@@ -5,18 +5,17 @@ pub mod class;
 pub mod store;
 pub mod submission;
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::execution::python::Interpreter;
+use crate::execution::{Limits, Sandbox, Target, TargetSpec};
 use crate::games::Dialect;
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
-use crate::target::python::Interpreter;
-use crate::target::{Limits, Sandbox, Target, TargetSpec};
 pub use store::Store;
 pub use submission::{discover, Submission};
 
@@ -206,45 +205,37 @@ pub fn grade_all(
     let pending: Vec<usize> = (0..submissions.len())
         .filter(|&i| stored[i].is_none())
         .collect();
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, SubmissionResult)>();
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.clamp(1, pending.len().max(1)) {
-            let (sender, next, pending) = (sender.clone(), &next, &pending);
-            scope.spawn(move || loop {
-                if crate::cancel::is_requested() {
-                    break;
-                }
-                let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let result = grade_one(&submissions[index], scenarios, config);
-                if sender.send((index, result)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(sender);
-        for (index, mut result) in receiver {
-            // Once Ctrl-C is pressed, a result may be cut short: it is neither stored nor
+    crate::pool::each(
+        &pending,
+        config.jobs,
+        |_, &index| {
+            // Once Ctrl-C is pressed, nothing more is started.
+            (!crate::cancel::is_requested())
+                .then(|| (index, grade_one(&submissions[index], scenarios, config)))
+        },
+        |_, graded| {
+            // A result finished after Ctrl-C may be cut short: it is neither stored nor
             // reported, and --resume grades that submission again.
-            if !crate::cancel::is_requested() {
-                if let Some(store) = &config.store {
-                    if let Err(error) = store.save(&result) {
-                        result.error = Some(format!("the result could not be saved: {error}"));
-                    }
+            let Some((index, mut result)) = graded.filter(|_| !crate::cancel::is_requested())
+            else {
+                return ControlFlow::Break(());
+            };
+            if let Some(store) = &config.store {
+                if let Err(error) = store.save(&result) {
+                    result.error = Some(format!("the result could not be saved: {error}"));
                 }
-                done += 1;
-                listen(GradeEvent::Finished {
-                    result: &result,
-                    done,
-                    total: submissions.len(),
-                    resumed: false,
-                });
-                results[index] = Some(result);
             }
-        }
-    });
+            done += 1;
+            listen(GradeEvent::Finished {
+                result: &result,
+                done,
+                total: submissions.len(),
+                resumed: false,
+            });
+            results[index] = Some(result);
+            ControlFlow::Continue(())
+        },
+    );
     let results: Vec<SubmissionResult> = results.into_iter().flatten().collect();
     listen(GradeEvent::Done {
         results: &results,

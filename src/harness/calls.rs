@@ -8,10 +8,10 @@ use super::outcome::{Divergence, Outcome};
 use crate::compare::framed::{decode, Response};
 use crate::compare::pattern::render;
 use crate::compare::{match_steps, prepare, StepPattern};
+use crate::execution::Execution;
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Part};
 use crate::scenario::Scenario;
-use crate::target::Execution;
 
 /// Most earlier lines sent shown with a divergence.
 const SENT_BEFORE: usize = 12;

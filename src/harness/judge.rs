@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
+use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
 use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
+use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
 use crate::scenario::Scenario;
-use crate::target::{Ending, Execution};
 
 /// Most lines of a step's output kept in a divergence.
 const MAX_CHUNK_LINES: usize = 60;
@@ -17,18 +18,6 @@ const MAX_CHUNK_LINES: usize = 60;
 const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
 const TRANSCRIPT_LINES: usize = 24;
-
-/// Texts on stderr that mean the program ran out of memory under the address-space limit.
-pub(crate) const OUT_OF_MEMORY: &[&str] = &[
-    "MemoryError",
-    "Cannot allocate memory",
-    "std::bad_alloc",
-    "memory allocation of",
-    "out of memory",
-];
-
-/// SIGXCPU: the CPU-time limit.
-const CPU_LIMIT_SIGNAL: i32 = 24;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
@@ -98,56 +87,38 @@ pub(crate) fn classify(
     same_positions: impl FnOnce() -> bool,
 ) -> (Verdict, Option<String>) {
     let stderr = visible::lossless(&run.stderr_tail);
-    let abnormal = !matches!(run.ending, Ending::Exited(0));
-    match &run.ending {
-        Ending::Cancelled => (Verdict::Error, Some("cancelled before it finished".into())),
-        Ending::NotStarted(why) => (
-            Verdict::Error,
-            Some(format!("could not start the program: {why}")),
-        ),
-        Ending::TimedOut => (
-            Verdict::Timeout,
-            Some(format!(
+    let decided = decided_by_ending(
+        &run.ending,
+        &stderr,
+        || {
+            format!(
                 "no end after {} (the scenario's time limit)",
                 seconds(scenario.time_limit)
-            )),
-        ),
-        Ending::Signaled(CPU_LIMIT_SIGNAL) => (
-            Verdict::Timeout,
-            Some("killed at the CPU-time limit".into()),
-        ),
-        Ending::OutputLimit => (
-            Verdict::OutputLimit,
-            Some(format!("printed more than {} bytes", run.stdout.len())),
-        ),
-        _ if abnormal && OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => (
-            Verdict::MemoryLimit,
-            Some("ran out of memory under the memory limit".into()),
-        ),
-        ending => {
-            let crashed = abnormal
-                && match failed {
-                    None => !exit_ignored,
-                    // Output that differs is wrong however the program then ended; output
-                    // that stops short is a crash when the program died.
-                    Some(output_ended) => output_ended,
-                };
-            if crashed {
-                (Verdict::Crash, Some(describe_ending(ending)))
-            } else if failed.is_none() {
-                (Verdict::Pass, None)
-            } else if same_positions() {
-                (
-                    Verdict::Presentation,
-                    Some(
-                        "the content is right (board positions included) but it is printed differently"
-                            .into(),
-                    ),
-                )
-            } else {
-                (Verdict::Wrong, None)
-            }
-        }
+            )
+        },
+        run.stdout.len(),
+    );
+    if let Some((verdict, detail)) = decided {
+        return (verdict, Some(detail));
+    }
+    let abnormal = !matches!(run.ending, Ending::Exited(0));
+    let crashed = abnormal
+        && match failed {
+            None => !exit_ignored,
+            // Output that differs is wrong however the program then ended; output that
+            // stops short is a crash when the program died.
+            Some(output_ended) => output_ended,
+        };
+    if crashed {
+        (Verdict::Crash, Some(describe_ending(&run.ending)))
+    } else if failed.is_none() {
+        (Verdict::Pass, None)
+    } else if same_positions() {
+        let detail =
+            "the content is right (board positions included) but it is printed differently";
+        (Verdict::Presentation, Some(detail.to_string()))
+    } else {
+        (Verdict::Wrong, None)
     }
 }
 
@@ -198,8 +169,10 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         stderr_tail: None,
         transcript: None,
         visibility: scenario.visibility,
+        hidden_message: scenario.hidden_message.clone(),
         tags: scenario.tags.clone(),
         handout: handout_label(scenario),
+        section: scenario.handout.section.clone(),
         duration_ms: 0,
         matches: None,
         notes: Vec::new(),
@@ -225,27 +198,6 @@ fn handout_label(scenario: &Scenario) -> Option<String> {
 
 fn seconds(d: Duration) -> String {
     format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
-}
-
-pub(crate) fn describe_ending(ending: &Ending) -> String {
-    match ending {
-        Ending::Exited(code) => format!("exited with status {code}"),
-        Ending::Signaled(signal) => format!("killed by signal {signal} ({})", signal_name(*signal)),
-        other => format!("{other:?}"),
-    }
-}
-
-fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        libc::SIGSEGV => "SIGSEGV, a memory fault",
-        libc::SIGABRT => "SIGABRT, aborted",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXFSZ => "SIGXFSZ, file size limit",
-        _ => "signal",
-    }
 }
 
 /// True when the output says the same as the expectation with only its printing different

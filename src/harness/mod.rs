@@ -2,6 +2,7 @@
 //! ([`judge`]) and their results ([`outcome`]).
 
 mod calls;
+pub mod ending;
 pub mod expectation;
 pub mod judge;
 pub mod matchplay;

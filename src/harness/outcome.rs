@@ -109,8 +109,14 @@ pub struct Outcome {
     /// each typed line after its prompt).
     pub transcript: Option<String>,
     pub visibility: Visibility,
+    /// The course's message for a failure while the scenario is hidden from the student.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_message: Option<String>,
     pub tags: Vec<String>,
     pub handout: Option<String>,
+    /// The handout section the scenario comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     pub duration_ms: u64,
     /// Divergences in response parts the scenario does not judge: shown, never failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

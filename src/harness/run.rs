@@ -2,15 +2,14 @@
 //! finishes (in the scenarios' order, so reports are stable whatever `--jobs` is).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::ops::ControlFlow;
 
 use super::expectation::{expect, input, Expectation};
 use super::judge::{error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
+use crate::execution::{Ending, Execution, Limits, Target};
 use crate::scenario::Scenario;
-use crate::target::{process, Ending, Execution, Limits, Target};
 
 /// What the harness tells its listener.
 #[derive(Debug)]
@@ -77,7 +76,7 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::pool::default_jobs(),
             limits: Limits::default(),
         }
     }
@@ -94,16 +93,14 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
-    let execution = match target.launch(scenario.game, scenario.dialect) {
+    let limits = Limits {
+        wall: scenario.time_limit,
+        ..limits.clone()
+    };
+    let execution = match target.program(scenario.game, scenario.dialect, &limits) {
         Err(error) => return error_outcome(scenario, error.to_string()),
         Ok(None) => reference_execution(&expectation),
-        Ok(Some(launch)) => {
-            let limits = target.sandbox().limits(&Limits {
-                wall: scenario.time_limit,
-                ..limits.clone()
-            });
-            process::run(&launch, &input(scenario), &limits)
-        }
+        Ok(Some(program)) => program.run(&input(scenario)),
     };
     judge(scenario, &expectation, &execution)
 }
@@ -130,40 +127,20 @@ pub fn run_all(
         scenarios: scenarios.len(),
         target: target_name,
     });
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Outcome)>();
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; scenarios.len()];
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.clamp(1, scenarios.len().max(1)) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(scenario) = scenarios.get(index) else {
-                    break;
-                };
-                if sender
-                    .send((index, run_one(scenario, target, &config.limits)))
-                    .is_err()
-                {
-                    break;
-                }
+    let mut outcomes = Vec::with_capacity(scenarios.len());
+    crate::pool::ordered(
+        scenarios,
+        config.jobs,
+        |_, scenario| run_one(scenario, target, &config.limits),
+        |index, outcome| {
+            listen(Event::Finished {
+                index,
+                outcome: &outcome,
             });
-        }
-        drop(sender);
-        let mut reported = 0;
-        for (index, outcome) in receiver {
-            outcomes[index] = Some(outcome);
-            while let Some(Some(outcome)) = outcomes.get(reported) {
-                listen(Event::Finished {
-                    index: reported,
-                    outcome,
-                });
-                reported += 1;
-            }
-        }
-    });
-    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+            outcomes.push(outcome);
+            ControlFlow::Continue(())
+        },
+    );
     scoring::apply_groups(&mut outcomes);
     let summary = Summary::of(&outcomes);
     listen(Event::Done {

@@ -1,88 +1,242 @@
-//! Gradescope's `results.json` for one submission, per its autograder specification:
-//! top-level `score`, `execution_time`, `output`, and a test per scenario with `name`,
-//! `number`, `score`, `max_score`, `status`, `output`, `visibility` and `tags`.
+//! Gradescope's `results.json` for one submission, per its autograder specification.
+//!
+//! What Gradescope shows whom decides what goes where:
+//! - the top-level `output` is always shown to the student: it speaks of the visible tests
+//!   only (never the number, names or points of tests the student cannot see yet) and adds
+//!   the course's own messages for hidden failures (`hidden_message`), each once;
+//! - a `hidden` test is never shown to students, only to instructors: it carries the full
+//!   details, for them;
+//! - an `after_due_date` or `after_published` test is withheld whole until its release, so it
+//!   carries the same full feedback as a visible one: a student who finally sees it learns
+//!   where it went wrong;
+//! - `stdout_visibility` is `hidden`: nothing the grader prints reaches a student.
+//!
+//! Tests are numbered by handout section (`2.1`, `2.2`, ...), visible tests first, then those
+//! released later, then hidden ones, so that the numbers a student sees have no gaps that
+//! would count the tests they cannot see.
 
 use serde::Serialize;
 
 use super::details::details;
+use super::leaderboard::{standings, Standing};
 use super::style::Style;
 use crate::grade::class::round_score;
 use crate::grade::SubmissionResult;
+use crate::harness::Outcome;
 use crate::scenario::Visibility;
+
+/// How each test's feedback is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FeedbackFormat {
+    /// HTML: the boards drawn, the first divergence, and the text diff below.
+    #[default]
+    Html,
+    /// Plain text only.
+    Text,
+}
+
+impl FeedbackFormat {
+    fn as_str(self) -> &'static str {
+        match self {
+            FeedbackFormat::Html => "html",
+            FeedbackFormat::Text => "text",
+        }
+    }
+}
+
+/// Choices for one results file.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub format: FeedbackFormat,
+    /// A line added to the top-level output (the sandbox in use, say).
+    pub note: String,
+}
 
 #[derive(Debug, Serialize)]
 pub struct Results {
     pub score: f64,
     /// Seconds.
-    pub execution_time: u64,
+    pub execution_time: f64,
     pub output: String,
+    pub output_format: &'static str,
     pub stdout_visibility: &'static str,
     pub tests: Vec<Test>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leaderboard: Vec<Standing>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct Test {
-    pub name: String,
     pub number: String,
+    pub name: String,
     pub score: f64,
     pub max_score: f64,
     pub status: &'static str,
     pub output: String,
+    pub output_format: &'static str,
     pub visibility: &'static str,
     pub tags: Vec<String>,
+    /// Seconds.
+    pub execution_time: f64,
 }
 
-/// The results of one submission. Hidden scenarios show their verdict only.
-pub fn results(result: &SubmissionResult, note: &str) -> Results {
-    let plain = Style { color: false };
-    let tests = result
-        .scenarios
+/// Whether a student can see the test now (before any release).
+fn seen_now(o: &Outcome) -> bool {
+    o.visibility == Visibility::Visible
+}
+
+/// Order of release: visible first, hidden (never released to students) last.
+fn release_rank(v: Visibility) -> u8 {
+    match v {
+        Visibility::Visible => 0,
+        Visibility::AfterDueDate => 1,
+        Visibility::AfterPublished => 2,
+        Visibility::Hidden => 3,
+    }
+}
+
+/// `passed` only when the verdict passed and the test earned all its points (a passing
+/// member of a failed all-or-nothing group scores nothing, so it did not pass).
+pub fn status(o: &Outcome) -> &'static str {
+    if o.verdict.passed() && o.score >= o.max_score - 1e-9 {
+        "passed"
+    } else {
+        "failed"
+    }
+}
+
+/// Test numbers, `section.index`, for outcomes in release order: sections numbered as they
+/// first appear, tests within a section in order.
+fn numbers(ordered: &[&Outcome]) -> Vec<String> {
+    let mut sections: Vec<Option<&str>> = Vec::new();
+    let mut counts: Vec<usize> = Vec::new();
+    ordered
         .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let reveal = o.visibility == Visibility::Visible;
-            let mut output = o.verdict.as_str().to_string();
-            let body = details(o, plain, reveal);
-            if !body.is_empty() {
-                output.push('\n');
-                output.push_str(&body);
+        .map(|o| {
+            let section = o.section.as_deref();
+            let at = match sections.iter().position(|s| *s == section) {
+                Some(at) => at,
+                None => {
+                    sections.push(section);
+                    counts.push(0);
+                    sections.len() - 1
+                }
+            };
+            counts[at] += 1;
+            format!("{}.{}", at + 1, counts[at])
+        })
+        .collect()
+}
+
+/// The test's name: the handout section it comes from, then the scenario's own name.
+fn name(o: &Outcome) -> String {
+    match &o.section {
+        Some(section) if !o.name.contains(section.as_str()) => {
+            format!("{section}: {}", o.name)
+        }
+        _ => o.name.clone(),
+    }
+}
+
+/// What a scenario's verdict and score mean, in a sentence.
+fn headline(o: &Outcome) -> String {
+    let mut line = o.verdict.as_str().to_string();
+    if o.verdict.passed() && status(o) == "failed" {
+        if let Some(group) = &o.group {
+            line = format!(
+                "passed, but scores 0: it belongs to the all-or-nothing group \"{group}\", \
+                 which did not pass as a whole"
+            );
+        }
+    }
+    if o.visibility == Visibility::Hidden {
+        line.push_str("\n(hidden test: shown to instructors only)");
+        if let Some(message) = &o.hidden_message {
+            line.push_str(&format!("\nstudents are told: {message}"));
+        }
+    }
+    line
+}
+
+/// The feedback of one test, in `format`.
+fn test_output(o: &Outcome, format: FeedbackFormat) -> String {
+    let plain = Style { color: false };
+    let head = headline(o);
+    match format {
+        FeedbackFormat::Text => {
+            let body = details(o, plain, true);
+            if body.is_empty() {
+                head
+            } else {
+                format!("{head}\n{body}")
             }
-            Test {
-                name: o.name.clone(),
-                number: format!("{}", i + 1),
-                score: round_score(o.score),
-                max_score: round_score(o.max_score),
-                status: if o.verdict.passed() {
-                    "passed"
-                } else {
-                    "failed"
-                },
-                output,
-                visibility: o.visibility.as_str(),
-                tags: o.tags.clone(),
+        }
+        FeedbackFormat::Html => super::html::test_feedback(o, &head),
+    }
+}
+
+/// The top-level output: the visible tests' tally, the course's messages for hidden failures
+/// (each once, so they count nothing), an error, the note.
+fn summary(result: &SubmissionResult, note: &str) -> String {
+    let visible: Vec<&Outcome> = result.scenarios.iter().filter(|o| seen_now(o)).collect();
+    let mut lines = Vec::new();
+    if let Some(error) = &result.error {
+        lines.push(format!("Could not grade this submission: {error}"));
+    } else if !visible.is_empty() {
+        let passed = visible.iter().filter(|o| status(o) == "passed").count();
+        let score: f64 = visible.iter().map(|o| o.score).sum();
+        let max: f64 = visible.iter().map(|o| o.max_score).sum();
+        lines.push(format!(
+            "Tests shown now: {passed} of {} passed, {}/{} of their points.",
+            visible.len(),
+            round_score(score),
+            round_score(max)
+        ));
+    }
+    let mut messages: Vec<&str> = Vec::new();
+    for o in &result.scenarios {
+        if o.visibility != Visibility::Visible && status(o) == "failed" {
+            if let Some(message) = o.hidden_message.as_deref() {
+                if !messages.contains(&message) {
+                    messages.push(message);
+                }
             }
+        }
+    }
+    lines.extend(messages.iter().map(|m| m.to_string()));
+    if !note.is_empty() {
+        lines.push(note.to_string());
+    }
+    lines.join("\n")
+}
+
+/// The results of one submission.
+pub fn results(result: &SubmissionResult, options: &Options) -> Results {
+    let mut ordered: Vec<&Outcome> = result.scenarios.iter().collect();
+    ordered.sort_by_key(|o| release_rank(o.visibility));
+    let tests = ordered
+        .iter()
+        .zip(numbers(&ordered))
+        .map(|(o, number)| Test {
+            number,
+            name: name(o),
+            score: round_score(o.score),
+            max_score: round_score(o.max_score),
+            status: status(o),
+            output: test_output(o, options.format),
+            output_format: options.format.as_str(),
+            visibility: o.visibility.as_str(),
+            tags: o.tags.clone(),
+            execution_time: o.duration_ms as f64 / 1000.0,
         })
         .collect();
-    let mut output = format!(
-        "{}: {} of {} scenarios passed, score {}/{}.",
-        result.id,
-        result.summary.passed,
-        result.scenarios.len(),
-        round_score(result.score),
-        round_score(result.max_score)
-    );
-    if let Some(error) = &result.error {
-        output = format!("Could not grade this submission: {error}");
-    }
-    if !note.is_empty() {
-        output.push('\n');
-        output.push_str(note);
-    }
     Results {
         score: round_score(result.score),
-        execution_time: result.elapsed_ms.div_ceil(1000),
-        output,
+        execution_time: result.elapsed_ms as f64 / 1000.0,
+        output: summary(result, &options.note),
+        output_format: "text",
         stdout_visibility: "hidden",
         tests,
+        leaderboard: standings(result),
     }
 }

@@ -3,28 +3,10 @@
 use std::fmt::Write as _;
 
 use super::details::details;
+use super::markup::escape;
 use super::style::Style;
 use crate::grade::SubmissionResult;
 use crate::harness::Verdict;
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Characters XML 1.0 cannot carry at all.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
-                out.push_str(&format!("\\x{:02X}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 pub fn junit(results: &[SubmissionResult]) -> String {
     let plain = Style { color: false };

@@ -1,12 +1,17 @@
 //! Reports: renderers of harness events, chosen by the caller.
 
+pub mod board_svg;
 pub mod class;
+pub mod class_html;
 pub mod details;
 pub mod diff;
 pub mod gradescope;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod leaderboard;
+pub mod markup;
 pub mod style;
 
 use std::io::{self, Write};

@@ -269,6 +269,7 @@ fn resolve(
         visibility: pick(&entry.visibility, &defaults.visibility)
             .copied()
             .unwrap_or(Visibility::Visible),
+        hidden_message: pick(&entry.hidden_message, &defaults.hidden_message).cloned(),
         tags: merged_tags(&defaults.tags, &entry.tags),
         time_limit,
         compare: pick(&entry.compare, &defaults.compare)

@@ -28,6 +28,9 @@ pub struct Scenario {
     /// All-or-nothing group.
     pub group: Option<String>,
     pub visibility: Visibility,
+    /// The course's message to a student whose submission fails this scenario while it is
+    /// hidden from them.
+    pub hidden_message: Option<String>,
     pub tags: Vec<String>,
     pub time_limit: Duration,
     pub compare: CompareMode,

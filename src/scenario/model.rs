@@ -21,6 +21,9 @@ pub struct Entry {
     /// All-or-nothing group: its scenarios score only if all of them pass.
     pub group: Option<String>,
     pub visibility: Option<Visibility>,
+    /// What a student is told when this scenario fails while hidden from them, in place of
+    /// nothing at all.
+    pub hidden_message: Option<String>,
     pub tags: Option<Vec<String>>,
     /// Wall-clock limit for the whole scenario, in seconds.
     pub time_limit: Option<Spanned<f64>>,

@@ -1,6 +1,7 @@
 //! The protocol's board text (8 lines, rank 8 first, one symbol per square, `.` for empty)
 //! and its reader, which names squares the chess way (`e4`) in reports.
 
+use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{BoardReader, FoundBoard};
 
 /// The symbols a board line may hold.
@@ -61,6 +62,47 @@ impl BoardReader for ChessBoards {
             at += 8;
         }
         boards
+    }
+
+    fn drawing(&self) -> Option<&dyn BoardDrawing> {
+        Some(self)
+    }
+}
+
+impl BoardDrawing for ChessBoards {
+    fn columns(&self, _board: &FoundBoard) -> usize {
+        8
+    }
+
+    /// The Unicode chess glyph of a piece letter (upper case white).
+    fn piece(&self, content: &str) -> Option<Piece> {
+        const GLYPHS: [(char, &str); 12] = [
+            ('K', "♔"),
+            ('Q', "♕"),
+            ('R', "♖"),
+            ('B', "♗"),
+            ('N', "♘"),
+            ('P', "♙"),
+            ('k', "♚"),
+            ('q', "♛"),
+            ('r', "♜"),
+            ('b', "♝"),
+            ('n', "♞"),
+            ('p', "♟"),
+        ];
+        let mut chars = content.chars();
+        let (Some(letter), None) = (chars.next(), chars.next()) else {
+            return (content != "empty").then(|| Piece::new(content, Side::Unknown));
+        };
+        let side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        GLYPHS
+            .iter()
+            .find(|(l, _)| *l == letter)
+            .map(|(_, glyph)| Piece::new(glyph, side))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The board as both handouts print it, and reading it (or a board list) back out of text.
 
 use super::engine::{Board, Piece, CELLS};
+use crate::games::board_text::{BoardDrawing, Piece as Drawn, Side};
 use crate::games::{BoardReader, FoundBoard};
 
 /// `+-----...-----+`: as wide as the row line.
@@ -133,6 +134,30 @@ impl BoardReader for OneDBoards {
             }
         }
         found
+    }
+
+    fn drawing(&self) -> Option<&dyn BoardDrawing> {
+        Some(self)
+    }
+}
+
+impl BoardDrawing for OneDBoards {
+    /// One row: the strip of cells.
+    fn columns(&self, board: &FoundBoard) -> usize {
+        board.cells.len()
+    }
+
+    fn piece(&self, content: &str) -> Option<Drawn> {
+        let (glyph, side) = match content {
+            "empty" => return None,
+            "WKi" => ("♔", Side::White),
+            "WKn" => ("♘", Side::White),
+            "BKi" => ("♚", Side::Black),
+            "BKn" => ("♞", Side::Black),
+            // Content the board reader kept as written, quoted.
+            other => (other.trim_matches('"'), Side::Unknown),
+        };
+        Some(Drawn::new(glyph, side))
     }
 }
 

@@ -8,6 +8,7 @@ use super::messages::INVALID_MOVE;
 use super::options::PownOptions;
 use super::program::PownProgram;
 use super::square::{Color, Square};
+use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
     Reply, Session,
@@ -206,6 +207,32 @@ impl BoardReader for PownBoards {
             }
         }
         boards
+    }
+
+    fn drawing(&self) -> Option<&dyn BoardDrawing> {
+        Some(self)
+    }
+}
+
+impl BoardDrawing for PownBoards {
+    /// The cells of the first printed row (`A1`, `B1`, ...: a letter, then the row number).
+    fn columns(&self, board: &FoundBoard) -> usize {
+        let row = |name: &str| name.get(1..).map(str::to_string);
+        let first = board.cells.first().and_then(|(name, _)| row(name));
+        board
+            .cells
+            .iter()
+            .take_while(|(name, _)| row(name) == first)
+            .count()
+    }
+
+    fn piece(&self, content: &str) -> Option<Piece> {
+        match content {
+            "empty" => None,
+            "w" => Some(Piece::new("♙", Side::White)),
+            "b" => Some(Piece::new("♟", Side::Black)),
+            other => Some(Piece::new(other, Side::Unknown)),
+        }
     }
 }
 

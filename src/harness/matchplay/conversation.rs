@@ -7,27 +7,16 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::execution::{Ending, Program, Running};
 use crate::games::{Response, Session};
-use crate::harness::judge::{describe_ending, OUT_OF_MEMORY};
-use crate::target::interactive::Interactive;
-use crate::target::{Ending, Launch, Limits};
-
-/// How the program under test stopped answering; each kind is a verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StopKind {
-    Timeout,
-    Crash,
-    OutputLimit,
-    MemoryLimit,
-    /// The program could not be started at all (a harness problem, not the student's).
-    NotStarted,
-}
+use crate::harness::ending::{decided_by_ending, describe_ending};
+use crate::harness::Verdict;
 
 /// The program stopped answering, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Stop {
-    pub kind: StopKind,
+    /// The verdict this stop earns the match (never `pass`).
+    pub kind: Verdict,
     pub detail: String,
 }
 
@@ -63,7 +52,7 @@ impl Conversation for ReferenceConversation {
 
     fn read_line(&mut self) -> Result<String, Stop> {
         self.pending.pop_front().ok_or_else(|| Stop {
-            kind: StopKind::Crash,
+            kind: Verdict::Error,
             detail: "the reference gave no answer".into(),
         })
     }
@@ -73,9 +62,8 @@ impl Conversation for ReferenceConversation {
 /// stops, so one crash costs one game, not the match. Its time budget runs only while it is
 /// expected to answer: the reference players' thinking does not count against it.
 pub struct ProcessConversation<'a> {
-    launch: &'a Launch,
-    limits: Limits,
-    process: Option<Interactive>,
+    program: &'a Program,
+    process: Option<Running>,
     /// Answering time the program has left.
     remaining: Duration,
     /// When the current exchange must be answered by.
@@ -86,10 +74,9 @@ pub struct ProcessConversation<'a> {
 
 impl<'a> ProcessConversation<'a> {
     /// A conversation whose program may spend `budget` answering, over all its games.
-    pub fn new(launch: &'a Launch, limits: &Limits, budget: Duration) -> Self {
+    pub fn new(program: &'a Program, budget: Duration) -> Self {
         ProcessConversation {
-            launch,
-            limits: limits.clone(),
+            program,
             process: None,
             remaining: budget,
             deadline: Instant::now() + budget,
@@ -115,39 +102,34 @@ impl<'a> ProcessConversation<'a> {
             self.remaining = Duration::ZERO;
         }
         let stderr = String::from_utf8_lossy(&self.stderr_tail);
-        let (kind, detail) = match &ending {
-            Ending::TimedOut => (
-                StopKind::Timeout,
+        let budget = self.budget;
+        let decided = decided_by_ending(
+            &ending,
+            &stderr,
+            || {
                 format!(
                     "no answer within the match's time limit ({}s of answering in all)",
-                    self.budget.as_secs_f64()
-                ),
-            ),
-            Ending::Signaled(libc::SIGXCPU) => {
-                (StopKind::Timeout, "killed at the CPU-time limit".into())
+                    budget.as_secs_f64()
+                )
+            },
+            self.program.limits.output_bytes,
+        );
+        let (kind, detail) = match decided {
+            Some(decided) => decided,
+            None if ending == Ending::Exited(0) => {
+                (Verdict::Crash, "ended without answering".into())
             }
-            Ending::OutputLimit => (
-                StopKind::OutputLimit,
-                format!("printed more than {} bytes", self.limits.output_bytes),
-            ),
-            Ending::NotStarted(why) => (
-                StopKind::NotStarted,
-                format!("could not start the program: {why}"),
-            ),
-            _ if OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => (
-                StopKind::MemoryLimit,
-                "ran out of memory under the memory limit".into(),
-            ),
-            Ending::Exited(0) => (StopKind::Crash, "ended without answering".into()),
-            other => (StopKind::Crash, describe_ending(other)),
+            None => (Verdict::Crash, describe_ending(&ending)),
         };
         Stop { kind, detail }
     }
 
-    fn process(&mut self) -> Result<&mut Interactive, Stop> {
+    fn process(&mut self) -> Result<&mut Running, Stop> {
         let process = match self.process.take() {
             Some(process) => process,
-            None => Interactive::start(self.launch, &self.limits, self.deadline)
+            None => self
+                .program
+                .start(self.deadline)
                 .map_err(|ending| self.stopped(ending))?,
         };
         Ok(self.process.insert(process))
@@ -174,6 +156,7 @@ impl Conversation for ProcessConversation<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::execution::{Launch, Limits};
     use crate::games::{Reply, Session};
 
     struct Echo;
@@ -190,8 +173,11 @@ mod tests {
         }
     }
 
-    fn shell(script: &str) -> Launch {
-        Launch::shell(script, std::env::temp_dir())
+    fn shell(script: &str) -> Program {
+        Program {
+            launch: Launch::shell(script, std::env::temp_dir()),
+            limits: Limits::default(),
+        }
     }
 
     #[test]
@@ -201,19 +187,19 @@ mod tests {
         assert_eq!(c.read_line().unwrap(), "=hello");
         assert_eq!(c.read_line().unwrap(), "=second");
         assert_eq!(c.read_line().unwrap(), ".");
-        assert_eq!(c.read_line().unwrap_err().kind, StopKind::Crash);
+        assert_eq!(c.read_line().unwrap_err().kind, Verdict::Error);
     }
 
     #[test]
     fn a_crashed_program_is_started_again() {
         // Answers once, then dies: every exchange after a death starts a new program.
         let launch = shell("read line; echo \"ok $line\"; read line; exit 4");
-        let mut c = ProcessConversation::new(&launch, &Limits::default(), Duration::from_secs(10));
+        let mut c = ProcessConversation::new(&launch, Duration::from_secs(10));
         c.send("a").unwrap();
         assert_eq!(c.read_line().unwrap(), "ok a");
         c.send("b").unwrap();
         let stop = c.read_line().unwrap_err();
-        assert_eq!(stop.kind, StopKind::Crash);
+        assert_eq!(stop.kind, Verdict::Crash);
         assert!(stop.detail.contains("status 4"), "{}", stop.detail);
         c.send("c").unwrap();
         assert_eq!(c.read_line().unwrap(), "ok c");
@@ -222,8 +208,7 @@ mod tests {
     #[test]
     fn the_budget_covers_answering_only() {
         let launch = shell("while read line; do sleep 0.1; echo done; done");
-        let mut c =
-            ProcessConversation::new(&launch, &Limits::default(), Duration::from_millis(800));
+        let mut c = ProcessConversation::new(&launch, Duration::from_millis(800));
         c.send("1").unwrap();
         assert_eq!(c.read_line().unwrap(), "done");
         // Time between exchanges is not the program's: this pause is longer than its budget.
@@ -237,8 +222,8 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(stop.map(|s| s.kind), Some(StopKind::Timeout));
+        assert_eq!(stop.map(|s| s.kind), Some(Verdict::Timeout));
         // Once the budget is spent, nothing is started again.
-        assert_eq!(c.send("4").unwrap_err().kind, StopKind::Timeout);
+        assert_eq!(c.send("4").unwrap_err().kind, Verdict::Timeout);
     }
 }

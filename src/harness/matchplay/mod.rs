@@ -13,24 +13,28 @@ pub mod record;
 use std::time::Instant;
 
 pub use check::{check, uses_theory, MAX_GAMES};
-use conversation::{Conversation, ProcessConversation, ReferenceConversation, StopKind};
+use conversation::{Conversation, ProcessConversation, ReferenceConversation};
 pub use record::{AwardResult, GameResult, MatchReport, Record};
 
 use super::judge::error_outcome;
 use super::outcome::{Outcome, Verdict};
+use crate::execution::{Limits, Target};
 use crate::games::{minichess, Dialect, Game};
 use crate::scenario::{MatchDef, Scenario};
-use crate::target::{Limits, Target};
 
 /// Plays the match of `scenario` with `target` on the submission's side.
 pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits) -> Outcome {
     let started = Instant::now();
     let (game, dialect) = (scenario.game, scenario.dialect);
-    let launch = match target.launch(game, dialect) {
-        Ok(launch) => launch,
+    let limits = Limits {
+        wall: scenario.time_limit,
+        ..limits.clone()
+    };
+    let program = match target.program(game, dialect, &limits) {
+        Ok(program) => program,
         Err(error) => return error_outcome(scenario, error.to_string()),
     };
-    let (games, stderr) = match &launch {
+    let (games, stderr) = match &program {
         None => match game.start(dialect.name, &scenario.options) {
             Ok(session) => (
                 play(game, dialect, def, &mut ReferenceConversation::new(session)),
@@ -38,8 +42,8 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
             ),
             Err(error) => return error_outcome(scenario, error.to_string()),
         },
-        Some(launch) => {
-            let mut process = ProcessConversation::new(launch, limits, scenario.time_limit);
+        Some(program) => {
+            let mut process = ProcessConversation::new(program, scenario.time_limit);
             let games = play(game, dialect, def, &mut process);
             (games, process.stderr_tail())
         }
@@ -50,7 +54,7 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
     };
     let report = MatchReport::new(def, &games);
     let mut outcome = error_outcome(scenario, String::new());
-    let stops: Vec<StopKind> = games
+    let stops: Vec<Verdict> = games
         .iter()
         .filter_map(|g| g.stop.as_ref())
         .map(|s| s.kind)
@@ -94,18 +98,16 @@ fn play(
 /// The worst way the program stopped during the match, if it did (its points still count:
 /// they are earned by the games' record); else pass when every award is met, and wrong when
 /// the record falls short.
-fn verdict(report: &MatchReport, stops: &[StopKind]) -> Verdict {
-    if stops.contains(&StopKind::NotStarted) {
-        return Verdict::Error;
-    }
-    let order = [
-        (StopKind::Timeout, Verdict::Timeout),
-        (StopKind::MemoryLimit, Verdict::MemoryLimit),
-        (StopKind::OutputLimit, Verdict::OutputLimit),
-        (StopKind::Crash, Verdict::Crash),
+fn verdict(report: &MatchReport, stops: &[Verdict]) -> Verdict {
+    let worst_first = [
+        Verdict::Error,
+        Verdict::Timeout,
+        Verdict::MemoryLimit,
+        Verdict::OutputLimit,
+        Verdict::Crash,
     ];
-    match order.iter().find(|(kind, _)| stops.contains(kind)) {
-        Some((_, verdict)) => *verdict,
+    match worst_first.into_iter().find(|kind| stops.contains(kind)) {
+        Some(verdict) => verdict,
         None if report.all_met() => Verdict::Pass,
         None => Verdict::Wrong,
     }

@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::process::{Launch, Limits};
+use super::spawn::{Launch, Limits};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Sandbox {
@@ -61,8 +61,22 @@ impl Sandbox {
 }
 
 fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
+    super::sys::is_root()
+}
+
+/// What the sandbox does in each student process just before it runs the program, after
+/// its process group and resource limits are set (see [`super::spawn`]): the place for a
+/// per-job user and group, a cgroup to join, and the like. It travels with the
+/// [`Launch`], so every use (scenarios, matches, fuzz, the Python runner) gets it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Confinement {}
+
+impl Confinement {
+    /// Runs in the child between fork and exec: only async-signal-safe system calls (no
+    /// allocation, no locks).
+    pub(crate) fn apply_in_child(&self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Whether bubblewrap is installed and can make its namespaces here (containers may forbid
@@ -139,7 +153,6 @@ pub fn wrap_in_bwrap(
     Launch {
         program: PathBuf::from("bwrap"),
         args,
-        cwd: launch.cwd.clone(),
-        env: launch.env.clone(),
+        ..launch.clone()
     }
 }

@@ -5,7 +5,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::process::{self, Ending, Launch, Limits};
+use super::child::{self, Ending};
+use super::spawn::{Launch, Limits};
 use crate::error::Error;
 use crate::games::{Dialect, PythonLaunch};
 
@@ -22,20 +23,19 @@ pub struct Interpreter {
 
 /// Asks `candidate` (a path or a name on PATH) for its real executable and version.
 pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
-    let launch = Launch {
-        program: candidate.to_path_buf(),
-        args: vec![
+    let launch = Launch::new(
+        candidate,
+        vec![
             "-c".into(),
             "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3])".into(),
         ],
-        cwd: std::env::temp_dir(),
-        env: Vec::new(),
-    };
+        std::env::temp_dir(),
+    );
     let limits = Limits {
         wall: Duration::from_secs(60),
         ..Limits::default()
     };
-    let run = process::run(&launch, b"", &limits);
+    let run = child::run(&launch, b"", &limits);
     let text = String::from_utf8_lossy(&run.stdout);
     let mut lines = text.lines();
     match (&run.ending, lines.next(), lines.next()) {
@@ -109,9 +109,7 @@ pub fn launch(
     }
     args.push(entry.into());
     Ok(Launch {
-        program: interpreter.executable.clone(),
-        args,
-        cwd: cwd.to_path_buf(),
         env: python_env(),
+        ..Launch::new(&interpreter.executable, args, cwd.to_path_buf())
     })
 }

@@ -176,7 +176,23 @@ def claim_protocol_stdout():
     return _protocol_out
 
 
-def frame(result=NOTHING, error=None):
+def answer(commands, words):
+    """Runs one command (its words, the first naming it): (error text or None, result)."""
+    handler = commands.get(words[0])
+    if handler is None:
+        return "UnknownCommand: %r" % words[0], NOTHING
+    if not _arity_ok(handler, words[1:]):
+        return "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters)), NOTHING
+    try:
+        return None, handler(*words[1:])
+    except MemoryError:
+        print("MemoryError", file=sys.stderr)
+        raise
+    except (Exception, SystemExit) as caught:
+        return _message(caught), NOTHING
+
+
+def frame(error, result):
     """The end of a framed response, after its printed lines: tags, the return value's
     lines or the error, and the closing `.`."""
     lines = []
@@ -192,40 +208,32 @@ def frame(result=NOTHING, error=None):
 
 
 def respond(commands, raw, protocol):
-    """Runs one protocol line and writes its framed response to `protocol`. `commands` maps
-    a command name to a function of the command's words returning the text of the return
-    value, an Answer, or NOTHING. What the call prints goes to `protocol` as `:` lines."""
+    """Runs one protocol line and writes its framed response to `protocol`: what the call
+    prints as `:` lines while it runs, then `frame`. `commands` maps a command name to a
+    function of the command's words returning the text of the return value, an Answer, or
+    NOTHING. Every line gets a response, an empty one `.` alone."""
     words = raw.split()
-    handler = commands.get(words[0]) if words else None
-    error = None
-    result = NOTHING
-    if not words:
-        pass
-    elif handler is None:
-        error = "UnknownCommand: %r" % words[0]
-    elif not _arity_ok(handler, words[1:]):
-        error = "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters))
-    else:
+    error, result = None, NOTHING
+    if words:
         printed = _PrintedLines(protocol)
         saved = sys.stdout
         sys.stdout = printed
         try:
-            result = handler(*words[1:])
-        except MemoryError:
-            print("MemoryError", file=sys.stderr)
-            raise
-        except (Exception, SystemExit) as caught:
-            error = _message(caught)
+            error, result = answer(commands, words)
         finally:
             sys.stdout = saved
             printed.finish()
-    protocol.write(frame(result, error))
+    protocol.write(frame(error, result))
     protocol.flush()
 
 
-def serve(commands):
-    """Answers commands until end of input, one framed response per line (see `respond`)."""
-    protocol_in = _take_stdin()
-    protocol_out = claim_protocol_stdout()
+def serve_lines(protocol_in, protocol_out, commands):
+    """Answers each command line of `protocol_in` on `protocol_out` until end of input."""
     for raw in protocol_in:
         respond(commands, raw, protocol_out)
+
+
+def serve(commands):
+    """Answers commands on the protocol's stdin and stdout until end of input."""
+    protocol_in = _take_stdin()
+    serve_lines(protocol_in, claim_protocol_stdout(), commands)

@@ -1,18 +1,16 @@
 //! What scenarios run against: the reference (in-process), any command, or a Python
-//! submission run through the dialect's adapter or launcher.
-
-pub mod interactive;
-pub mod process;
-pub mod python;
-pub mod sandbox;
+//! submission laid out with the dialect's adapter or launcher; and the [`Program`] every use
+//! starts, with the sandbox applied.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Instant;
 
-pub use process::{Ending, Execution, Launch, Limits};
-pub use sandbox::Sandbox;
-
+use super::child::{self, Ending, Execution, Running};
+use super::python;
+use super::sandbox::{self, Sandbox};
+use super::spawn::{Launch, Limits};
 use crate::error::Error;
 use crate::games::{Dialect, Game};
 
@@ -106,6 +104,20 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
+    /// The program to run for scenarios of `dialect` under `limits` and this target's
+    /// sandbox (`None`: the reference answers in-process).
+    pub fn program(
+        &self,
+        game: &dyn Game,
+        dialect: &'static Dialect,
+        limits: &Limits,
+    ) -> Result<Option<Program>, Error> {
+        Ok(self.launch(game, dialect)?.map(|launch| Program {
+            launch,
+            limits: self.sandbox.limits(limits),
+        }))
+    }
+
     /// How to start this target for scenarios of `dialect` (`None` for the reference).
     pub fn launch(
         &self,
@@ -168,6 +180,26 @@ impl Target {
         let entry_name = self.entry.as_deref().unwrap_or(dialect.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
         python::launch(interpreter, dialect, &harness, &entry, &work)
+    }
+}
+
+/// A target's program with the sandbox's limits applied: how every use (scenarios,
+/// matches, fuzz) starts a student process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub launch: Launch,
+    pub limits: Limits,
+}
+
+impl Program {
+    /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
+    pub fn run(&self, input: &[u8]) -> Execution {
+        child::run(&self.launch, input, &self.limits)
+    }
+
+    /// Starts the program to be driven a line at a time; it must be done by `deadline`.
+    pub fn start(&self, deadline: Instant) -> Result<Running, Ending> {
+        Running::start(&self.launch, &self.limits, deadline)
     }
 }
 

@@ -1,0 +1,16 @@
+//! Running student code: what a run targets ([`target`]), how a student process is started
+//! ([`spawn`]) and driven ([`child`], the one driver, a line at a time or in a batch), the
+//! sandbox around it ([`sandbox`]), and Python submissions ([`python`]).
+
+pub mod child;
+pub mod python;
+pub mod sandbox;
+pub mod spawn;
+mod sys;
+pub mod target;
+
+pub use child::{run, Ending, Execution, Running};
+pub use sandbox::{Confinement, Sandbox};
+pub use spawn::{Launch, Limits};
+pub use sys::own_peak_rss_kib;
+pub use target::{Program, Target, TargetSpec};

@@ -1,0 +1,123 @@
+//! Starting one student process: its own process group, resource limits, then the sandbox's
+//! per-spawn confinement, all applied in the child before the program runs. Every student
+//! process of every use (scenarios, matches, fuzz, the Python runner) starts here.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use rustix::process::{setrlimit, Resource, Rlimit};
+
+use super::sandbox::Confinement;
+
+/// What a student process may use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    pub wall: Duration,
+    /// Most bytes of stdout kept; more is an `output-limit`.
+    pub output_bytes: usize,
+    /// Most bytes of the end of stderr kept.
+    pub stderr_tail_bytes: usize,
+    /// Address-space limit (RLIMIT_AS).
+    pub memory_bytes: Option<u64>,
+    /// CPU-time limit in seconds (RLIMIT_CPU).
+    pub cpu_seconds: Option<u64>,
+    /// Largest file the program may write (RLIMIT_FSIZE).
+    pub file_bytes: Option<u64>,
+    /// Process limit (RLIMIT_NPROC; counts every process of the user, and root is exempt).
+    pub processes: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            wall: Duration::from_secs(10),
+            output_bytes: 1 << 20,
+            stderr_tail_bytes: 16 << 10,
+            memory_bytes: Some(2 << 30),
+            cpu_seconds: None,
+            file_bytes: Some(16 << 20),
+            processes: None,
+        }
+    }
+}
+
+/// A program to start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub cwd: PathBuf,
+    pub env: Vec<(OsString, OsString)>,
+    /// What the sandbox does in the child just before the program runs (see
+    /// [`Confinement`]); empty by default.
+    pub confinement: Confinement,
+}
+
+impl Launch {
+    /// `program ARGS...` in `cwd`, with the environment inherited.
+    pub fn new(program: impl Into<PathBuf>, args: Vec<OsString>, cwd: PathBuf) -> Launch {
+        Launch {
+            program: program.into(),
+            args,
+            cwd,
+            env: Vec::new(),
+            confinement: Confinement::default(),
+        }
+    }
+
+    /// `sh -c SCRIPT` in `cwd`.
+    pub fn shell(script: &str, cwd: PathBuf) -> Launch {
+        Launch::new("sh", vec!["-c".into(), script.into()], cwd)
+    }
+}
+
+/// Starts `launch` with piped stdin, stdout and stderr, in a process group of its own (so
+/// the whole group can be killed), under `limits`.
+pub(crate) fn spawn(launch: &Launch, limits: &Limits) -> io::Result<Child> {
+    let mut command = Command::new(&launch.program);
+    command
+        .args(&launch.args)
+        .current_dir(&launch.cwd)
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let limits = limits.clone();
+    let confinement = launch.confinement.clone();
+    // SAFETY: the closure runs between fork and exec. It only makes setrlimit system calls
+    // on values computed before the fork, then runs the confinement, whose contract is the
+    // same (no allocation, no locks).
+    unsafe {
+        command.pre_exec(move || {
+            apply_limits(&limits)?;
+            confinement.apply_in_child()
+        });
+    }
+    command.spawn()
+}
+
+/// Sets the resource limits of the calling process (in a child, before it runs the program).
+pub(crate) fn apply_limits(limits: &Limits) -> io::Result<()> {
+    set_limit(Resource::Core, Some(0))?;
+    set_limit(Resource::As, limits.memory_bytes)?;
+    set_limit(Resource::Cpu, limits.cpu_seconds)?;
+    set_limit(Resource::Fsize, limits.file_bytes)?;
+    set_limit(Resource::Nproc, limits.processes)?;
+    Ok(())
+}
+
+fn set_limit(resource: Resource, value: Option<u64>) -> io::Result<()> {
+    if let Some(value) = value {
+        let limit = Rlimit {
+            current: Some(value),
+            maximum: Some(value),
+        };
+        setrlimit(resource, limit).map_err(io::Error::from)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! The one worker pool: `jobs` threads take items in order and work on them, and the calling
+//! thread takes the results, as they finish ([`each`]) or in the items' order ([`ordered`]),
+//! so reports are stable whatever `--jobs` is.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Runs `work` on every item with up to `jobs` threads and gives each result to `take`, on
+/// the calling thread, as it finishes. When `take` breaks, no further item is started (the
+/// ones under way finish and their results are dropped).
+pub fn each<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(usize, &T) -> R + Sync,
+    mut take: impl FnMut(usize, R) -> ControlFlow<()>,
+) {
+    let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, items.len().max(1)) {
+            let (sender, next, stopped, work) = (sender.clone(), &next, &stopped, &work);
+            scope.spawn(move || {
+                while !stopped.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(index) else {
+                        break;
+                    };
+                    if sender.send((index, work(index, item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (index, result) in receiver.iter() {
+            if take(index, result).is_break() {
+                stopped.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        // Dropping the receiver here makes the workers still running stop at their next send.
+        drop(receiver);
+    });
+}
+
+/// [`each`], with the results given to `take` in the items' order.
+pub fn ordered<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(usize, &T) -> R + Sync,
+    mut take: impl FnMut(usize, R) -> ControlFlow<()>,
+) {
+    let mut waiting: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    let mut next = 0;
+    each(items, jobs, work, |index, result| {
+        waiting[index] = Some(result);
+        while let Some(result) = waiting.get_mut(next).and_then(Option::take) {
+            take(next, result)?;
+            next += 1;
+        }
+        ControlFlow::Continue(())
+    });
+}
+
+/// [`ordered`], collecting every result.
+pub fn map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    let mut results = Vec::with_capacity(items.len());
+    ordered(items, jobs, work, |_, result| {
+        results.push(result);
+        ControlFlow::Continue(())
+    });
+    results
+}
+
+/// The number of threads to use when the user does not say: one per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn results_come_in_order_whatever_finishes_first() {
+        let items: Vec<u64> = (0..20).collect();
+        for jobs in [1, 2, 4, 7] {
+            let got = map(&items, jobs, |_, &n| {
+                // Early items take longest, so they finish last.
+                std::thread::sleep(Duration::from_millis(20 - n));
+                n * 10
+            });
+            assert_eq!(got, items.iter().map(|n| n * 10).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_break_stops_new_work() {
+        let items: Vec<usize> = (0..1000).collect();
+        let started = AtomicUsize::new(0);
+        let mut taken = Vec::new();
+        ordered(
+            &items,
+            2,
+            |i, _| {
+                started.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+                i
+            },
+            |i, r| {
+                taken.push(r);
+                if i == 4 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(taken, vec![0, 1, 2, 3, 4]);
+        assert!(started.load(Ordering::Relaxed) < 100);
+    }
+
+    #[test]
+    fn an_empty_list_runs_nothing() {
+        assert!(map(&[] as &[u8], 4, |_, _| 1).is_empty());
+    }
+}

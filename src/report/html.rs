@@ -1,0 +1,61 @@
+//! HTML pieces shared by the reports that can show pictures: a scenario's divergence with
+//! its two boards drawn, and a test's feedback for Gradescope.
+
+use std::fmt::Write as _;
+
+use super::board_svg::side_by_side;
+use super::details::details;
+use super::markup::escape;
+use super::style::Style;
+use crate::games::board_text::{first_difference, grid};
+use crate::harness::{Divergence, Outcome};
+
+/// Most lines sent before the divergent one written under the boards.
+const LINES_BEFORE: usize = 2;
+
+/// The lines written under the boards: the last few lines sent before, then the one sent.
+fn lines_under(d: &Divergence) -> Vec<String> {
+    let mut lines = Vec::new();
+    let before = &d.sent_before[d.sent_before.len().saturating_sub(LINES_BEFORE)..];
+    if !before.is_empty() {
+        let more = if before.len() + 1 < d.step {
+            "...; "
+        } else {
+            ""
+        };
+        lines.push(format!("after: {more}{}", before.join("; ")));
+    }
+    match &d.send {
+        Some(send) => lines.push(format!("step {}: sent {send}", d.step)),
+        None => lines.push("before any input".to_string()),
+    }
+    lines
+}
+
+/// The expected and actual boards of the first divergence as SVG, where the game reads and
+/// draws its boards and the two outputs hold boards that differ.
+pub fn divergence_picture(o: &Outcome) -> Option<String> {
+    let d = o.first_divergence.as_ref()?;
+    let reader = crate::games::find(&o.game)?.board_reader();
+    let (expected, actual, diffs) = first_difference(reader, &d.expected, &d.actual)?;
+    let (expected, actual) = (grid(reader, &expected)?, grid(reader, &actual)?);
+    let marked: Vec<&str> = diffs.iter().map(|c| c.cell.as_str()).collect();
+    Some(side_by_side(&expected, &actual, &marked, &lines_under(d)))
+}
+
+/// A test's feedback as HTML: the verdict line, the boards of the first divergence, then the
+/// whole text report (diff included) below.
+pub fn test_feedback(o: &Outcome, headline: &str) -> String {
+    let mut out = String::new();
+    for line in headline.lines() {
+        let _ = write!(out, "<p>{}</p>", escape(line));
+    }
+    if let Some(picture) = divergence_picture(o) {
+        let _ = write!(out, "<div>{picture}</div>");
+    }
+    let text = details(o, Style { color: false }, true);
+    if !text.is_empty() {
+        let _ = write!(out, "<pre>{}</pre>", escape(&text));
+    }
+    out
+}

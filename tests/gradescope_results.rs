@@ -1,0 +1,347 @@
+//! Gradescope's results.json as Gradescope means it, through the real binary: a specs folder
+//! with every visibility graded for one buggy submission, each rule of the autograder
+//! specification checked; and the miniChess leaderboard against the choosers' match results.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::boardgrade;
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A king that slides one cell too few: fails every scenario below that moves a lone king.
+const BUGGY: &str = "fixtures/one-d-chess/project5/bug-king-short-of-edge.py";
+
+const KING_SLIDE: &str = r#"steps = [
+  { send = "create_board" },
+  { send = "move_king 0 RIGHT" },
+  { send = "move_king 1 RIGHT" },
+  { send = "move_king 2 LEFT" },
+  { send = "printable_board" },
+]"#;
+const START: &str = r#"steps = [{ send = "create_board" }, { send = "printable_board" }]"#;
+
+/// Writes the specs folder: every visibility, a failing hidden scenario with the course's
+/// message, an all-or-nothing group, and scenarios in two handout sections.
+fn specs(dir: &Path) -> PathBuf {
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let header = "game = \"one-d-chess\"\ndialect = \"project5\"\n";
+    let files = [
+        (
+            "visible.toml",
+            format!(
+                "{header}handout.section = \"Create the board\"\n\
+                 [[scenario]]\nname = \"the start position\"\npoints = 1\n{START}\n\
+                 [[scenario]]\nname = \"a king slides to the edge\"\npoints = 2\n\
+                 handout.section = \"Move a king\"\ntags = [\"king\"]\n{KING_SLIDE}\n"
+            ),
+        ),
+        (
+            "hidden.toml",
+            format!(
+                "{header}visibility = \"hidden\"\nhandout.section = \"Move a king\"\n\
+                 hidden_message = \"Think about a king next to the board's edge.\"\n\
+                 [[scenario]]\nname = \"SECRET-KING-SLIDE\"\npoints = 3\n{KING_SLIDE}\n\
+                 [[scenario]]\nname = \"SECRET-START\"\npoints = 4\n{START}\n"
+            ),
+        ),
+        (
+            "after.toml",
+            format!(
+                "{header}handout.section = \"Move a king\"\n\
+                 [[scenario]]\nname = \"released king slide\"\npoints = 5\n\
+                 visibility = \"after_due_date\"\n{KING_SLIDE}\n\
+                 [[scenario]]\nname = \"published start\"\npoints = 6\n\
+                 visibility = \"after_published\"\n{START}\n"
+            ),
+        ),
+        (
+            "group.toml",
+            format!(
+                "{header}handout.section = \"Create the board\"\ngroup = \"all of it\"\n\
+                 [[scenario]]\nname = \"group start\"\npoints = 7\n{START}\n\
+                 [[scenario]]\nname = \"group king\"\npoints = 8\n{KING_SLIDE}\n"
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(specs.join(name), text).unwrap();
+    }
+    specs
+}
+
+fn gradescope(submission: &Path, specs: &Path, out: &Path, extra: &[&str]) -> Value {
+    let output = boardgrade()
+        .arg("grade")
+        .arg(submission)
+        .arg("--specs")
+        .arg(specs)
+        .arg("--out")
+        .arg(out)
+        .args(["--format", "gradescope", "--sandbox", "none"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let file = out.join("results.json");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            file.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    serde_json::from_str(&text).unwrap()
+}
+
+fn test<'a>(results: &'a Value, name: &str) -> &'a Value {
+    results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str().unwrap().ends_with(name))
+        .unwrap_or_else(|| panic!("no test {name} in {results:#}"))
+}
+
+/// Everything a student sees before any release: the top-level output and visible tests.
+fn seen_by_student_now(results: &Value) -> String {
+    let mut seen = results["output"].as_str().unwrap().to_string();
+    for t in results["tests"].as_array().unwrap() {
+        if t["visibility"] == "visible" {
+            seen.push_str(&t.to_string());
+        }
+    }
+    seen
+}
+
+#[test]
+fn every_visibility_follows_gradescopes_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = specs(dir.path());
+    let results = gradescope(&root().join(BUGGY), &specs, &dir.path().join("out"), &[]);
+
+    // Nothing the grader prints reaches a student.
+    assert_eq!(results["stdout_visibility"], "hidden");
+
+    // The student-visible text never counts, names or scores what the student cannot see.
+    let seen = seen_by_student_now(&results);
+    for secret in [
+        "SECRET",
+        "released king slide",
+        "published start",
+        "8 scenarios",
+        "of 8",
+        "/36",
+    ] {
+        assert!(!seen.contains(secret), "{secret:?} leaks in {seen}");
+    }
+    let output = results["output"].as_str().unwrap();
+    assert!(
+        output.contains("Tests shown now: 1 of 4 passed, 1/18 of their points."),
+        "{output}"
+    );
+    // The course's message for the failed hidden scenario, said once.
+    assert_eq!(
+        output
+            .matches("Think about a king next to the board's edge.")
+            .count(),
+        1,
+        "{output}"
+    );
+
+    // Hidden tests carry their details for instructors (Gradescope never shows them to
+    // students).
+    let hidden = test(&results, "SECRET-KING-SLIDE");
+    assert_eq!(hidden["visibility"], "hidden");
+    assert_eq!(hidden["status"], "failed");
+    let hidden_output = hidden["output"].as_str().unwrap();
+    assert!(hidden_output.contains("shown to instructors only"));
+    assert!(hidden_output.contains("first divergence at step 5"));
+
+    // Tests released later carry the full feedback: the divergence and the boards.
+    let released = test(&results, "released king slide");
+    assert_eq!(released["visibility"], "after_due_date");
+    let released_output = released["output"].as_str().unwrap();
+    assert!(released_output.contains("first divergence at step 5"));
+    assert!(released_output.contains("<svg"), "{released_output}");
+    assert_eq!(
+        test(&results, "published start")["visibility"],
+        "after_published"
+    );
+
+    // Statuses agree with scores: the passing member of a failed group scores 0 and failed.
+    let member = test(&results, "group start");
+    assert_eq!(member["score"], 0.0);
+    assert_eq!(member["status"], "failed");
+    assert!(member["output"]
+        .as_str()
+        .unwrap()
+        .contains("all-or-nothing group"));
+    for t in results["tests"].as_array().unwrap() {
+        let full = t["score"].as_f64() == t["max_score"].as_f64();
+        assert_eq!(t["status"] == "passed", full, "{t:#}");
+    }
+
+    // Numbered by handout section, visible tests first with no gaps, named after the
+    // section, tags carried, times set.
+    let numbered: Vec<(String, String, String)> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["number"].as_str().unwrap().to_string(),
+                t["visibility"].as_str().unwrap().to_string(),
+                t["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let visible: Vec<&str> = numbered
+        .iter()
+        .filter(|(_, v, _)| v == "visible")
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    assert_eq!(visible, ["1.1", "1.2", "1.3", "2.1"], "{numbered:?}");
+    assert!(numbered
+        .iter()
+        .any(|(n, _, name)| n == "2.1" && name == "Move a king: a king slides to the edge"));
+    assert_eq!(numbered.len(), 8);
+    let visible_king = test(&results, "a king slides to the edge");
+    assert_eq!(visible_king["tags"], serde_json::json!(["king"]));
+    assert!(visible_king["execution_time"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn text_feedback_is_available_by_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = specs(dir.path());
+    let results = gradescope(
+        &root().join(BUGGY),
+        &specs,
+        &dir.path().join("out"),
+        &["--feedback", "text"],
+    );
+    let visible = test(&results, "a king slides to the edge");
+    assert_eq!(visible["output_format"], "text");
+    let text = visible["output"].as_str().unwrap();
+    assert!(!text.contains('<'), "{text}");
+    assert!(text.contains("cell 0: expected WKi, got empty"), "{text}");
+}
+
+#[test]
+fn a_failing_chess_scenario_shows_both_boards_with_the_differing_squares_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let submission = root().join("fixtures/chess/ecs198f/bug-promotion-not-applied");
+    let results = gradescope(
+        &submission,
+        &root().join("specs/chess/ecs198f"),
+        &dir.path().join("out"),
+        &[],
+    );
+    let failed: Vec<&Value> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] == "failed" && t["visibility"] == "visible")
+        .collect();
+    assert!(!failed.is_empty(), "{results:#}");
+    let with_boards = failed
+        .iter()
+        .find(|t| t["output"].as_str().unwrap().contains("<svg"))
+        .expect("a failed chess test with boards");
+    let html = with_boards["output"].as_str().unwrap();
+    assert_eq!(with_boards["output_format"], "html");
+    assert!(
+        html.matches("class=\"square differs\"").count() >= 2,
+        "{html}"
+    );
+    assert!(html.contains(">expected</text>") && html.contains(">your program</text>"));
+    // Chess pieces as glyphs, the diff below the picture.
+    assert!(html.contains('♙') || html.contains('♕'), "{html}");
+    assert!(html.find("<svg").unwrap() < html.find("<pre>").unwrap());
+}
+
+/// (student, fixture) of the chooser class, strongest first by the match results.
+const CHOOSERS: [(&str, &str); 3] = [
+    ("strong", "fixtures/minichess/ecs10/prog67.py"),
+    ("coin", "fixtures/minichess/ecs10/random-chooser.py"),
+    (
+        "forfeits",
+        "fixtures/minichess/ecs10/bug-chooser-not-in-list.py",
+    ),
+];
+
+#[test]
+fn the_chooser_leaderboard_follows_the_match_results_and_the_csv_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for (name, fixture) in CHOOSERS {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(root().join(fixture), class.join(name).join("prog67.py")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let specs = root().join("specs/minichess/ecs10/match.toml");
+    let status = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .arg("--specs")
+        .arg(&specs)
+        .arg("--out")
+        .arg(&out)
+        .args(["--format", "gradescope", "--sandbox", "none"])
+        .output()
+        .unwrap();
+    let board = |name: &str| -> Vec<(String, f64)> {
+        let path = out.join("gradescope").join(format!("{name}.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{e}: {}", String::from_utf8_lossy(&status.stderr));
+        });
+        let results: Value = serde_json::from_str(&text).unwrap();
+        results["leaderboard"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no leaderboard in {results:#}"))
+            .iter()
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap().to_string(),
+                    e["value"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let boards: Vec<Vec<(String, f64)>> = CHOOSERS.iter().map(|(n, _)| board(n)).collect();
+    // The first column, Gradescope's default order, ranks the choosers by their games.
+    let firsts: Vec<f64> = boards.iter().map(|b| b[0].1).collect();
+    assert_eq!(boards[0][0].0, "points");
+    assert!(firsts[0] > firsts[1] && firsts[1] > firsts[2], "{boards:?}");
+    let names: Vec<&str> = boards[0].iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"points vs random"), "{names:?}");
+    assert!(names.contains(&"points vs perfect 3x3"), "{names:?}");
+    assert!(names.contains(&"points vs perfect 4x4"), "{names:?}");
+    // Each student's columns add up: every game is against one opponent.
+    for b in &boards {
+        let per_opponent: f64 = b
+            .iter()
+            .filter(|(n, _)| n.starts_with("points vs ") && !n.contains('x'))
+            .map(|(_, v)| v)
+            .sum();
+        assert_eq!(per_opponent, b[0].1, "{b:?}");
+    }
+
+    // grades.csv carries the same numbers.
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let at = CHOOSERS.iter().position(|(n, _)| *n == cells[0]).unwrap();
+        for (name, value) in &boards[at] {
+            let column = header.iter().position(|h| h == name).unwrap();
+            assert_eq!(cells[column].parse::<f64>().unwrap(), *value, "{csv}");
+        }
+    }
+}
