@@ -133,6 +133,7 @@ impl Setup {
             compare: CompareMode::Exact,
             judge: None,
             options: self.options.clone(),
+            policy: crate::policy::Policy::defaults(self.game, self.dialect.name),
             opening: None,
             steps: lines
                 .iter()

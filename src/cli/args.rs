@@ -214,9 +214,26 @@ pub struct ScenarioFilter {
     /// Leave out scenarios with this tag (repeatable), e.g. `challenge`.
     #[arg(long, value_name = "TAG")]
     pub skip_tag: Vec<String>,
+    /// The course policy file (default: the `course.toml` nearest above each scenario file).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
 }
 
 impl ScenarioFilter {
+    /// Loads the files under the course policy given, or else the one found beside each.
+    pub fn load(
+        &self,
+        files: &[boardgrade::scenario::sources::SourceFile],
+    ) -> Result<boardgrade::scenario::sources::Loaded, boardgrade::Error> {
+        use boardgrade::scenario::sources;
+        Ok(match &self.policy {
+            Some(path) => {
+                sources::load_under(files, Some(&boardgrade::policy::CoursePolicy::read(path)?))
+            }
+            None => sources::load_all(files),
+        })
+    }
+
     pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
         let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
         self.game.as_ref().is_none_or(|g| scenario.game.name() == g)

@@ -30,7 +30,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     } else {
         sources::from_paths(&args.specs)?
     };
-    let loaded = sources::load_all(&files);
+    let loaded = args.only.load(&files)?;
     if let Some(error) = loaded.errors.first() {
         // Grading against part of the specs would be unfair: stop before any submission runs.
         return Err(Error::Scenario(error.clone()));

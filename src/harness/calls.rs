@@ -147,8 +147,7 @@ fn judged(scenario: &Scenario, name: &str) -> bool {
 /// Whether an actual part's text matches an expected part's (which may hold `...` lines),
 /// both normalized as the game compares them.
 fn part_matches(scenario: &Scenario, expected: &str, actual: &str) -> bool {
-    let (game, dialect) = (scenario.game, scenario.dialect.name);
-    let normalize = |line: &str| game.normalize_line(dialect, line).into_owned();
+    let normalize = |line: &str| scenario.compared_line(line);
     let pattern = StepPattern::new(expected, &[] as &[&str]).map_lines(&normalize);
     let actual: String = actual
         .split_inclusive('\n')
@@ -157,8 +156,9 @@ fn part_matches(scenario: &Scenario, expected: &str, actual: &str) -> bool {
             None => normalize(line),
         })
         .collect();
-    let prepared = prepare(actual.as_bytes(), scenario.compare);
-    match_steps(&[pattern], &prepared, scenario.compare).is_ok()
+    let mode = scenario.compare_mode();
+    let prepared = prepare(actual.as_bytes(), mode);
+    match_steps(&[pattern], &prepared, mode).is_ok()
 }
 
 fn check_step(

@@ -24,14 +24,14 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     if scenario.dialect.protocol == Protocol::Call {
         return super::calls::judge_calls(scenario, expectation, run);
     }
-    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let mode = scenario.compare_mode();
     let steps: Vec<StepPattern> = expectation
         .steps
         .iter()
-        .map(|p| p.map_lines(&|line| game.normalize_line(dialect, line).into_owned()))
+        .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let compared = normalize_output(scenario, &prepare(&run.stdout, scenario.compare));
-    let matched = match_steps(&steps, &compared, scenario.compare);
+    let compared = normalize_output(scenario, &prepare(&run.stdout, mode));
+    let matched = match_steps(&steps, &compared, mode);
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
     let exit_ignored = !expectation.finished;
@@ -133,6 +133,10 @@ pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Ou
     } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
         outcome.score = scenario.points * judged.steps_matched as f64 / steps_total as f64;
     }
+    if verdict == Verdict::Presentation {
+        let credit = scenario.points * scenario.policy.presentation_credit();
+        outcome.score = outcome.score.max(credit);
+    }
     Outcome {
         first_divergence: judged.first_divergence,
         steps_matched: judged.steps_matched,
@@ -232,12 +236,7 @@ pub(crate) fn normalize_output(scenario: &Scenario, output: &[u8]) -> Vec<u8> {
             .strip_suffix(b"\n")
             .map_or((line, false), |b| (b, true));
         match std::str::from_utf8(body) {
-            Ok(text) => out.extend_from_slice(
-                scenario
-                    .game
-                    .normalize_line(scenario.dialect.name, text)
-                    .as_bytes(),
-            ),
+            Ok(text) => out.extend_from_slice(scenario.compared_line(text).as_bytes()),
             Err(_) => out.extend_from_slice(body),
         }
         if newline {

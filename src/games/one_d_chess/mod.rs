@@ -10,6 +10,7 @@ use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
     PythonLaunch, Response, Session,
 };
+use crate::policy::PolicyOption;
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -76,5 +77,12 @@ impl Game for OneDChess {
 
     fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
         project5::response_parts(command, response)
+    }
+
+    fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
+        match dialect {
+            "csc110" => csc110::POLICY,
+            _ => &[],
+        }
     }
 }
