@@ -281,8 +281,9 @@ pub struct RunArgs {
     /// Most bytes a program may print to stdout in one scenario.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub output_limit: usize,
-    /// Address-space limit for a program, in MiB (0 for none).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    /// Address-space limit for a program, in MiB (0 for none; at most 16 TiB).
+    #[arg(long, value_name = "MIB", default_value_t = 2048,
+          value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
     pub memory_limit: u64,
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
@@ -372,31 +373,28 @@ fn parse_report(value: &str) -> Result<ReportRequest, String> {
     })
 }
 
-/// What a grading package grades with: the specs it holds, the scenarios kept, the entry
-/// file.
 #[derive(Debug, Args)]
-pub struct PackageSource {
-    /// Scenario files or folders to grade with (copied into the package).
-    #[arg(long, value_name = "DIR", required = true)]
+pub struct GradescopeArgs {
+    /// Scenario files or folders to grade with (copied into the zip).
+    #[arg(long, value_name = "DIR", required_unless_present = "run_autograder")]
     pub specs: Vec<PathBuf>,
+    /// The least protection acceptable for student programs: where Gradescope's machine
+    /// cannot give it, the autograder refuses to grade and says why (`limits` needs root,
+    /// `bwrap` also needs bubblewrap to work there).
+    #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
+    pub sandbox: Sandbox,
+    /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
+    /// (default /autograder) and write results/results.json.
+    #[arg(long)]
+    pub run_autograder: bool,
+    /// With --run-autograder: the arguments for `boardgrade grade`.
+    #[arg(last = true, value_name = "GRADE_ARGS")]
+    pub grade_args: Vec<String>,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,
-}
-
-impl PackageSource {
-    /// The arguments the package passes to `boardgrade grade`.
-    pub fn grade_args(&self) -> Vec<String> {
-        self.only.grade_args(self.entry.as_deref())
-    }
-}
-
-#[derive(Debug, Args)]
-pub struct GradescopeArgs {
-    #[command(flatten)]
-    pub source: PackageSource,
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
@@ -407,8 +405,14 @@ pub struct GradescopeArgs {
 
 #[derive(Debug, Args)]
 pub struct PrairielearnArgs {
+    /// Scenario files or folders to grade with (copied into the question's tests/specs).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub specs: Vec<PathBuf>,
     #[command(flatten)]
-    pub source: PackageSource,
+    pub only: ScenarioFilter,
+    /// The entry file to look for in the submission instead of the dialect's.
+    #[arg(long, value_name = "FILE")]
+    pub entry: Option<String>,
     /// The folder to write: serverFilesCourse/ and questions/, to copy into the course.
     #[arg(long, value_name = "DIR", default_value = "prairielearn")]
     pub out: PathBuf,

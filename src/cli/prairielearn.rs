@@ -29,7 +29,7 @@ fn new_uuid() -> String {
 
 pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
     // Course files whose specs do not load would fail every student: refuse to write them.
-    let scenarios = graded_scenarios(&args.source.specs, &args.source.only)?;
+    let scenarios = graded_scenarios(&args.specs, &args.only)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let dialects: Vec<String> = dialects_of(&scenarios)
             .iter()
@@ -37,7 +37,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
             .collect();
         format!("{} ({})", scenarios[0].game.name(), dialects.join(", "))
     });
-    let entry = match &args.source.entry {
+    let entry = match &args.entry {
         Some(entry) => vec![entry.clone()],
         None => entry_files(&scenarios, None)
             .iter()
@@ -47,10 +47,10 @@ pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
     let binary =
         std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
     let package = Package {
-        specs: args.source.specs.clone(),
+        specs: args.specs.clone(),
         binary,
-        grade_args: args.source.grade_args(),
-        policy: policy_file(&args.source),
+        grade_args: args.only.grade_args(args.entry.as_deref()),
+        policy: policy_file(args.only.policy.as_ref(), &args.specs),
         question: args.question.clone(),
         title,
         image: args.image.clone(),

@@ -1,7 +1,8 @@
 //! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
-//! `run_autograder`, the specs and the boardgrade binary itself; [`prairielearn`] writes
-//! PrairieLearn's external grader.
+//! `run_autograder`, the specs and the boardgrade binary itself; [`autograder`] is what
+//! `run_autograder` runs. [`prairielearn`] writes PrairieLearn's external grader.
 
+pub mod autograder;
 pub mod prairielearn;
 
 use std::io::Write;
@@ -10,11 +11,12 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
 use crate::error::Error;
+use crate::execution::Sandbox;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
 const SETUP: &str = include_str!("setup.sh");
 /// Where the course policy goes: above every scenario file, so the grader finds it.
-pub(crate) const POLICY_NAME: &str = "specs/course.toml";
+const POLICY_NAME: &str = "specs/course.toml";
 
 /// What goes into the zip.
 #[derive(Debug, Clone)]
@@ -25,6 +27,9 @@ pub struct Package {
     pub binary: PathBuf,
     /// Extra arguments for `boardgrade grade` (`--game`, `--dialect`, ...), each a word.
     pub grade_args: Vec<String>,
+    /// The least protection acceptable: where the machine cannot give it, the autograder
+    /// refuses to grade and says why.
+    pub sandbox: Sandbox,
     /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
     /// (a course file of that name inside the specs gives way to it).
     pub policy: Option<PathBuf>,
@@ -32,7 +37,7 @@ pub struct Package {
 
 /// Every file of the spec files and folders given, each with its path below its folder
 /// (`/`-separated), in name order: what a package copies under its `specs/`.
-pub(crate) fn spec_files(specs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Error> {
+fn spec_files(specs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Error> {
     let mut files = Vec::new();
     for spec in specs {
         let base = if spec.is_dir() {
@@ -53,6 +58,29 @@ pub(crate) fn spec_files(specs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Er
     Ok(files)
 }
 
+/// The files a package ships under `specs/`, each as (path in the package, contents): the
+/// spec files, and the course policy as `specs/course.toml` in place of any file of that
+/// name among them.
+pub(crate) fn packaged_specs(
+    specs: &[PathBuf],
+    policy: Option<&Path>,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    };
+    let mut files = Vec::new();
+    for (path, relative) in spec_files(specs)? {
+        let name = format!("specs/{relative}");
+        if name != POLICY_NAME || policy.is_none() {
+            files.push((name, read(&path)?));
+        }
+    }
+    if let Some(policy) = policy {
+        files.push((POLICY_NAME.to_string(), read(policy)?));
+    }
+    Ok(files)
+}
+
 /// Quotes a word for a POSIX shell.
 pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
@@ -66,10 +94,12 @@ pub(crate) fn shell_quote(word: &str) -> String {
     }
 }
 
-/// The `run_autograder` script with the grade arguments filled in.
-pub fn run_autograder(grade_args: &[String]) -> String {
+/// The `run_autograder` script with the grade arguments and the sandbox filled in.
+pub fn run_autograder(grade_args: &[String], sandbox: Sandbox) -> String {
     let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
-    RUN_AUTOGRADER.replace("@ARGS@", &args.join(" "))
+    RUN_AUTOGRADER
+        .replace("@SANDBOX@", sandbox.as_str())
+        .replace("@ARGS@", &args.join(" "))
 }
 
 /// Writes the zip to `out`.
@@ -89,7 +119,7 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| io("setup.sh", e))?;
     zip.start_file("run_autograder", executable)
         .map_err(zip_error)?;
-    zip.write_all(run_autograder(&package.grade_args).as_bytes())
+    zip.write_all(run_autograder(&package.grade_args, package.sandbox).as_bytes())
         .map_err(|e| io("run_autograder", e))?;
     zip.start_file("boardgrade", executable)
         .map_err(zip_error)?;
@@ -97,21 +127,9 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
     zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
 
-    for (path, relative) in spec_files(&package.specs)? {
-        let name = format!("specs/{relative}");
-        if name == POLICY_NAME && package.policy.is_some() {
-            continue;
-        }
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    for (name, bytes) in packaged_specs(&package.specs, package.policy.as_deref())? {
         zip.start_file(name, text).map_err(zip_error)?;
         zip.write_all(&bytes).map_err(|e| io("specs", e))?;
-    }
-    if let Some(policy) = &package.policy {
-        let bytes = std::fs::read(policy)
-            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
-        zip.start_file(POLICY_NAME, text).map_err(zip_error)?;
-        zip.write_all(&bytes).map_err(|e| io("course policy", e))?;
     }
     zip.finish().map_err(zip_error)?;
     Ok(())

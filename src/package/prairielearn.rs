@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{shell_quote, spec_files, POLICY_NAME};
+use super::{packaged_specs, shell_quote};
 use crate::error::Error;
 
 const RUN: &str = include_str!("prairielearn_run.sh");
@@ -138,19 +138,8 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
         false,
     )?;
     let tests = question.join("tests");
-    for (path, relative) in spec_files(&package.specs)? {
-        let name = format!("specs/{relative}");
-        if name == POLICY_NAME && package.policy.is_some() {
-            continue;
-        }
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    for (name, bytes) in packaged_specs(&package.specs, package.policy.as_deref())? {
         write(&tests.join(name), &bytes, false)?;
-    }
-    if let Some(policy) = &package.policy {
-        let bytes = std::fs::read(policy)
-            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
-        write(&tests.join(POLICY_NAME), &bytes, false)?;
     }
     Ok(())
 }
