@@ -192,8 +192,11 @@ pub fn csv(results: &[SubmissionResult]) -> String {
         .map(String::from)
         .to_vec();
     header.extend(columns.iter().map(|(_, title)| title.clone()));
+    // The leaderboard's numbers, as Gradescope shows them (match scenarios only).
+    let (standing_columns, standings) = crate::report::leaderboard::class_columns(results);
+    header.extend(standing_columns);
     header.push("error".into());
-    let rows = results.iter().map(|result| {
+    let rows = results.iter().zip(&standings).map(|(result, standing)| {
         let mut row = vec![
             result.id.clone(),
             result.dialect.clone().unwrap_or_default(),
@@ -208,6 +211,7 @@ pub fn csv(results: &[SubmissionResult]) -> String {
                 .map(|o| number(o.score))
                 .unwrap_or_default()
         }));
+        row.extend(standing.iter().map(|v| v.map(number).unwrap_or_default()));
         row.push(result.problem().unwrap_or_default());
         row
     });
