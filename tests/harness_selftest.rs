@@ -149,7 +149,7 @@ fn a_background_child_is_killed_with_its_parent() {
         }
         let marker = format!("sleep {seconds}");
         // The parent answers, then exits; its child would sleep on, holding the pipes.
-        let cmd = format!("sh -c '{marker} & echo started'");
+        let cmd = format!("sh -c '{marker} & echo =started; echo .'");
         let started = Instant::now();
         let (code, report) =
             test_json(&[file.to_str().unwrap(), "--cmd", &cmd, "--sandbox", sandbox]);
@@ -163,17 +163,17 @@ fn a_background_child_is_killed_with_its_parent() {
 }
 
 #[test]
-fn a_missing_newline_is_made_visible() {
+fn trailing_spaces_are_made_visible() {
     boardgrade()
         .args([
             "test",
             SCENARIOS,
             "--cmd",
-            &selftest("newline"),
+            &selftest("spaces"),
             "--filter",
-            "missing final newline",
+            "trailing spaces",
         ])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("+ text ⏎ (no newline at the end)"));
+        .stdout(predicate::str::contains("+ text··"));
 }

@@ -13,6 +13,7 @@ pub mod pown_chess;
 use std::borrow::Cow;
 use std::fmt;
 
+pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 use crate::policy::{Policy, PolicyOption};
@@ -58,6 +59,10 @@ pub struct Dialect {
     pub handout: &'static str,
     /// The file name a submission of this dialect is expected to have.
     pub entry_file: &'static str,
+    /// The top-level names (functions, classes) the handout asks a submission to define: a
+    /// submission is routed to the dialect whose names its code defines, whatever its file is
+    /// called. Empty for whole programs that need no particular name.
+    pub defines: &'static [&'static str],
     pub python: PythonLaunch,
 }
 
@@ -121,6 +126,24 @@ pub struct DivergentStep<'a> {
     /// That step's expected and actual output.
     pub expected: &'a str,
     pub actual: &'a str,
+}
+
+/// One named part of a call's response (a returned board, the printed text, the notation
+/// string): what a scenario's `judge` key chooses among.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub name: &'static str,
+    /// The part's text, each line ended by a newline; empty when the response lacks it.
+    pub text: String,
+}
+
+impl Part {
+    pub fn new(name: &'static str, text: impl Into<String>) -> Self {
+        Part {
+            name,
+            text: text.into(),
+        }
+    }
 }
 
 /// A running conversation with a reference engine in one dialect.
@@ -208,6 +231,28 @@ pub trait Game: Sync {
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The names of the parts a call dialect's responses have, for scenarios' `judge` key
+    /// (see [`Game::response_parts`]); empty for dialects whose output is judged whole.
+    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A response to `command` written as text (a reference answer, a scenario's `expect`)
+    /// in its framed form. By default `!` lines are tags and the rest is the return value;
+    /// a dialect whose calls also print says which lines are printed.
+    fn split_response(&self, _dialect: &str, _command: &str, text: &str) -> Response {
+        Response::from_text(text)
+    }
+
+    /// The named parts of a response to `command`. By default the printed text and the
+    /// return value; an `!error` is never a part: it is judged by every scenario.
+    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+        vec![
+            Part::new("printed", response.printed.clone()),
+            Part::new("value", response.value.clone().unwrap_or_default()),
+        ]
     }
 
     // Course policy (`crate::policy`): the options a dialect understands and what they do.

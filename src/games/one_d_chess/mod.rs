@@ -7,8 +7,8 @@ pub mod project5;
 pub mod render;
 
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Protocol,
-    PythonLaunch, Session,
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
+    PythonLaunch, Response, Session,
 };
 use crate::policy::PolicyOption;
 
@@ -18,6 +18,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Call,
         handout: "000_78f0643f6cc5cf69.txt",
         entry_file: "one_d_chess.py",
+        defines: &[
+            "create_board",
+            "printable_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+        ],
         python: PythonLaunch::Adapter {
             script: include_str!("project5_adapter.py"),
         },
@@ -27,6 +36,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Program,
         handout: "001_681bc189bd19974e.txt",
         entry_file: "chess.py",
+        defines: &[
+            "print_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+            "main",
+        ],
         python: PythonLaunch::Program {
             stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
         },
@@ -59,6 +77,24 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    fn part_names(&self, dialect: &str) -> &'static [&'static str] {
+        match dialect {
+            "project5" => project5::PARTS,
+            _ => &[],
+        }
+    }
+
+    fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
+        match dialect {
+            "project5" => project5::split_response(command, text),
+            _ => Response::from_text(text),
+        }
+    }
+
+    fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+        project5::response_parts(command, response)
     }
 
     fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::execution::{Ending, Program, Running};
-use crate::games::Session;
+use crate::games::{Response, Session};
 use crate::harness::ending::{decided_by_ending, describe_ending};
 use crate::harness::Verdict;
 
@@ -43,8 +43,10 @@ impl ReferenceConversation {
 
 impl Conversation for ReferenceConversation {
     fn send(&mut self, line: &str) -> Result<(), Stop> {
-        let reply = self.session.respond(line);
-        self.pending.extend(reply.text.lines().map(str::to_string));
+        // Framed as a program speaking the call protocol frames it.
+        let reply = Response::from_text(&self.session.respond(line).text);
+        self.pending
+            .extend(reply.encode().lines().map(str::to_string));
         Ok(())
     }
 
@@ -182,8 +184,9 @@ mod tests {
     fn the_reference_answers_line_by_line() {
         let mut c = ReferenceConversation::new(Box::new(Echo));
         c.send("hello").unwrap();
-        assert_eq!(c.read_line().unwrap(), "hello");
-        assert_eq!(c.read_line().unwrap(), "second");
+        assert_eq!(c.read_line().unwrap(), "=hello");
+        assert_eq!(c.read_line().unwrap(), "=second");
+        assert_eq!(c.read_line().unwrap(), ".");
         assert_eq!(c.read_line().unwrap_err().kind, Verdict::Error);
     }
 
