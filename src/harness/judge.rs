@@ -96,7 +96,9 @@ pub(crate) fn classify(
         &stderr,
         || {
             format!(
-                "no end after {} (the scenario's time limit)",
+                "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
+                 time)",
+                seconds(run.elapsed),
                 seconds(scenario.time_limit)
             )
         },
@@ -184,6 +186,18 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         duration_ms: 0,
         matches: None,
         notes: Vec::new(),
+    }
+}
+
+/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
+    Outcome {
+        verdict: Verdict::Timeout,
+        detail: Some(format!(
+            "killed at the CPU-time limit ({})",
+            seconds(scenario.time_limit)
+        )),
+        ..outcome
     }
 }
 
