@@ -345,3 +345,23 @@ fn the_chooser_leaderboard_follows_the_match_results_and_the_csv_agrees() {
         }
     }
 }
+
+#[test]
+fn a_minichess_chooser_that_returns_another_board_is_drawn_on_its_n_by_n_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = gradescope(
+        &root().join("fixtures/minichess/ecs10/bug-chooser-not-in-list.py"),
+        &root().join("specs/minichess/ecs10/chooser.toml"),
+        &dir.path().join("out"),
+        &[],
+    );
+    let drawn = test(&results, "returns one of the boards from the 3x3 start");
+    let html = drawn["output"].as_str().unwrap();
+    assert_eq!(drawn["status"], "failed");
+    // Two 3 x 3 boards, pawns as glyphs, the squares that differ marked.
+    assert_eq!(html.matches("<title>(").count(), 18, "{html}");
+    assert!(
+        html.contains("square differs") && html.contains('♟'),
+        "{html}"
+    );
+}

@@ -35,6 +35,13 @@ pub trait BoardReader: Sync {
     /// Every board rendering in `text`, in order.
     fn find_boards(&self, text: &str) -> Vec<FoundBoard>;
 
+    /// The boards in `text` that a picture draws: by default those read for comparison. A
+    /// game whose answers are compared otherwise (as whole lists, say) may read boards for
+    /// pictures alone here.
+    fn picture_boards(&self, text: &str) -> Vec<FoundBoard> {
+        self.find_boards(text)
+    }
+
     /// How a picture lays out and fills this game's boards; `None` when the game draws none.
     fn drawing(&self) -> Option<&dyn BoardDrawing> {
         None
@@ -114,8 +121,26 @@ pub fn first_difference(
     expected: &str,
     actual: &str,
 ) -> Option<(FoundBoard, FoundBoard, Vec<CellDiff>)> {
-    let expected = reader.find_boards(expected);
-    let actual = reader.find_boards(actual);
+    pair_up(reader.find_boards(expected), reader.find_boards(actual))
+}
+
+/// The same, among the boards a picture draws ([`BoardReader::picture_boards`]).
+pub fn drawn_difference(
+    reader: &dyn BoardReader,
+    expected: &str,
+    actual: &str,
+) -> Option<(FoundBoard, FoundBoard, Vec<CellDiff>)> {
+    pair_up(
+        reader.picture_boards(expected),
+        reader.picture_boards(actual),
+    )
+}
+
+/// The first pair of boards, in order of appearance, whose cells differ.
+fn pair_up(
+    expected: Vec<FoundBoard>,
+    actual: Vec<FoundBoard>,
+) -> Option<(FoundBoard, FoundBoard, Vec<CellDiff>)> {
     for (e, a) in expected.into_iter().zip(actual) {
         let diffs = paired_diffs(&e, &a);
         if !diffs.is_empty() {

@@ -7,7 +7,7 @@ use super::board_svg::side_by_side;
 use super::details::details;
 use super::markup::escape;
 use super::style::Style;
-use crate::games::board_text::{first_difference, grid};
+use crate::games::board_text::{drawn_difference, grid};
 use crate::harness::{Divergence, Outcome};
 
 /// Most lines sent before the divergent one written under the boards.
@@ -37,7 +37,7 @@ fn lines_under(d: &Divergence) -> Vec<String> {
 pub fn divergence_picture(o: &Outcome) -> Option<String> {
     let d = o.first_divergence.as_ref()?;
     let reader = crate::games::find(&o.game)?.board_reader();
-    let (expected, actual, diffs) = first_difference(reader, &d.expected, &d.actual)?;
+    let (expected, actual, diffs) = drawn_difference(reader, &d.expected, &d.actual)?;
     let (expected, actual) = (grid(reader, &expected)?, grid(reader, &actual)?);
     let marked: Vec<&str> = diffs.iter().map(|c| c.cell.as_str()).collect();
     Some(side_by_side(&expected, &actual, &marked, &lines_under(d)))

@@ -41,7 +41,6 @@ pub use solver::{Solution, SolveError, Solver, SolverStats, Value};
 
 use std::borrow::Cow;
 
-use crate::games::board_text::NoBoards;
 use crate::games::{
     check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part,
     Response, Session,
@@ -76,9 +75,10 @@ impl Game for MiniChess {
         )?)))
     }
 
-    /// Answers are one-line lists, drawn by `explain` rather than read cell by cell.
+    /// Answers are one-line lists, explained by `explain` rather than compared cell by
+    /// cell; a line holding one board is read for pictures.
     fn board_reader(&self) -> &dyn BoardReader {
-        &NoBoards
+        &render::MiniChessBoards
     }
 
     /// A list of boards is compared as a multiset: its boards are sorted (duplicates stay).
