@@ -6,9 +6,12 @@
 
 pub mod board_text;
 pub mod chess;
+pub mod matches;
 pub mod minichess;
 pub mod one_d_chess;
 pub mod pown_chess;
+#[cfg(test)]
+mod toy;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -21,6 +24,8 @@ pub static REGISTRY: &[&dyn Game] = &[
     &pown_chess::PownChess,
     &minichess::MiniChess,
     &chess::Chess,
+    #[cfg(test)]
+    &toy::Counter,
 ];
 
 /// How a dialect talks over stdin/stdout.
@@ -57,6 +62,8 @@ pub struct Dialect {
     /// The file name a submission of this dialect is expected to have.
     pub entry_file: &'static str,
     pub python: PythonLaunch,
+    /// Starts a reference session of this dialect. Unknown or ill-typed options are errors.
+    pub session: fn(&GameOptions) -> Result<Box<dyn Session>, OptionError>,
 }
 
 /// Scenario-level options for a game (the scenario file's `options` table).
@@ -190,8 +197,14 @@ pub trait Game: Sync {
     /// The game's name on the command line and in scenario files (`one-d-chess`).
     fn name(&self) -> &'static str;
     fn dialects(&self) -> &'static [Dialect];
-    /// Start a reference session. Unknown or ill-typed options are errors.
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError>;
+    /// Start a reference session of the dialect of that name (its table's `session`).
+    /// Unknown or ill-typed options are errors.
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        let found = self
+            .dialect(dialect)
+            .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))?;
+        (found.session)(options)
+    }
     /// Reads this game's board renderings out of output text.
     fn board_reader(&self) -> &dyn BoardReader;
 
@@ -206,6 +219,11 @@ pub trait Game: Sync {
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Whole games against the game's reference players, where the game has them.
+    fn match_play(&self) -> Option<&dyn matches::MatchPlay> {
+        None
     }
 
     fn dialect(&self, name: &str) -> Option<&'static Dialect> {

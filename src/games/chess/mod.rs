@@ -29,10 +29,7 @@ pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
-use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Protocol, PythonLaunch,
-    Session,
-};
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, Protocol, PythonLaunch};
 use ecs198f::{Ecs198f, ScenarioOptions};
 
 const DIALECTS: &[Dialect] = &[Dialect {
@@ -43,6 +40,7 @@ const DIALECTS: &[Dialect] = &[Dialect {
     python: PythonLaunch::Adapter {
         script: include_str!("ecs198f_adapter.py"),
     },
+    session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
 }];
 
 /// The game `chess`.
@@ -55,17 +53,6 @@ impl Game for Chess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        let options = ScenarioOptions::parse(options)?;
-        match dialect {
-            "ecs198f" => Ok(Box::new(Ecs198f::new(options))),
-            other => Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {other:?}"),
-            )),
-        }
     }
 
     fn board_reader(&self) -> &dyn BoardReader {

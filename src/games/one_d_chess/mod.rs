@@ -6,10 +6,7 @@ mod inputs;
 pub mod project5;
 pub mod render;
 
-use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Protocol,
-    PythonLaunch, Session,
-};
+use crate::games::{check_option_keys, BoardReader, Dialect, Game, Protocol, PythonLaunch};
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -20,6 +17,10 @@ const DIALECTS: &[Dialect] = &[
         python: PythonLaunch::Adapter {
             script: include_str!("project5_adapter.py"),
         },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(project5::Project5::new()))
+        },
     },
     Dialect {
         name: "csc110",
@@ -28,6 +29,10 @@ const DIALECTS: &[Dialect] = &[
         entry_file: "chess.py",
         python: PythonLaunch::Program {
             stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
+        },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(csc110::Csc110::new()))
         },
     },
 ];
@@ -42,18 +47,6 @@ impl Game for OneDChess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[])?;
-        match dialect {
-            "project5" => Ok(Box::new(project5::Project5::new())),
-            "csc110" => Ok(Box::new(csc110::Csc110::new())),
-            other => Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {other:?}"),
-            )),
-        }
     }
 
     fn board_reader(&self) -> &dyn BoardReader {

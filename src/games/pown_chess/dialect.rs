@@ -20,6 +20,12 @@ const DIALECTS: &[Dialect] = &[Dialect {
     handout: "002_242b462b5409f7c0.txt",
     entry_file: "pown-chess.py",
     python: PythonLaunch::Program { stubs: &[] },
+    session: |table| {
+        Ok(Box::new(Program {
+            program: PownProgram::new(options(table)?),
+            refused: false,
+        }))
+    },
 }];
 
 /// The game `pown-chess`.
@@ -119,19 +125,6 @@ impl Game for PownChess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, table: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        if dialect != "pown" {
-            return Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {dialect:?}"),
-            ));
-        }
-        Ok(Box::new(Program {
-            program: PownProgram::new(options(table)?),
-            refused: false,
-        }))
     }
 
     fn board_reader(&self) -> &dyn BoardReader {
