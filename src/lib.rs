@@ -12,6 +12,7 @@ pub mod games;
 pub mod grade;
 pub mod harness;
 pub mod package;
+pub mod policy;
 pub mod pool;
 pub mod report;
 pub mod rng;

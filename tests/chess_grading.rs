@@ -330,5 +330,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 10);
+    assert_eq!(teams, 12);
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::boardgrade;
+use common::{boardgrade, copy_tree};
 use serde_json::Value;
 
 fn root() -> &'static Path {
@@ -30,18 +30,6 @@ fn make_class(dir: &Path, members: &[(&str, &str, &str)]) -> PathBuf {
 }
 
 const ONE_D: &str = "one_d_chess.py";
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
 
 fn grade_json(args: &[&str]) -> (i32, Value) {
     let output = boardgrade()

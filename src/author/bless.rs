@@ -179,11 +179,10 @@ fn bless_scenario(
 /// Whether the expectation (or one of its alternatives) matches the reference's answer,
 /// compared as the harness compares.
 fn still_matches(scenario: &Scenario, expect: &str, accept: &[String], reply: &Reply) -> bool {
-    let (game, dialect) = (scenario.game, scenario.dialect.name);
-    let pattern = StepPattern::new(expect, accept)
-        .map_lines(&|line| game.normalize_line(dialect, line).into_owned());
-    let actual = normalize_output(scenario, &prepare(reply.text.as_bytes(), scenario.compare));
-    match_steps(std::slice::from_ref(&pattern), &actual, scenario.compare).is_ok()
+    let pattern = StepPattern::new(expect, accept).map_lines(&|line| scenario.compared_line(line));
+    let mode = scenario.compare_mode();
+    let actual = normalize_output(scenario, &prepare(reply.text.as_bytes(), mode));
+    match_steps(std::slice::from_ref(&pattern), &actual, mode).is_ok()
 }
 
 /// Sets `key` to `text`, written as a multi-line string where the old value was one, or

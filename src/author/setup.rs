@@ -132,6 +132,7 @@ impl Setup {
             time_limit,
             compare: CompareMode::Exact,
             options: self.options.clone(),
+            policy: crate::policy::Policy::defaults(self.game, self.dialect.name),
             opening: None,
             steps: lines
                 .iter()

@@ -214,9 +214,26 @@ pub struct ScenarioFilter {
     /// Leave out scenarios with this tag (repeatable), e.g. `challenge`.
     #[arg(long, value_name = "TAG")]
     pub skip_tag: Vec<String>,
+    /// The course policy file (default: the `course.toml` nearest above each scenario file).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
 }
 
 impl ScenarioFilter {
+    /// Loads the files under the course policy given, or else the one found beside each.
+    pub fn load(
+        &self,
+        files: &[boardgrade::scenario::sources::SourceFile],
+    ) -> Result<boardgrade::scenario::sources::Loaded, boardgrade::Error> {
+        use boardgrade::scenario::sources;
+        Ok(match &self.policy {
+            Some(path) => {
+                sources::load_under(files, Some(&boardgrade::policy::CoursePolicy::read(path)?))
+            }
+            None => sources::load_all(files),
+        })
+    }
+
     pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
         let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
         self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
@@ -285,10 +302,51 @@ pub struct GradeArgs {
     /// How --format gradescope writes each test's feedback: html (boards drawn) or text.
     #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
     pub feedback: FeedbackFormat,
+    /// A further report, written besides the others (repeatable): `html=report.html`, the
+    /// class report page.
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportRequest>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// The formats `--report` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// The class report: one self-contained HTML page.
+    Html,
+}
+
+/// One `--report FORMAT=PATH`.
+#[derive(Debug, Clone)]
+pub struct ReportRequest {
+    pub format: ReportFormat,
+    pub path: PathBuf,
+}
+
+fn parse_report(value: &str) -> Result<ReportRequest, String> {
+    let (name, path) = value
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=PATH (html=report.html), found {value:?}"))?;
+    let format = ReportFormat::from_str(name, true).map_err(|_| {
+        let known: Vec<String> = ReportFormat::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        format!(
+            "unknown report format {name:?}; expected one of {}",
+            known.join(", ")
+        )
+    })?;
+    if path.is_empty() {
+        return Err(format!("no path after {name}="));
+    }
+    Ok(ReportRequest {
+        format,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Debug, Args)]

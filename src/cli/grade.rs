@@ -6,11 +6,12 @@ use std::path::Path;
 use boardgrade::execution::python;
 use boardgrade::grade::{self, class, GradeConfig, GradeEvent, Store};
 use boardgrade::report::class::{summary_text, ClassReporter};
+use boardgrade::report::class_html::class_report;
 use boardgrade::report::{gradescope, junit};
 use boardgrade::scenario::sources;
 use boardgrade::{cancel, Error};
 
-use super::args::{GradeArgs, GradeFormat};
+use super::args::{GradeArgs, GradeFormat, ReportFormat};
 use super::exit;
 use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
@@ -29,7 +30,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     } else {
         sources::from_paths(&args.specs)?
     };
-    let loaded = sources::load_all(&files);
+    let loaded = args.only.load(&files)?;
     if let Some(error) = loaded.errors.first() {
         // Grading against part of the specs would be unfair: stop before any submission runs.
         return Err(Error::Scenario(error.clone()));
@@ -107,6 +108,12 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let summary_json =
         serde_json::to_vec_pretty(&summary).map_err(|e| Error::Usage(e.to_string()))?;
     write_file(&args.out.join("summary.json"), &summary_json)?;
+    for request in &args.reports {
+        let text = match request.format {
+            ReportFormat::Html => class_report(&results, &summary, "boardgrade class report"),
+        };
+        write_file(&request.path, text.as_bytes())?;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let io = |e| Error::io("cannot write to stdout", e);

@@ -4,13 +4,14 @@ use boardgrade::package::{write_zip, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::scenario::sources;
 use boardgrade::Error;
+use std::path::PathBuf;
 
 use super::args::GradescopeArgs;
 use super::exit;
 
 pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
     // A zip whose specs do not load would fail every student: refuse to build it.
-    let loaded = sources::load_all(&sources::from_paths(&args.specs)?);
+    let loaded = args.only.load(&sources::from_paths(&args.specs)?)?;
     if let Some(error) = loaded.errors.first() {
         return Err(Error::Scenario(error.clone()));
     }
@@ -42,6 +43,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
             specs: args.specs.clone(),
             binary,
             grade_args,
+            policy: policy_file(args),
         },
         &args.out,
     )?;
@@ -51,4 +53,21 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
         loaded.scenarios.len()
     );
     Ok(exit::SUCCESS)
+}
+
+/// The course policy to ship: the one given, else the one nearest above the first specs
+/// path, when it lies outside the specs copied (one inside them is copied with them).
+fn policy_file(args: &GradescopeArgs) -> Option<PathBuf> {
+    if let Some(given) = &args.only.policy {
+        return Some(given.clone());
+    }
+    let first = args.specs.first()?;
+    let found = boardgrade::policy::find_beside(first)?;
+    let copied = std::fs::canonicalize(first).ok()?;
+    let root = if copied.is_dir() {
+        copied.as_path()
+    } else {
+        copied.parent()?
+    };
+    (!found.starts_with(root)).then_some(found)
 }

@@ -78,7 +78,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
     } else {
         sources::from_paths(&args.paths)?
     };
-    let loaded = sources::load_all(&files);
+    let loaded = args.only.load(&files)?;
     let mut scenarios = select(loaded.scenarios, args);
 
     let spec = match (&args.cmd, &args.python) {

@@ -18,6 +18,8 @@ use std::fmt;
 
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
+use crate::policy::{Policy, PolicyOption};
+
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
     &one_d_chess::OneDChess,
@@ -224,6 +226,33 @@ pub trait Game: Sync {
     /// Whole games against the game's reference players, where the game has them.
     fn match_play(&self) -> Option<&dyn matches::MatchPlay> {
         None
+    }
+
+    // Course policy (`crate::policy`): the options a dialect understands and what they do.
+
+    /// The course-policy options a dialect understands besides [`crate::policy::COMMON`] (a
+    /// common key listed here gets this default instead). None by default.
+    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
+        &[]
+    }
+
+    /// One line in the spelling compared under the policy's accepted spellings, applied to
+    /// expected (written or the reference's) and actual output alike, after
+    /// [`Game::normalize_line`]. Unchanged by default.
+    fn policy_line<'a>(&self, _dialect: &str, _policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(line)
+    }
+
+    /// The optional rules the course policy accepts, as other `options` tables under which a
+    /// submission that implements them is also graded (each gives the scenario another
+    /// expectation). None by default.
+    fn policy_variants(
+        &self,
+        _dialect: &str,
+        _policy: &Policy,
+        _options: &GameOptions,
+    ) -> Vec<GameOptions> {
+        Vec::new()
     }
 
     fn dialect(&self, name: &str) -> Option<&'static Dialect> {

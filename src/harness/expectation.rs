@@ -2,7 +2,7 @@
 //! reference engine's answer, with the answers every grader accepts.
 
 use crate::compare::StepPattern;
-use crate::games::Reply;
+use crate::games::{GameOptions, Reply};
 use crate::scenario::Scenario;
 
 /// The expectation of a whole scenario, index 0 being the opening output.
@@ -37,15 +37,17 @@ fn pattern(reply: &Reply, expect: Option<&str>, accept: &[String]) -> StepPatter
     }
 }
 
-/// Plays the scenario's input on the reference and builds the expectation.
-pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
+/// The reference's replies to a scenario's input under `options` (index 0 = opening), and
+/// whether its program had ended by itself after the last step.
+fn replay(
+    scenario: &Scenario,
+    options: &GameOptions,
+) -> Result<(Vec<Reply>, bool), ScenarioProblem> {
     let mut session = scenario
         .game
-        .start(scenario.dialect.name, &scenario.options)
+        .start(scenario.dialect.name, options)
         .map_err(|e| ScenarioProblem::Options(e.to_string()))?;
-    let opening = session.opening();
-    let mut steps = vec![pattern(&opening, scenario.opening.as_deref(), &[])];
-    let mut reference = vec![opening.text];
+    let mut replies = vec![session.opening()];
     for (index, step) in scenario.steps.iter().enumerate() {
         if session.is_finished() {
             return Err(ScenarioProblem::AfterEnd {
@@ -53,15 +55,57 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
                 line: step.line,
             });
         }
-        let reply = session.respond(&step.send);
-        steps.push(pattern(&reply, step.expect.as_deref(), &step.accept));
-        reference.push(reply.text);
+        replies.push(session.respond(&step.send));
     }
-    Ok(Expectation {
+    Ok((replies, session.is_finished()))
+}
+
+/// The expectation under `replies`: a written `expect` holds where these replies agree with
+/// the scenario's own reference (`base`); elsewhere the replies are expected.
+fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: bool) -> Expectation {
+    let written = std::iter::once((scenario.opening.as_deref(), &[][..])).chain(
+        scenario
+            .steps
+            .iter()
+            .map(|s| (s.expect.as_deref(), &s.accept[..])),
+    );
+    let steps = written
+        .zip(base.iter().zip(&replies))
+        .map(|((expect, accept), (base, reply))| {
+            let expect = expect.filter(|_| base.text == reply.text);
+            pattern(reply, expect, accept)
+        })
+        .collect();
+    Expectation {
         steps,
-        reference,
-        finished: session.is_finished(),
-    })
+        reference: replies.into_iter().map(|r| r.text).collect(),
+        finished,
+    }
+}
+
+/// Plays the scenario's input on the reference and builds the expectation.
+pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
+    let (replies, finished) = replay(scenario, &scenario.options)?;
+    Ok(build(scenario, &replies.clone(), replies, finished))
+}
+
+/// Every expectation a submission may meet: the scenario's own first, then one for each
+/// set of optional rules the course policy credits ([`crate::games::Game::policy_variants`]).
+/// Written expectations hold in a variant wherever its reference answers as the scenario's
+/// own does; a variant whose game ends before the input does is left out.
+pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
+    let (base, finished) = replay(scenario, &scenario.options)?;
+    let mut all = vec![build(scenario, &base, base.clone(), finished)];
+    let variants =
+        scenario
+            .game
+            .policy_variants(scenario.dialect.name, &scenario.policy, &scenario.options);
+    for options in variants {
+        if let Ok((replies, finished)) = replay(scenario, &options) {
+            all.push(build(scenario, &base, replies, finished));
+        }
+    }
+    Ok(all)
 }
 
 /// The input a scenario types: each step's line and a newline.

@@ -21,14 +21,14 @@ const TRANSCRIPT_LINES: usize = 24;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
-    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let mode = scenario.compare_mode();
     let steps: Vec<StepPattern> = expectation
         .steps
         .iter()
-        .map(|p| p.map_lines(&|line| game.normalize_line(dialect, line).into_owned()))
+        .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let compared = normalize_output(scenario, &prepare(&run.stdout, scenario.compare));
-    let matched = match_steps(&steps, &compared, scenario.compare);
+    let compared = normalize_output(scenario, &prepare(&run.stdout, mode));
+    let matched = match_steps(&steps, &compared, mode);
     let stderr = visible::lossless(&run.stderr_tail);
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
@@ -88,6 +88,10 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         outcome.score = scenario.points;
     } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
         outcome.score = scenario.points * steps_matched as f64 / steps_total as f64;
+    }
+    if verdict == Verdict::Presentation {
+        let credit = scenario.points * scenario.policy.presentation_credit();
+        outcome.score = outcome.score.max(credit);
     }
     Outcome {
         first_divergence,
@@ -186,12 +190,7 @@ pub(crate) fn normalize_output(scenario: &Scenario, output: &[u8]) -> Vec<u8> {
             .strip_suffix(b"\n")
             .map_or((line, false), |b| (b, true));
         match std::str::from_utf8(body) {
-            Ok(text) => out.extend_from_slice(
-                scenario
-                    .game
-                    .normalize_line(scenario.dialect.name, text)
-                    .as_bytes(),
-            ),
+            Ok(text) => out.extend_from_slice(scenario.compared_line(text).as_bytes()),
             Err(_) => out.extend_from_slice(body),
         }
         if newline {

@@ -10,6 +10,8 @@ use crate::error::Error;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
 const SETUP: &str = include_str!("setup.sh");
+/// Where the course policy goes: above every scenario file, so the grader finds it.
+const POLICY_NAME: &str = "specs/course.toml";
 
 /// What goes into the zip.
 #[derive(Debug, Clone)]
@@ -20,6 +22,9 @@ pub struct Package {
     pub binary: PathBuf,
     /// Extra arguments for `boardgrade grade` (`--game`, `--dialect`, ...), each a word.
     pub grade_args: Vec<String>,
+    /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
+    /// (a course file of that name inside the specs gives way to it).
+    pub policy: Option<PathBuf>,
 }
 
 /// Quotes a word for a POSIX shell.
@@ -79,11 +84,20 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
             }
             let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
             let name = format!("specs/{}", relative.to_string_lossy().replace('\\', "/"));
+            if name == POLICY_NAME && package.policy.is_some() {
+                continue;
+            }
             let bytes = std::fs::read(entry.path())
                 .map_err(|e| Error::io(format!("cannot read {}", entry.path().display()), e))?;
             zip.start_file(name, text).map_err(zip_error)?;
             zip.write_all(&bytes).map_err(|e| io("specs", e))?;
         }
+    }
+    if let Some(policy) = &package.policy {
+        let bytes = std::fs::read(policy)
+            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
+        zip.start_file(POLICY_NAME, text).map_err(zip_error)?;
+        zip.write_all(&bytes).map_err(|e| io("course policy", e))?;
     }
     zip.finish().map_err(zip_error)?;
     Ok(())

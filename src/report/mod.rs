@@ -2,6 +2,7 @@
 
 pub mod board_svg;
 pub mod class;
+pub mod class_html;
 pub mod details;
 pub mod diff;
 pub mod gradescope;

@@ -10,6 +10,7 @@ use super::model::{CompareMode, Entry, HandoutDef, MatchDef, StepDef, Visibility
 use super::{Scenario, Step};
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
+use crate::policy::Policy;
 
 /// Default wall-clock limit for a scenario.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -269,6 +270,7 @@ fn resolve(
             .copied()
             .unwrap_or(CompareMode::Exact),
         options: options.into_inner(),
+        policy: Policy::defaults(game, dialect.name),
         opening,
         steps,
         play,

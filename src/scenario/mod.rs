@@ -10,6 +10,7 @@ use std::time::Duration;
 pub use model::{AwardDef, CompareMode, HandoutDef, MatchDef, MatchSide, Visibility};
 
 use crate::games::{Dialect, Game, GameOptions};
+use crate::policy::Policy;
 
 /// A scenario ready to run: every default applied, every name resolved.
 #[derive(Debug, Clone)]
@@ -35,6 +36,8 @@ pub struct Scenario {
     pub time_limit: Duration,
     pub compare: CompareMode,
     pub options: GameOptions,
+    /// The course policy of its dialect (the defaults unless a course file says otherwise).
+    pub policy: Policy,
     /// Expected output before the first input; the reference's when `None`.
     pub opening: Option<String>,
     pub steps: Vec<Step>,
@@ -58,5 +61,24 @@ impl Scenario {
     /// `game/dialect`.
     pub fn dialect_id(&self) -> String {
         format!("{}/{}", self.game.name(), self.dialect.name)
+    }
+
+    /// How output is compared: trailing whitespace is forgiven when the scenario's `compare`
+    /// or the course policy's `whitespace` says so.
+    pub fn compare_mode(&self) -> CompareMode {
+        match (self.compare, self.policy.whitespace()) {
+            (CompareMode::Exact, CompareMode::Exact) => CompareMode::Exact,
+            _ => CompareMode::TrailingWhitespace,
+        }
+    }
+
+    /// One line of output (expected or actual) as it is compared: the game's own form, then
+    /// the policy's accepted spellings.
+    pub fn compared_line(&self, line: &str) -> String {
+        let name = self.dialect.name;
+        let line = self.game.normalize_line(name, line);
+        self.game
+            .policy_line(name, &self.policy, &line)
+            .into_owned()
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: run the real binary and read its JSON report.
 #![allow(dead_code)]
 
+use std::path::Path;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -65,4 +67,17 @@ pub fn cells(divergence: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Copies the folder `from` to `to`, sub-folders included.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
 }

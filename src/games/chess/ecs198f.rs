@@ -14,7 +14,7 @@ use super::types::{Color, Role, Square};
 use crate::games::{bool_option, check_option_keys, GameOptions, OptionError, Reply, Session};
 
 /// The keys of a scenario's `options` table.
-pub const OPTION_KEYS: &[&str] = &["draw_rules", "lenient_notation"];
+pub const OPTION_KEYS: &[&str] = &["draw_rules", "lenient_notation", "upper_case_moves"];
 
 /// What a scenario's `options` ask of the game.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -24,6 +24,9 @@ pub struct ScenarioOptions {
     /// Also accept answers that spell castling `O-O` / `O-O-O` or the piece letter in upper
     /// case (`Ng1f3`). The moves sent stay the handout's strict `e2e4` form either way.
     pub lenient_notation: bool,
+    /// Play an upper-case move string (`E2E4`) as the move it names, as a submission may
+    /// under the course policy's `accept_upper_case_moves`.
+    pub upper_case_moves: bool,
 }
 
 impl ScenarioOptions {
@@ -32,6 +35,7 @@ impl ScenarioOptions {
         Ok(ScenarioOptions {
             draw_rules: bool_option(options, "draw_rules")?,
             lenient_notation: bool_option(options, "lenient_notation")?,
+            upper_case_moves: bool_option(options, "upper_case_moves")?,
         })
     }
 
@@ -63,7 +67,11 @@ impl Ecs198f {
     }
 
     fn play_move(&mut self, mv: &str) -> Reply {
-        let answer = self.game.play_move(mv);
+        let answer = if self.options.upper_case_moves {
+            self.game.play_move(&mv.to_ascii_lowercase())
+        } else {
+            self.game.play_move(mv)
+        };
         self.refused = answer.is_empty();
         let reply = Reply::new(format!("{}\n", py_str(&answer)));
         match lenient_spelling(&answer) {

@@ -19,6 +19,7 @@ mod outcome;
 mod perft;
 mod position;
 pub mod render;
+mod spellings;
 mod types;
 
 pub use castling::CastlingRights;
@@ -29,8 +30,12 @@ pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
-use crate::games::{BoardReader, Dialect, DivergentStep, Game, Protocol, PythonLaunch};
+use crate::games::{
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, Protocol, PythonLaunch,
+};
+use crate::policy::{Policy, PolicyOption};
 use ecs198f::{Ecs198f, ScenarioOptions};
+use std::borrow::Cow;
 
 const DIALECTS: &[Dialect] = &[Dialect {
     name: "ecs198f",
@@ -57,6 +62,23 @@ impl Game for Chess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::ChessBoards
+    }
+
+    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
+        spellings::POLICY
+    }
+
+    fn policy_line<'a>(&self, _dialect: &str, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        spellings::canonical(policy, line)
+    }
+
+    fn policy_variants(
+        &self,
+        _dialect: &str,
+        policy: &Policy,
+        options: &GameOptions,
+    ) -> Vec<GameOptions> {
+        spellings::variants(policy, options)
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

@@ -7,6 +7,7 @@ pub mod project5;
 pub mod render;
 
 use crate::games::{check_option_keys, BoardReader, Dialect, Game, Protocol, PythonLaunch};
+use crate::policy::PolicyOption;
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -51,5 +52,12 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
+        match dialect {
+            "csc110" => csc110::POLICY,
+            _ => &[],
+        }
     }
 }

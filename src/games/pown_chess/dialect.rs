@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use super::lenient::canonical_line;
 use super::messages::INVALID_MOVE;
 use super::options::PownOptions;
+use super::policy;
 use super::program::PownProgram;
 use super::square::{Color, Square};
 use crate::games::board_text::{BoardDrawing, Piece, Side};
@@ -13,6 +14,7 @@ use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
     Reply, Session,
 };
+use crate::policy::{Policy, PolicyOption};
 
 const DIALECTS: &[Dialect] = &[Dialect {
     name: "pown",
@@ -133,6 +135,23 @@ impl Game for PownChess {
 
     fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
         canonical_line(line)
+    }
+
+    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
+        policy::POLICY
+    }
+
+    fn policy_line<'a>(&self, _dialect: &str, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        policy::canonical(policy, line)
+    }
+
+    fn policy_variants(
+        &self,
+        _dialect: &str,
+        policy: &Policy,
+        options: &GameOptions,
+    ) -> Vec<GameOptions> {
+        policy::variants(policy, options)
     }
 }
 

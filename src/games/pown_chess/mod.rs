@@ -10,6 +10,7 @@ mod dialect;
 mod lenient;
 mod messages;
 mod options;
+mod policy;
 mod program;
 mod render;
 mod square;

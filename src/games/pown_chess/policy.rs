@@ -1,0 +1,122 @@
+//! The `pown` course-policy options: which of the handout's optional challenges the course
+//! set (a submission that implements them is graded under them everywhere), and other
+//! wordings of the tie line.
+
+use std::borrow::Cow;
+
+use super::messages::TIE;
+use crate::games::GameOptions;
+use crate::policy::{DefaultValue, Policy, PolicyOption};
+
+const CHALLENGES: &str = "challenges";
+const TIE_WORDING: &str = "tie_wording";
+
+/// A challenge, by its policy name: the scenario option that turns it on, and its value.
+fn challenge_option(name: &str) -> Option<(&'static str, toml::Value)> {
+    match name {
+        "score_header" => Some(("score_header", toml::Value::Boolean(true))),
+        "move_counter" => Some(("move_counter", toml::Value::Boolean(true))),
+        "reprompt_invalid" => Some(("reprompt_invalid", toml::Value::Boolean(true))),
+        "six_by_six" => Some(("size", toml::Value::Integer(6))),
+        _ => None,
+    }
+}
+
+const ALL_CHALLENGES: &[&str] = &[
+    "score_header",
+    "move_counter",
+    "reprompt_invalid",
+    "six_by_six",
+];
+
+pub const POLICY: &[PolicyOption] = &[
+    PolicyOption {
+        key: CHALLENGES,
+        default: DefaultValue::Words(&[]),
+        choices: ALL_CHALLENGES,
+        about: "the optional challenges the course set: a submission that implements any of them is graded under them in every scenario",
+    },
+    PolicyOption {
+        key: TIE_WORDING,
+        default: DefaultValue::Words(&[]),
+        choices: &[],
+        about: "other lines accepted in place of `It's a tie!!`",
+    },
+];
+
+/// The tie line in the handout's wording, where the policy accepts the line as a tie.
+pub fn canonical<'a>(policy: &Policy, line: &'a str) -> Cow<'a, str> {
+    if policy.words(TIE_WORDING).iter().any(|w| w == line) {
+        Cow::Borrowed(TIE)
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
+/// Whether challenge `name` is on in `options`.
+fn is_on(options: &GameOptions, name: &str) -> bool {
+    challenge_option(name).is_some_and(|(key, on)| options.get(key) == Some(&on))
+}
+
+/// The scenario's options with every combination of the set challenges it does not turn on
+/// itself.
+pub fn variants(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+    let extra: Vec<&str> = policy
+        .words(CHALLENGES)
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !is_on(options, name))
+        .collect();
+    let mut variants = Vec::new();
+    for mask in 1..(1u32 << extra.len()) {
+        let mut variant = options.clone();
+        for (bit, name) in extra.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                if let Some((key, on)) = challenge_option(name) {
+                    variant.insert(key.to_string(), on);
+                }
+            }
+        }
+        variants.push(variant);
+    }
+    variants
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{find, Game};
+    use crate::policy::CoursePolicy;
+
+    fn policy(text: &str) -> Policy {
+        let game: &dyn Game = find("pown-chess").unwrap();
+        CoursePolicy::parse("course.toml", text)
+            .unwrap()
+            .policy(game, "pown")
+    }
+
+    #[test]
+    fn set_challenges_give_every_combination() {
+        assert!(variants(&policy(""), &GameOptions::new()).is_empty());
+        let all = policy("[pown-chess.pown]\nchallenges = [\"score_header\", \"move_counter\", \"reprompt_invalid\", \"six_by_six\"]\n");
+        assert_eq!(variants(&all, &GameOptions::new()).len(), 15);
+        let one = policy("[pown-chess.pown]\nchallenges = [\"reprompt_invalid\"]\n");
+        let only = variants(&one, &GameOptions::new());
+        assert_eq!(only.len(), 1);
+        assert_eq!(
+            only[0].get("reprompt_invalid"),
+            Some(&toml::Value::Boolean(true))
+        );
+        let mut reprompting = GameOptions::new();
+        reprompting.insert("reprompt_invalid".into(), toml::Value::Boolean(true));
+        assert!(variants(&one, &reprompting).is_empty());
+    }
+
+    #[test]
+    fn tie_wordings_read_as_the_tie_line() {
+        let p = policy("[pown-chess.pown]\ntie_wording = [\"It's a tie!\"]\n");
+        assert_eq!(canonical(&p, "It's a tie!"), TIE);
+        assert_eq!(canonical(&p, "Tie!"), "Tie!");
+        assert_eq!(canonical(&policy(""), "It's a tie!"), "It's a tie!");
+    }
+}

@@ -1,0 +1,312 @@
+//! Reading a course file (`course.toml`): options for every dialect at the top level, and a
+//! `[GAME.DIALECT]` table per dialect. Every problem names the file, line, column and key.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ImDocument, Item, Table};
+
+use super::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMON};
+use crate::error::ScenarioFileError;
+use crate::games::{self, Game};
+
+/// The name of a course file. Scenario loading finds the one nearest above each scenario file.
+pub const FILE_NAME: &str = "course.toml";
+
+/// What one course file sets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoursePolicy {
+    /// The file, as named in messages.
+    pub file: String,
+    /// Options set at the top level, for every dialect.
+    common: Vec<(&'static str, Value)>,
+    /// Options set in a `[GAME.DIALECT]` table.
+    dialects: Vec<DialectSettings>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct DialectSettings {
+    game: &'static str,
+    dialect: &'static str,
+    values: Vec<(&'static str, Value)>,
+}
+
+/// A problem at a byte range of the file, with the key at fault.
+struct Problem {
+    span: Range<usize>,
+    key: String,
+    message: String,
+}
+
+fn problem(span: Option<Range<usize>>, key: &str, message: impl Into<String>) -> Problem {
+    Problem {
+        span: span.unwrap_or(0..0),
+        key: key.to_string(),
+        message: message.into(),
+    }
+}
+
+impl CoursePolicy {
+    /// Parses the text of a course file named `file`.
+    pub fn parse(file: &str, source: &str) -> Result<CoursePolicy, ScenarioFileError> {
+        let document = ImDocument::parse(source).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            ScenarioFileError::at(file, source, offset, None, e.message().trim().to_string())
+        })?;
+        read_document(file, document.as_table())
+            .map_err(|p| ScenarioFileError::at(file, source, p.span.start, Some(&p.key), p.message))
+    }
+
+    /// Reads the course file at `path`.
+    pub fn read(path: &Path) -> Result<CoursePolicy, crate::Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| crate::Error::path(path, format!("cannot read the course policy: {e}")))?;
+        Ok(CoursePolicy::parse(&path.display().to_string(), &text)?)
+    }
+
+    /// The policy of one dialect: its defaults, then the file's top-level options, then its
+    /// own table's.
+    pub fn policy(&self, game: &dyn Game, dialect: &str) -> Policy {
+        let mut policy = Policy::defaults(game, dialect);
+        for (key, value) in &self.common {
+            policy.set(key, value.clone());
+        }
+        let own = self
+            .dialects
+            .iter()
+            .filter(|d| d.game == game.name() && d.dialect == dialect);
+        for (key, value) in own.flat_map(|d| &d.values) {
+            policy.set(key, value.clone());
+        }
+        policy.source = Some(self.file.clone());
+        policy
+    }
+}
+
+fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
+    let mut policy = CoursePolicy {
+        file: file.to_string(),
+        common: Vec::new(),
+        dialects: Vec::new(),
+    };
+    for (name, _) in root.iter() {
+        let (key, item) = root.get_key_value(name).expect("a key of this table");
+        if let Some(option) = COMMON.iter().find(|o| o.key == name) {
+            policy
+                .common
+                .push((option.key, read_value(option, item, name)?));
+            continue;
+        }
+        let Some(game) = games::find(name) else {
+            return Err(problem(
+                key.span(),
+                name,
+                format!(
+                    "unknown option; the top level takes {} (for every dialect) and one table per dialect such as [chess.ecs198f] (games: {})",
+                    COMMON.iter().map(|o| o.key).collect::<Vec<_>>().join(", "),
+                    games::names().join(", ")
+                ),
+            ));
+        };
+        let dialects = item.as_table_like().ok_or_else(|| {
+            problem(
+                item.span().or(key.span()),
+                name,
+                format!(
+                    "expected a table of dialects, such as [{name}.{}]",
+                    game.dialects()[0].name
+                ),
+            )
+        })?;
+        for (dialect_name, table) in dialects.iter() {
+            let path = format!("{name}.{dialect_name}");
+            let (dialect_key, _) = dialects
+                .get_key_value(dialect_name)
+                .expect("a key of this table");
+            let dialect = games::lookup_dialect(game, dialect_name)
+                .map_err(|e| problem(dialect_key.span(), &path, e.to_string()))?;
+            let table = table.as_table_like().ok_or_else(|| {
+                problem(
+                    table.span().or(dialect_key.span()),
+                    &path,
+                    "expected a table of options",
+                )
+            })?;
+            let known = options_of(game, dialect.name);
+            let mut values = Vec::new();
+            for (option_name, value) in table.iter() {
+                let (option_key, _) = table
+                    .get_key_value(option_name)
+                    .expect("a key of this table");
+                let path = format!("{path}.{option_name}");
+                let option = known.iter().find(|o| o.key == option_name).ok_or_else(|| {
+                    problem(
+                        option_key.span(),
+                        &path,
+                        format!(
+                            "{}/{} has no such option; it takes {}",
+                            game.name(),
+                            dialect.name,
+                            known.iter().map(|o| o.key).collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                })?;
+                values.push((option.key, read_value(option, value, &path)?));
+            }
+            policy.dialects.push(DialectSettings {
+                game: game.name(),
+                dialect: dialect.name,
+                values,
+            });
+        }
+    }
+    Ok(policy)
+}
+
+/// The value of `option` in `item`, checked against its kind and choices.
+fn read_value(option: &PolicyOption, item: &Item, path: &str) -> Result<Value, Problem> {
+    let wrong = |expected: String| problem(item.span(), path, expected);
+    let word_ok = |word: &str| option.choices.is_empty() || option.choices.contains(&word);
+    let choices = || {
+        option
+            .choices
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match option.default {
+        DefaultValue::Flag(_) => item
+            .as_bool()
+            .map(Value::Flag)
+            .ok_or_else(|| wrong("expected true or false".into())),
+        DefaultValue::Word(_) => match item.as_str() {
+            Some(word) if word_ok(word) => Ok(Value::Word(word.to_string())),
+            _ => Err(wrong(format!("expected one of {}", choices()))),
+        },
+        DefaultValue::Share(_) => {
+            let number = item
+                .as_float()
+                .or_else(|| item.as_integer().map(|i| i as f64));
+            match number {
+                Some(share) if (0.0..=1.0).contains(&share) => Ok(Value::Share(share)),
+                _ => Err(wrong("expected a number from 0 to 1".into())),
+            }
+        }
+        DefaultValue::Words(_) => {
+            let expected = if option.choices.is_empty() {
+                "expected a list of strings".to_string()
+            } else {
+                format!("expected a list of {}", choices())
+            };
+            let array = item.as_array().ok_or_else(|| wrong(expected.clone()))?;
+            let mut words = Vec::new();
+            for value in array.iter() {
+                match value.as_str() {
+                    Some(word) if word_ok(word) => words.push(word.to_string()),
+                    _ => return Err(problem(value.span(), path, expected)),
+                }
+            }
+            Ok(Value::Words(words))
+        }
+    }
+}
+
+/// The course file nearest above `path` (a scenario file or a folder): in its folder or any
+/// folder above it.
+pub fn find_beside(path: &Path) -> Option<PathBuf> {
+    let absolute = std::fs::canonicalize(path).ok()?;
+    let start = if absolute.is_dir() {
+        absolute.as_path()
+    } else {
+        absolute.parent()?
+    };
+    start
+        .ancestors()
+        .map(|dir| dir.join(FILE_NAME))
+        .find(|candidate| candidate.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::CompareMode;
+
+    fn game(name: &str) -> &'static dyn Game {
+        games::find(name).unwrap()
+    }
+
+    #[test]
+    fn defaults_then_top_level_then_the_dialect_table() {
+        let course = CoursePolicy::parse(
+            "course.toml",
+            "presentation_credit = 0.5\n[one-d-chess.project5]\nwhitespace = \"trailing\"\n",
+        )
+        .unwrap();
+        let csc110 = course.policy(game("one-d-chess"), "csc110");
+        assert_eq!(csc110.whitespace(), CompareMode::TrailingWhitespace);
+        assert_eq!(csc110.presentation_credit(), 0.5);
+        let project5 = course.policy(game("one-d-chess"), "project5");
+        assert_eq!(project5.whitespace(), CompareMode::TrailingWhitespace);
+        let exact = CoursePolicy::parse("c.toml", "whitespace = \"exact\"\n").unwrap();
+        assert_eq!(
+            exact.policy(game("one-d-chess"), "csc110").whitespace(),
+            CompareMode::Exact
+        );
+        assert_eq!(
+            Policy::defaults(game("one-d-chess"), "csc110").whitespace(),
+            CompareMode::TrailingWhitespace
+        );
+        assert_eq!(
+            Policy::defaults(game("one-d-chess"), "project5").whitespace(),
+            CompareMode::Exact
+        );
+    }
+
+    fn error(source: &str) -> ScenarioFileError {
+        CoursePolicy::parse("specs/course.toml", source).unwrap_err()
+    }
+
+    #[test]
+    fn every_problem_names_file_line_column_and_key() {
+        let e = error("whitespace = \"exact\"\n\n[one-d-chess.csc110]\n  presentaton_credit = 1\n");
+        assert_eq!(
+            (e.line, e.column, e.key.as_deref()),
+            (4, 3, Some("one-d-chess.csc110.presentaton_credit")),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("specs/course.toml:4:3: key `one-d-chess.csc110.presentaton_credit`"),
+            "{e}"
+        );
+        let e = error("[one-d-chess.project5]\naccept_castling_o = true\n");
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (2, Some("one-d-chess.project5.accept_castling_o")),
+            "{e}"
+        );
+        let e = error("whitespce = \"exact\"\n");
+        assert_eq!(
+            (e.line, e.column, e.key.as_deref()),
+            (1, 1, Some("whitespce")),
+            "{e}"
+        );
+        let e = error("[one-d-chess.csc111]\n");
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (1, Some("one-d-chess.csc111")),
+            "{e}"
+        );
+        let e = error("whitespace = \"some\"\n");
+        assert_eq!(
+            (e.line, e.column, e.key.as_deref()),
+            (1, 14, Some("whitespace")),
+            "{e}"
+        );
+        let e = error("presentation_credit = 2\n");
+        assert!(e.message.contains("0 to 1"), "{e}");
+        let e = error("presentation_credit = = 2\n");
+        assert_eq!(e.line, 1, "{e}");
+    }
+}
