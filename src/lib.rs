@@ -3,6 +3,7 @@
 //! The library never prints: commands build a [`harness`] run whose events go to a
 //! [`report`] chosen by the caller.
 
+pub mod atomic;
 pub mod author;
 pub mod cancel;
 pub mod compare;

@@ -45,10 +45,12 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
             "no scenarios match the given specs and filters".into(),
         ));
     }
-    let submissions = grade::discover(
+    let discovery = grade::discover(
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
+        Some(&args.out),
     )?;
+    let submissions = &discovery.submissions;
     let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
     let run = run_config(&args.run);
     let config = GradeConfig {
@@ -69,8 +71,11 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         args.color.style(),
     );
     let mut io_error = None;
+    for skipped in &discovery.skipped {
+        eprintln!("skipped {}: {}", skipped.path, skipped.why);
+    }
     let results = grade::grade_all(
-        &submissions,
+        submissions,
         &scenarios,
         &config,
         &mut |event: GradeEvent<'_>| {

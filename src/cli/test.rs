@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use boardgrade::execution::{Limits, Sandbox, Target, TargetSpec};
-use boardgrade::grade;
+use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
+use boardgrade::grade::{self, route::Routing};
 use boardgrade::harness::{run_all, RunConfig};
 use boardgrade::report::reporter;
 use boardgrade::scenario::sources::{self, SourceFile};
@@ -45,9 +45,13 @@ fn select(scenarios: Vec<Scenario>, args: &TestArgs) -> Vec<Scenario> {
         .collect()
 }
 
-/// A submission answers one dialect: narrow the scenarios to it, by the entry file's name
-/// when they span several.
-fn one_dialect(scenarios: Vec<Scenario>, submission: &Path) -> Result<Vec<Scenario>, Error> {
+/// A submission answers one dialect: narrow the scenarios to it, by the names its code
+/// defines when they span several.
+fn one_dialect(
+    scenarios: Vec<Scenario>,
+    submission: &Path,
+    interpreter: &python::Interpreter,
+) -> Result<Vec<Scenario>, Error> {
     let dialects = grade::dialects_of(&scenarios);
     if dialects.len() <= 1 {
         return Ok(scenarios);
@@ -56,7 +60,13 @@ fn one_dialect(scenarios: Vec<Scenario>, submission: &Path) -> Result<Vec<Scenar
         id: String::new(),
         path: submission.to_path_buf(),
     };
-    match grade::submission::dialect_of(&submission, &dialects, None) {
+    let plans = grade::plan(&[submission], &scenarios, interpreter, None);
+    let routed = plans.first().map(|plan| match &plan.routing {
+        Routing::Graded(route) => Ok(route.dialect),
+        Routing::DoesNotLoad { dialect, .. } => Ok(*dialect),
+        Routing::NotGraded { why, .. } => Err(why.clone()),
+    });
+    match routed.unwrap_or_else(|| Err("nothing to test".into())) {
         Ok(dialect) => Ok(scenarios
             .into_iter()
             .filter(|s| std::ptr::eq(s.dialect, dialect))
@@ -88,8 +98,8 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
     };
     let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
         .with_sandbox(sandbox(&args.run), hidden_paths(&args.paths));
-    if let TargetSpec::Python(file) = target.spec() {
-        scenarios = one_dialect(scenarios, file)?;
+    if let (TargetSpec::Python(file), Some(python)) = (target.spec(), target.interpreter()) {
+        scenarios = one_dialect(scenarios, file, python)?;
     }
     let target_name = describe_target(&target);
 

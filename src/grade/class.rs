@@ -35,12 +35,22 @@ pub struct ClassSummary {
     pub submissions: usize,
     pub fully_passed: usize,
     pub not_graded: usize,
+    /// Submissions whose file does not load: scored 0, kept out of the failure rates (no
+    /// scenario ran).
+    pub did_not_load: Vec<DidNotLoad>,
     pub mean_score: f64,
     pub max_score: f64,
     /// Most failed first.
     pub scenarios: Vec<ScenarioStat>,
     /// Largest first; only failures shared by two or more submissions.
     pub common_failures: Vec<FailureGroup>,
+}
+
+/// A submission whose file does not load, and the interpreter's message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DidNotLoad {
+    pub submission: String,
+    pub error: String,
 }
 
 /// A scenario's key across submissions (names are unique within a file).
@@ -115,11 +125,19 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             .cmp(&a.submissions.len())
             .then_with(|| a.scenario.cmp(&b.scenario))
     });
-    let graded: Vec<&SubmissionResult> = results.iter().filter(|r| r.error.is_none()).collect();
     ClassSummary {
         submissions: results.len(),
         fully_passed: results.iter().filter(|r| r.passed()).count(),
-        not_graded: results.len() - graded.len(),
+        not_graded: results.iter().filter(|r| r.error.is_some()).count(),
+        did_not_load: results
+            .iter()
+            .filter_map(|r| {
+                Some(DidNotLoad {
+                    submission: r.id.clone(),
+                    error: r.does_not_load.as_ref()?.to_string(),
+                })
+            })
+            .collect(),
         mean_score: if results.is_empty() {
             0.0
         } else {
@@ -191,7 +209,7 @@ pub fn csv(results: &[SubmissionResult]) -> String {
             out.push_str(&value.map(number).unwrap_or_default());
         }
         out.push(',');
-        out.push_str(&csv_field(result.error.as_deref().unwrap_or("")));
+        out.push_str(&csv_field(&result.problem().unwrap_or_default()));
         out.push('\n');
     }
     out

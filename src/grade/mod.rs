@@ -2,6 +2,9 @@
 //! result stored as it finishes.
 
 pub mod class;
+pub mod fingerprint;
+pub mod probe;
+pub mod route;
 pub mod store;
 pub mod submission;
 
@@ -13,11 +16,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::{Limits, Sandbox, Target, TargetSpec};
-use crate::games::Dialect;
+use crate::games::{Dialect, PythonLaunch};
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
+pub use probe::LoadError;
+use probe::ProbeFile;
+use route::{Candidate, Routing};
 pub use store::Store;
-pub use submission::{discover, Submission};
+pub use submission::{discover, Discovery, Skipped, Submission};
 
 /// How to grade.
 #[derive(Debug, Clone)]
@@ -42,19 +48,44 @@ pub struct SubmissionResult {
     pub id: String,
     pub path: String,
     pub dialect: Option<String>,
+    /// The file graded, inside the submission.
+    #[serde(default)]
+    pub file: Option<String>,
     pub score: f64,
     pub max_score: f64,
-    /// Why it could not be graded at all (no entry file, say); `None` when it was.
+    /// Why it could not be graded at all (no Python file, say); `None` when it was.
     pub error: Option<String>,
+    /// The file graded does not load (a syntax error, a missing module): one finding,
+    /// scored 0, no scenario run.
+    #[serde(default)]
+    pub does_not_load: Option<LoadError>,
+    /// What the student should know besides the verdicts (a required name not defined).
+    #[serde(default)]
+    pub notes: Vec<String>,
     pub summary: Summary,
     pub scenarios: Vec<Outcome>,
     pub elapsed_ms: u64,
+    /// The hash of the submission's files when graded.
+    #[serde(default)]
+    pub content_hash: String,
+    /// The hashes of the scenarios it was graded against, sorted.
+    #[serde(default)]
+    pub scenario_hashes: Vec<String>,
 }
 
 impl SubmissionResult {
     /// True when every scenario passed.
     pub fn passed(&self) -> bool {
-        self.error.is_none() && self.summary.all_passed()
+        self.error.is_none() && self.does_not_load.is_none() && self.summary.all_passed()
+    }
+
+    /// Why the submission has no verdicts: not graded, or does not load.
+    pub fn problem(&self) -> Option<String> {
+        match (&self.error, &self.does_not_load) {
+            (Some(error), _) => Some(error.clone()),
+            (None, Some(load)) => Some(format!("does not load: {load}")),
+            (None, None) => None,
+        }
     }
 }
 
@@ -88,10 +119,11 @@ pub fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
     dialects
 }
 
-/// The entry files of the dialects being graded (or the override).
-pub fn entry_files(scenarios: &[Scenario], entry: Option<&str>) -> Vec<&'static str> {
+/// The entry files that make a folder one submission: the `--entry` file, or the entry
+/// files of the dialects being graded.
+pub fn entry_files<'a>(scenarios: &[Scenario], entry: Option<&'a str>) -> Vec<&'a str> {
     match entry {
-        Some(_) => Vec::new(),
+        Some(entry) => vec![entry],
         None => dialects_of(scenarios)
             .iter()
             .map(|d| d.entry_file)
@@ -99,47 +131,149 @@ pub fn entry_files(scenarios: &[Scenario], entry: Option<&str>) -> Vec<&'static 
     }
 }
 
-/// Grades one submission.
-pub fn grade_one(
-    submission: &Submission,
+/// A submission ready to grade: how it is routed and what its stored result must match.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub submission: Submission,
+    pub routing: Routing,
+    pub content_hash: String,
+    pub scenario_hashes: Vec<String>,
+}
+
+/// Modules the harness provides to the dialects' programs (stubs), importable by students.
+fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
+    dialects
+        .iter()
+        .filter_map(|d| match d.python {
+            PythonLaunch::Program { stubs } => Some(stubs),
+            PythonLaunch::Adapter { .. } => None,
+        })
+        .flatten()
+        .map(|(file, _)| file.trim_end_matches(".py").to_string())
+        .collect()
+}
+
+/// Routes every submission: one probe of every candidate file for the whole class, then
+/// each submission's dialect and file from the names its files define.
+pub fn plan(
+    submissions: &[Submission],
     scenarios: &[Scenario],
-    config: &GradeConfig,
-) -> SubmissionResult {
+    interpreter: &Interpreter,
+    entry: Option<&str>,
+) -> Vec<Plan> {
+    let dialects = dialects_of(scenarios);
+    let found: Vec<Vec<(PathBuf, PathBuf)>> = submissions
+        .iter()
+        .map(|s| route::candidates(s, entry))
+        .collect();
+    let files: Vec<ProbeFile> = submissions
+        .iter()
+        .zip(&found)
+        .flat_map(|(s, files)| {
+            files.iter().map(|(path, _)| ProbeFile {
+                path: path.clone(),
+                root: s.path.clone(),
+            })
+        })
+        .collect();
+    let mut answers = probe::probe(interpreter, &files, &provided_modules(&dialects))
+        .map(Vec::into_iter)
+        .map_err(|e| e.to_string());
+    submissions
+        .iter()
+        .zip(found)
+        .map(|(submission, files)| {
+            let routing = match &mut answers {
+                Ok(answers) => {
+                    let candidates: Vec<Candidate> = files
+                        .into_iter()
+                        .zip(answers.by_ref())
+                        .map(|((path, relative), definitions)| Candidate {
+                            path,
+                            relative,
+                            definitions,
+                        })
+                        .collect();
+                    route::route(submission, &candidates, &dialects, entry)
+                }
+                Err(why) => Routing::NotGraded {
+                    dialect: None,
+                    why: why.clone(),
+                },
+            };
+            let mut scenario_hashes: Vec<String> = mine(scenarios, routed_dialect(&routing))
+                .map(fingerprint::scenario)
+                .collect();
+            scenario_hashes.sort();
+            Plan {
+                content_hash: fingerprint::submission(&submission.path),
+                submission: submission.clone(),
+                routing,
+                scenario_hashes,
+            }
+        })
+        .collect()
+}
+
+fn routed_dialect(routing: &Routing) -> Option<&'static Dialect> {
+    match routing {
+        Routing::Graded(route) => Some(route.dialect),
+        Routing::DoesNotLoad { dialect, .. } => Some(dialect),
+        Routing::NotGraded { dialect, .. } => *dialect,
+    }
+}
+
+/// The scenarios of `dialect` (all of them when it is unknown).
+fn mine<'a>(
+    scenarios: &'a [Scenario],
+    dialect: Option<&'static Dialect>,
+) -> impl Iterator<Item = &'a Scenario> {
+    scenarios
+        .iter()
+        .filter(move |s| dialect.is_none_or(|d| std::ptr::eq(s.dialect, d)))
+}
+
+/// Grades one planned submission.
+pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
     let started = Instant::now();
+    let dialect = routed_dialect(&plan.routing);
+    let mine: Vec<&Scenario> = mine(scenarios, dialect).collect();
     let mut result = SubmissionResult {
-        id: submission.id.clone(),
-        path: submission.path.display().to_string(),
-        dialect: None,
+        id: plan.submission.id.clone(),
+        path: plan.submission.path.display().to_string(),
+        dialect: dialect.map(|d| d.name.to_string()),
+        file: None,
         score: 0.0,
-        max_score: 0.0,
+        max_score: mine.iter().map(|s| s.points).sum(),
         error: None,
+        does_not_load: None,
+        notes: Vec::new(),
         summary: Summary::default(),
         scenarios: Vec::new(),
         elapsed_ms: 0,
+        content_hash: plan.content_hash.clone(),
+        scenario_hashes: plan.scenario_hashes.clone(),
     };
-    let dialect = match submission::dialect_of(
-        submission,
-        &dialects_of(scenarios),
-        config.entry.as_deref(),
-    ) {
-        Ok(dialect) => dialect,
-        Err(why) => {
-            result.error = Some(why);
-            result.max_score = scenarios.iter().map(|s| s.points).sum();
+    let route = match &plan.routing {
+        Routing::Graded(route) => route,
+        Routing::DoesNotLoad { error, .. } => {
+            result.file = Some(error.file.clone());
+            result.does_not_load = Some(error.clone());
+            return result;
+        }
+        Routing::NotGraded { why, .. } => {
+            result.error = Some(why.clone());
             return result;
         }
     };
-    result.dialect = Some(dialect.name.to_string());
-    let mine: Vec<&Scenario> = scenarios
-        .iter()
-        .filter(|s| std::ptr::eq(s.dialect, dialect))
-        .collect();
+    result.file = Some(route.file.clone());
+    result.notes = route.notes.clone();
     let target = Target::with_interpreter(
-        TargetSpec::Python(submission.path.clone()),
+        TargetSpec::Python(route.target.clone()),
         Some(config.interpreter.clone()),
     )
     .map(|t| {
-        t.with_entry(config.entry.clone())
+        t.with_entry(route.entry.clone())
             .with_sandbox(config.sandbox, config.hidden.clone())
     });
     let mut outcomes: Vec<Outcome> = match &target {
@@ -155,11 +289,9 @@ pub fn grade_one(
     scoring::apply_groups(&mut outcomes);
     result.summary = Summary::of(&outcomes);
     result.score = result.summary.score;
-    result.max_score = if result.error.is_some() {
-        mine.iter().map(|s| s.points).sum()
-    } else {
-        result.summary.max_score
-    };
+    if result.error.is_none() {
+        result.max_score = result.summary.max_score;
+    }
     result.scenarios = outcomes;
     result.elapsed_ms = started.elapsed().as_millis() as u64;
     result
@@ -173,11 +305,17 @@ pub fn grade_all(
     listen: &mut dyn FnMut(GradeEvent<'_>),
 ) -> Vec<SubmissionResult> {
     let started = Instant::now();
-    let stored: Vec<Option<SubmissionResult>> = submissions
+    let plans = plan(
+        submissions,
+        scenarios,
+        &config.interpreter,
+        config.entry.as_deref(),
+    );
+    let stored: Vec<Option<SubmissionResult>> = plans
         .iter()
-        .map(|s| {
+        .map(|plan| {
             if config.resume {
-                config.store.as_ref().and_then(|store| store.load(&s.id))
+                config.store.as_ref().and_then(|store| store.load(plan))
             } else {
                 None
             }
@@ -211,7 +349,7 @@ pub fn grade_all(
         |_, &index| {
             // Once Ctrl-C is pressed, nothing more is started.
             (!crate::cancel::is_requested())
-                .then(|| (index, grade_one(&submissions[index], scenarios, config)))
+                .then(|| (index, grade_one(&plans[index], scenarios, config)))
         },
         |_, graded| {
             // A result finished after Ctrl-C may be cut short: it is neither stored nor

@@ -1,15 +1,40 @@
 //! Per-submission result files, written atomically as each submission finishes, so an
 //! interrupted run loses nothing and `--resume` can skip what is done.
+//!
+//! A stored result is keyed by the exact submission: its file is named after the student's
+//! name and a hash of it (two names that clean up to the same file name never share one), and
+//! it is reused only for the same name, the same files (content hash) and the same scenarios
+//! (their hashes).
 
 use std::path::{Path, PathBuf};
 
-use super::SubmissionResult;
+use super::{fingerprint, Plan, SubmissionResult};
 use crate::error::Error;
 
 /// The folder of result files.
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+}
+
+/// A name safe as a file name (the hash beside it keeps names apart).
+fn file_safe(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c.is_alphanumeric() || "-_@".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        "submission".to_string()
+    } else {
+        cleaned
+    }
 }
 
 impl Store {
@@ -21,24 +46,54 @@ impl Store {
         })
     }
 
-    fn file(&self, id: &str) -> PathBuf {
-        self.dir.join(format!("{id}.json"))
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
-    /// The stored result of a submission, if a complete one exists.
-    pub fn load(&self, id: &str) -> Option<SubmissionResult> {
-        let text = std::fs::read(self.file(id)).ok()?;
-        serde_json::from_slice(&text).ok()
+    fn file(&self, id: &str) -> PathBuf {
+        self.dir
+            .join(format!("{}-{}.json", file_safe(id), fingerprint::short(id)))
+    }
+
+    /// The stored result of exactly this submission, if a complete one exists for its
+    /// current files and scenarios.
+    pub fn load(&self, plan: &Plan) -> Option<SubmissionResult> {
+        let text = std::fs::read(self.file(&plan.submission.id)).ok()?;
+        let result: SubmissionResult = serde_json::from_slice(&text).ok()?;
+        (result.id == plan.submission.id
+            && result.content_hash == plan.content_hash
+            && result.scenario_hashes == plan.scenario_hashes)
+            .then_some(result)
+    }
+
+    /// Every stored result in the folder (for joining the folders of partitioned runs).
+    pub fn all(&self) -> Result<Vec<SubmissionResult>, Error> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .map_err(|e| Error::io(format!("cannot list {}", self.dir.display()), e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "json")
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|file| {
+                let text = std::fs::read(file)
+                    .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+                serde_json::from_slice(&text)
+                    .map_err(|e| Error::path(file, format!("not a stored result: {e}")))
+            })
+            .collect()
     }
 
     /// Writes the result next to its final name, then renames it into place.
     pub fn save(&self, result: &SubmissionResult) -> Result<(), Error> {
-        let path = self.file(&result.id);
-        let temporary = self.dir.join(format!(".{}.json.partial", result.id));
         let text = serde_json::to_vec_pretty(result)
             .map_err(|e| Error::Usage(format!("cannot encode a result: {e}")))?;
-        std::fs::write(&temporary, text)
-            .and_then(|_| std::fs::rename(&temporary, &path))
-            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+        crate::atomic::write(&self.file(&result.id), &text)
     }
 }

@@ -68,10 +68,11 @@ impl<O: Write, P: Write> ClassReporter<O, P> {
 
     fn line(&mut self, r: &SubmissionResult, resumed: bool) -> io::Result<()> {
         let score = format!("{}/{}", number(r.score), number(r.max_score));
-        let state = match (&r.error, r.passed()) {
-            (Some(error), _) => self.style.yellow(&format!("not graded: {error}")),
-            (None, true) => self.style.green("all passed"),
-            (None, false) => {
+        let state = match (&r.error, &r.does_not_load, r.passed()) {
+            (Some(error), _, _) => self.style.yellow(&format!("not graded: {error}")),
+            (None, Some(load), _) => self.style.red(&format!("does not load: {load}")),
+            (None, None, true) => self.style.green("all passed"),
+            (None, None, false) => {
                 let failed: Vec<String> = r
                     .summary
                     .verdicts
@@ -87,7 +88,11 @@ impl<O: Write, P: Write> ClassReporter<O, P> {
         } else {
             String::new()
         };
-        writeln!(self.out, "{:<24} {:>10}  {state}{note}", r.id, score)
+        writeln!(self.out, "{:<24} {:>10}  {state}{note}", r.id, score)?;
+        for note in &r.notes {
+            writeln!(self.out, "{:<24} {:>10}  {}", "", "", self.style.dim(note))?;
+        }
+        Ok(())
     }
 
     pub fn event(&mut self, event: &GradeEvent<'_>) -> io::Result<()> {
@@ -138,13 +143,20 @@ impl<O: Write, P: Write> ClassReporter<O, P> {
 /// The class summary as text (also written to the results folder).
 pub fn summary_text(s: &ClassSummary) -> String {
     let mut out = format!(
-        "{} submission(s): {} passed everything, {} not graded, mean score {}/{}\n",
+        "{} submission(s): {} passed everything, {} not graded, {} do not load, mean score {}/{}\n",
         s.submissions,
         s.fully_passed,
         s.not_graded,
+        s.did_not_load.len(),
         number((s.mean_score * 100.0).round() / 100.0),
         number(s.max_score)
     );
+    if !s.did_not_load.is_empty() {
+        out.push_str("\ndo not load (scored 0, not in the failure rates):\n");
+        for d in &s.did_not_load {
+            out.push_str(&format!("  {}: {}\n", d.submission, d.error));
+        }
+    }
     let failing: Vec<_> = s
         .scenarios
         .iter()

@@ -182,6 +182,10 @@ fn summary(result: &SubmissionResult, note: &str) -> String {
     let mut lines = Vec::new();
     if let Some(error) = &result.error {
         lines.push(format!("Could not grade this submission: {error}"));
+    } else if let Some(load) = &result.does_not_load {
+        lines.push(format!(
+            "Your code does not load, so no test could run: {load}"
+        ));
     } else if !visible.is_empty() {
         let passed = visible.iter().filter(|o| status(o) == "passed").count();
         let score: f64 = visible.iter().map(|o| o.score).sum();
@@ -204,6 +208,7 @@ fn summary(result: &SubmissionResult, note: &str) -> String {
         }
     }
     lines.extend(messages.iter().map(|m| m.to_string()));
+    lines.extend(result.notes.iter().cloned());
     if !note.is_empty() {
         lines.push(note.to_string());
     }

@@ -18,7 +18,7 @@ pub fn junit(results: &[SubmissionResult]) -> String {
         .sum();
     let errors: usize = results
         .iter()
-        .map(|r| r.summary.errors + usize::from(r.error.is_some()))
+        .map(|r| r.summary.errors + usize::from(r.problem().is_some()))
         .sum();
     let _ = writeln!(xml, "<testsuites name=\"boardgrade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">");
     for r in results {
@@ -28,10 +28,10 @@ pub fn junit(results: &[SubmissionResult]) -> String {
             escape(&r.id),
             r.scenarios.len().max(1),
             r.summary.failed - r.summary.errors,
-            r.summary.errors + usize::from(r.error.is_some()),
+            r.summary.errors + usize::from(r.problem().is_some()),
             r.elapsed_ms as f64 / 1000.0
         );
-        if let Some(error) = &r.error {
+        if let Some(error) = &r.problem() {
             let _ = writeln!(xml, "    <testcase name=\"grading\" classname=\"{}\"><error message=\"{}\"/></testcase>", escape(&r.id), escape(error));
         }
         for o in &r.scenarios {

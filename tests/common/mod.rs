@@ -69,6 +69,31 @@ pub fn cells(divergence: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Copies some of the bundled project5 scenario files into `dir/specs` and returns that folder.
+pub fn project5_specs(dir: &std::path::Path, files: &[&str]) -> std::path::PathBuf {
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let bundled =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/one-d-chess/project5");
+    for file in files {
+        std::fs::copy(bundled.join(file), specs.join(file)).unwrap();
+    }
+    specs
+}
+
+/// Runs `boardgrade grade ARGS --format json` and returns (exit code, report, stderr).
+pub fn grade_json(args: &[&str]) -> (i32, Value, String) {
+    let output = boardgrade()
+        .arg("grade")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("boardgrade runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (output.status.code().unwrap_or(-1), report, stderr)
+}
+
 /// Copies the folder `from` to `to`, sub-folders included.
 pub fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {

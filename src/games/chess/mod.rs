@@ -42,6 +42,7 @@ const DIALECTS: &[Dialect] = &[Dialect {
     protocol: Protocol::Call,
     handout: "004_61c62adb62a8b4b7.txt",
     entry_file: "pychess/logic/chess_logic.py",
+    defines: &["ChessLogic"],
     python: PythonLaunch::Adapter {
         script: include_str!("ecs198f_adapter.py"),
     },

@@ -34,6 +34,7 @@ macro_rules! flavor {
                 protocol: Protocol::Call,
                 handout: HANDOUT,
                 entry_file: $entry,
+                defines: &[$maker, $chooser],
                 python: PythonLaunch::Adapter {
                     script: concat!(
                         include_str!("adapter.py"),

@@ -15,6 +15,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Call,
         handout: "000_78f0643f6cc5cf69.txt",
         entry_file: "one_d_chess.py",
+        defines: &[
+            "create_board",
+            "printable_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+        ],
         python: PythonLaunch::Adapter {
             script: include_str!("project5_adapter.py"),
         },
@@ -28,6 +37,15 @@ const DIALECTS: &[Dialect] = &[
         protocol: Protocol::Program,
         handout: "001_681bc189bd19974e.txt",
         entry_file: "chess.py",
+        defines: &[
+            "print_board",
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+            "main",
+        ],
         python: PythonLaunch::Program {
             stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
         },

@@ -1,0 +1,122 @@
+"""boardgrade's definition probe: what each Python file of a class defines, without running it.
+
+stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}; `root` is the
+submission folder the file belongs to (its own modules are importable from there).
+stdout: one JSON object per line, in the order given:
+{"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
+ "imports": [top-level modules imported unconditionally]}
+
+Nothing of the student's code is executed: each file is compiled (so a syntax error is the
+interpreter's own, with its line) and its tree read; an unconditional top-level import is
+checked with importlib's finders, which only look for files.
+"""
+
+import ast
+import importlib.util
+import json
+import os
+import sys
+
+MAX_NAMES = 500
+MAX_MESSAGE = 200
+
+
+def definitions(body):
+    """Top-level def/class names, also those under a top-level if/try (Python 2 fallbacks,
+    `if __name__` blocks)."""
+    names = []
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(stmt.name)
+        elif isinstance(stmt, ast.If):
+            names += definitions(stmt.body) + definitions(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            names += definitions(stmt.body)
+            for handler in stmt.handlers:
+                names += definitions(handler.body)
+            names += definitions(stmt.orelse) + definitions(stmt.finalbody)
+    return names
+
+
+def own_modules(root):
+    """Module and package names anywhere in the submission folder (or the file alone)."""
+    if os.path.isfile(root):
+        return {os.path.splitext(os.path.basename(root))[0]}
+    found = set()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found.update(dirs)
+        found.update(os.path.splitext(f)[0] for f in files if f.endswith((".py", ".so", ".pyc")))
+    return found
+
+
+def imports(tree):
+    """(line, top-level module) of each unconditional top-level import."""
+    found = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            names = [alias.name for alias in stmt.names]
+        elif isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+            names = [stmt.module]
+        else:
+            continue
+        found += [(stmt.lineno, name.split(".")[0]) for name in names]
+    return found
+
+
+def missing_import(tree, available):
+    """The first unconditional top-level import no finder can locate: (line, name)."""
+    for line, top in imports(tree):
+        if top in available or top in sys.builtin_module_names:
+            continue
+        try:
+            found = importlib.util.find_spec(top) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return line, top
+    return None
+
+
+def short(text):
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+def probe(path, available):
+    with open(path, "rb") as handle:
+        source = handle.read().decode("utf-8", errors="replace")
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as error:
+        detail = error.msg or "invalid syntax"
+        return [], {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}, []
+    except (ValueError, RecursionError, MemoryError) as error:
+        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, []
+    names = definitions(tree.body)[:MAX_NAMES]
+    modules = sorted({top for _, top in imports(tree)})[:MAX_NAMES]
+    missing = missing_import(tree, available)
+    if missing:
+        line, name = missing
+        return names, {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}, modules
+    return names, None, modules
+
+
+def main():
+    # The probe's own folder is not a place student modules come from.
+    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != os.path.dirname(os.path.abspath(__file__))]
+    request = json.load(sys.stdin)
+    provided = set(request.get("provided", []))
+    roots = {}
+    for path, root in request["files"]:
+        if root not in roots:
+            roots[root] = own_modules(root) | provided
+        try:
+            names, error, modules = probe(path, roots[root])
+        except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
+            names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []
+        sys.stdout.write(json.dumps({"names": names, "error": error, "imports": modules}) + "\n")
+
+
+main()

@@ -1,0 +1,478 @@
+//! Which dialect a submission answers and which of its files is graded: the names its code
+//! defines decide, the file name is only a hint. Two courses may both call their file
+//! `prog67.py`; what the file defines tells them apart.
+
+use std::path::{Path, PathBuf};
+
+use super::probe::{Definitions, LoadError};
+use super::submission::Submission;
+use crate::games::{self, Dialect};
+
+/// Most files read in one submission folder (an upload of a whole virtualenv stops here).
+const MAX_FILES: usize = 300;
+/// How similar (0 to 1, ignoring case and underscores) a defined name must be to a required
+/// one to be suggested for it.
+const SIMILAR: f64 = 0.7;
+
+/// A `.py` file of a submission that could be the one graded.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// Its path inside the submission (the file name for a one-file submission).
+    pub relative: PathBuf,
+    pub definitions: Definitions,
+}
+
+/// How a submission is graded.
+#[derive(Debug, Clone)]
+pub enum Routing {
+    Graded(Route),
+    /// The file to grade does not load: the submission scores 0 under `dialect`.
+    DoesNotLoad {
+        dialect: &'static Dialect,
+        error: LoadError,
+    },
+    /// Nothing to grade, and why.
+    NotGraded {
+        dialect: Option<&'static Dialect>,
+        why: String,
+    },
+}
+
+/// The dialect and file a submission is graded as.
+#[derive(Debug, Clone)]
+pub struct Route {
+    pub dialect: &'static Dialect,
+    /// The file graded, inside the submission.
+    pub file: String,
+    /// What the target copies and runs: a file, or a folder with `entry` inside it.
+    pub target: PathBuf,
+    pub entry: Option<String>,
+    /// Required names the file does not define, with the closest it does.
+    pub notes: Vec<String>,
+}
+
+/// True for files that hold tests rather than the solution.
+fn is_test_file(relative: &Path) -> bool {
+    let name = relative
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let in_tests = relative
+        .parent()
+        .into_iter()
+        .flat_map(Path::components)
+        .any(|c| matches!(c.as_os_str().to_str(), Some("test" | "tests")));
+    in_tests
+        || name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || matches!(name.as_str(), "test.py" | "tests.py" | "conftest.py")
+}
+
+/// The `.py` files of `submission` that may be graded (test files left out; with `entry`,
+/// only files whose path ends with it).
+pub fn candidates(submission: &Submission, entry: Option<&str>) -> Vec<(PathBuf, PathBuf)> {
+    let path = &submission.path;
+    if path.is_file() {
+        let name = PathBuf::from(path.file_name().unwrap_or(path.as_os_str()));
+        return vec![(path.clone(), name)];
+    }
+    let walk = walkdir::WalkDir::new(path)
+        .follow_links(false)
+        .max_depth(8)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !e.file_type().is_dir()
+                || !e.file_name().to_string_lossy().starts_with(['.', '_'])
+        });
+    walk.filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "py"))
+        .map(|e| {
+            let relative = e
+                .path()
+                .strip_prefix(path)
+                .unwrap_or(e.path())
+                .to_path_buf();
+            (e.path().to_path_buf(), relative)
+        })
+        .filter(|(_, relative)| match entry {
+            Some(entry) => relative.ends_with(entry),
+            None => !is_test_file(relative),
+        })
+        .take(MAX_FILES)
+        .collect()
+}
+
+/// How well a file fits a dialect; larger is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Fit {
+    /// Defines every required name.
+    complete: bool,
+    /// The share below when it is at least half: most of a dialect's names outweigh the
+    /// file name, a few names shared by chance (`move`) do not.
+    most: usize,
+    /// 2: the path ends with the dialect's entry file; 1: the file name is the entry's.
+    hint: u8,
+    /// Share of the required names defined, in thousandths.
+    share: usize,
+    /// Shallower files first.
+    shallow: std::cmp::Reverse<usize>,
+}
+
+fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
+    let names = &candidate.definitions.names;
+    let defined = dialect
+        .defines
+        .iter()
+        .filter(|n| names.iter().any(|m| m == *n))
+        .count();
+    let entry = Path::new(dialect.entry_file);
+    let hint = if candidate.relative.ends_with(entry) {
+        2
+    } else if candidate.relative.file_name() == entry.file_name() {
+        1
+    } else {
+        0
+    };
+    let share = (defined * 1000)
+        .checked_div(dialect.defines.len())
+        .unwrap_or(0);
+    Fit {
+        complete: !dialect.defines.is_empty() && defined == dialect.defines.len(),
+        most: if share >= 500 { share } else { 0 },
+        hint,
+        share,
+        shallow: std::cmp::Reverse(candidate.relative.components().count()),
+    }
+}
+
+fn load_error(candidate: &Candidate) -> Option<LoadError> {
+    let (line, message) = candidate.definitions.error.clone()?;
+    Some(LoadError {
+        file: candidate.relative.display().to_string(),
+        line,
+        message,
+    })
+}
+
+/// Chooses the dialect and file of a submission among `dialects`.
+pub fn route(
+    submission: &Submission,
+    candidates: &[Candidate],
+    dialects: &[&'static Dialect],
+    entry: Option<&str>,
+) -> Routing {
+    if candidates.is_empty() {
+        let why = match entry {
+            Some(entry) => format!("no {entry} in this folder"),
+            None => "no Python file (.py) to grade".to_string(),
+        };
+        return Routing::NotGraded {
+            dialect: (dialects.len() == 1).then(|| dialects[0]),
+            why,
+        };
+    }
+    let mut best: Option<(Fit, &'static Dialect, &Candidate)> = None;
+    for &dialect in dialects {
+        for candidate in candidates {
+            let fit = fit(dialect, candidate);
+            // A name or two shared by chance (`main`, `move`) never picks a dialect alone.
+            let eligible = fit.most > 0 || fit.hint > 0;
+            if eligible && best.as_ref().is_none_or(|(b, _, _)| fit > *b) {
+                best = Some((fit, dialect, candidate));
+            }
+        }
+    }
+    let (dialect, chosen) = match best {
+        Some((_, dialect, chosen)) => (dialect, chosen),
+        None => {
+            // Nothing names a dialect: a file that does not load may be why; otherwise a
+            // lone file under a lone dialect is graded as it is.
+            if let Some(error) = candidates.iter().find_map(load_error) {
+                return Routing::DoesNotLoad {
+                    dialect: dialects[0],
+                    error,
+                };
+            }
+            match (dialects, candidates) {
+                ([only], [file]) => (*only, file),
+                _ => return not_graded(candidates, dialects),
+            }
+        }
+    };
+    if let Some(error) = load_error(chosen).or_else(|| broken_import(chosen, candidates)) {
+        return Routing::DoesNotLoad { dialect, error };
+    }
+    let (target, entry) = target_of(submission, chosen, dialect);
+    Routing::Graded(Route {
+        dialect,
+        file: chosen.relative.display().to_string(),
+        target,
+        entry,
+        notes: missing_names(dialect, chosen),
+    })
+}
+
+/// A module of the submission that the chosen file imports and that does not load.
+fn broken_import(chosen: &Candidate, candidates: &[Candidate]) -> Option<LoadError> {
+    candidates
+        .iter()
+        .filter(|c| {
+            let stem = c.relative.file_stem().map(|s| s.to_string_lossy());
+            stem.is_some_and(|s| chosen.definitions.imports.iter().any(|i| *i == s))
+        })
+        .find_map(load_error)
+}
+
+fn not_graded(candidates: &[Candidate], dialects: &[&'static Dialect]) -> Routing {
+    let files: Vec<String> = candidates
+        .iter()
+        .take(5)
+        .map(|c| c.relative.display().to_string())
+        .collect();
+    let wanted: Vec<String> = dialects
+        .iter()
+        .map(|d| {
+            if d.defines.is_empty() {
+                d.entry_file.to_string()
+            } else {
+                format!("{} ({})", d.defines.join(", "), d.entry_file)
+            }
+        })
+        .collect();
+    Routing::NotGraded {
+        dialect: (dialects.len() == 1).then(|| dialects[0]),
+        why: format!(
+            "none of its files ({}) defines what a dialect asks for: {}",
+            files.join(", "),
+            wanted.join("; or ")
+        ),
+    }
+}
+
+/// What to copy and run for the chosen file: the file of a one-file submission; inside a
+/// folder, the file itself when it sits in the dialect's folder layout
+/// (`pychess/logic/chess_logic.py`, copied with its package), else its folder with the file
+/// as the entry.
+fn target_of(
+    submission: &Submission,
+    chosen: &Candidate,
+    dialect: &Dialect,
+) -> (PathBuf, Option<String>) {
+    if submission.path.is_file() {
+        return (submission.path.clone(), None);
+    }
+    let layout = Path::new(dialect.entry_file);
+    if layout.components().count() > 1 && chosen.relative.ends_with(layout) {
+        return (chosen.path.clone(), None);
+    }
+    let folder = chosen
+        .path
+        .parent()
+        .map_or_else(|| submission.path.clone(), Path::to_path_buf);
+    let name = chosen
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string());
+    (folder, name)
+}
+
+/// A note per required name the file does not define, suggesting the closest it does.
+fn missing_names(dialect: &'static Dialect, chosen: &Candidate) -> Vec<String> {
+    let names = &chosen.definitions.names;
+    dialect
+        .defines
+        .iter()
+        .enumerate()
+        .filter(|(_, wanted)| !names.iter().any(|n| n == *wanted))
+        .map(|(index, wanted)| {
+            let file = chosen.relative.display();
+            match suggestion(dialect, index, names) {
+                Some(hint) => format!("{file} does not define `{wanted}` (did you mean {hint}?)"),
+                None => format!("{file} does not define `{wanted}`"),
+            }
+        })
+        .collect()
+}
+
+fn simplified(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The defined name closest to the dialect's `index`-th required name: the one another
+/// dialect of the same game uses in its place (its names renamed one for one), or one
+/// spelled nearly the same.
+fn suggestion(dialect: &'static Dialect, index: usize, names: &[String]) -> Option<String> {
+    let game = games::REGISTRY
+        .iter()
+        .find(|g| g.dialects().iter().any(|d| std::ptr::eq(d, dialect)))?;
+    let sibling = game.dialects().iter().find_map(|other| {
+        let name = other.defines.get(index)?;
+        // A renamed interface: the same number of names, none in common, in the same order.
+        let parallel = !std::ptr::eq(other, dialect)
+            && other.defines.len() == dialect.defines.len()
+            && !other.defines.iter().any(|n| dialect.defines.contains(n));
+        (parallel && names.iter().any(|n| n == name))
+            .then(|| format!("`{name}`, the {} dialect's name for it", other.name))
+    });
+    sibling.or_else(|| {
+        let wanted = simplified(dialect.defines[index]);
+        names
+            .iter()
+            .map(|n| {
+                (
+                    strsim::normalized_damerau_levenshtein(&wanted, &simplified(n)),
+                    n,
+                )
+            })
+            .filter(|(score, _)| *score >= SIMILAR)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, n)| format!("`{n}`"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dialect(game: &str, name: &str) -> &'static Dialect {
+        games::find(game).unwrap().dialect(name).unwrap()
+    }
+
+    fn candidate(relative: &str, names: &[&str], error: Option<(usize, &str)>) -> Candidate {
+        Candidate {
+            path: PathBuf::from("/class/x").join(relative),
+            relative: PathBuf::from(relative),
+            definitions: Definitions {
+                names: names.iter().map(|n| n.to_string()).collect(),
+                error: error.map(|(l, m)| (l, m.to_string())),
+                imports: Vec::new(),
+            },
+        }
+    }
+
+    fn folder() -> Submission {
+        Submission {
+            id: "x".into(),
+            path: PathBuf::from("/class/x"),
+        }
+    }
+
+    #[test]
+    fn the_names_decide_between_two_files_of_one_name() {
+        let (ecs10, hexapawn) = (
+            dialect("minichess", "ecs10"),
+            dialect("minichess", "hexapawn"),
+        );
+        let both = [ecs10, hexapawn];
+        let hex = candidate("prog67.py", &["generateMoves", "chooseBestMove"], None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[hex], &both, None) else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "hexapawn");
+        assert_eq!(chosen.entry.as_deref(), Some("prog67.py"));
+        assert!(chosen.notes.is_empty());
+        let ecs = candidate("prog67.py", &["move_maker", "move_chooser", "helper"], None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[ecs], &both, None) else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "ecs10");
+    }
+
+    #[test]
+    fn a_name_shared_by_chance_does_not_outweigh_the_file_name() {
+        let (csc110, pown) = (
+            dialect("one-d-chess", "csc110"),
+            dialect("pown-chess", "pown"),
+        );
+        let script = candidate("pown-chess.py", &["display_board", "move"], None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[script], &[csc110, pown], None)
+        else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "pown");
+        let p5 = dialect("one-d-chess", "project5");
+        let most: Vec<&str> = p5.defines[1..].to_vec();
+        let misnamed = candidate("chess.py", &most, None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[misnamed], &[csc110, p5], None)
+        else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "project5");
+    }
+
+    #[test]
+    fn a_folder_grades_the_file_that_defines_the_names() {
+        let p5 = dialect("one-d-chess", "project5");
+        let files = [
+            candidate("helpers.py", &["draw"], None),
+            candidate("my chess (final).py", p5.defines, None),
+        ];
+        let Routing::Graded(chosen) = super::route(&folder(), &files, &[p5], None) else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.file, "my chess (final).py");
+        assert_eq!(chosen.target, PathBuf::from("/class/x"));
+    }
+
+    #[test]
+    fn a_file_that_does_not_load_is_one_finding() {
+        let ecs10 = dialect("minichess", "ecs10");
+        let broken = candidate("prog67.py", &[], Some((3, "SyntaxError: invalid syntax")));
+        match super::route(&folder(), &[broken], &[ecs10], None) {
+            Routing::DoesNotLoad { error, .. } => {
+                assert_eq!(
+                    error.to_string(),
+                    "prog67.py:3: SyntaxError: invalid syntax"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_name_suggests_the_closest() {
+        let ecs10 = dialect("minichess", "ecs10");
+        let hex = candidate("prog67.py", &["generateMoves", "move_chooser"], None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[hex], &[ecs10], None) else {
+            panic!("not graded")
+        };
+        assert_eq!(
+            chosen.notes,
+            ["prog67.py does not define `move_maker` (did you mean `generateMoves`, the hexapawn dialect's name for it?)"]
+        );
+        let p5 = dialect("one-d-chess", "project5");
+        let names: Vec<&str> = p5
+            .defines
+            .iter()
+            .map(|n| if *n == "move_king" { "moveKing" } else { n })
+            .collect();
+        let typo = candidate("one_d_chess.py", &names, None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[typo], &[p5], None) else {
+            panic!("not graded")
+        };
+        assert_eq!(
+            chosen.notes,
+            ["one_d_chess.py does not define `move_king` (did you mean `moveKing`?)"]
+        );
+    }
+
+    #[test]
+    fn test_files_are_not_candidates() {
+        for (path, test) in [
+            ("test_chess.py", true),
+            ("chess_test.py", true),
+            ("tests/helpers.py", true),
+            ("conftest.py", true),
+            ("contest.py", false),
+            ("prog67.py", false),
+        ] {
+            assert_eq!(is_test_file(Path::new(path)), test, "{path}");
+        }
+    }
+}
