@@ -18,6 +18,7 @@ const DIALECTS: &[Dialect] = &[Dialect {
     protocol: Protocol::Call,
     handout: "none",
     entry_file: "tally.py",
+    defines: &["add"],
     python: PythonLaunch::Adapter { script: "" },
     session: |options| {
         check_option_keys(options, &[])?;
