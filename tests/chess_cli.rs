@@ -104,8 +104,8 @@ fn the_chess_engine_serves_the_call_protocol() {
         .assert()
         .success()
         .stdout(
-            "'e2e4'\n''\n''\n'ng8f6'\n''\n\
-             rnbqkb.r\npppppppp\n.....n..\n........\n....P...\n........\nPPPP.PPP\nRNBQKBNR\n\
-             !error UnknownCommand: 'undo'\n",
+            "='e2e4'\n.\n=''\n.\n=''\n.\n='ng8f6'\n.\n=''\n.\n\
+             =rnbqkb.r\n=pppppppp\n=.....n..\n=........\n=....P...\n=........\n=PPPP.PPP\n=RNBQKBNR\n.\n\
+             !error UnknownCommand: 'undo'\n.\n",
         );
 }

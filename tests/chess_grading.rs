@@ -175,6 +175,7 @@ fn the_report_names_squares_moves_and_the_position() {
         serde_json::json!([
             "moves played before this step (9): h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6g7 g8f6 g7g8",
             "position before this step (FEN): rnbqkbQr/1ppppp1p/5n2/p7/8/8/PPPPPPP1/RNBQKBNR b KQkq - 0 5",
+            "and 1 later step differs",
         ])
     );
 

@@ -137,7 +137,10 @@ fn the_engine_serves_the_call_protocol() {
         .assert()
         .success()
         .stdout(
-            "['WKi', 'WKn', 'WKn', 'EMPTY', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']\nFalse\n['WKi', 'WKn', 'EMPTY', 'EMPTY', 'WKn', 'EMPTY', 'BKn', 'BKn', 'BKi']\n",
+            "=['WKi', 'WKn', 'WKn', 'EMPTY', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']\n.\n\
+             =False\n.\n\
+             .\n\
+             =['WKi', 'WKn', 'EMPTY', 'EMPTY', 'WKn', 'EMPTY', 'BKn', 'BKn', 'BKi']\n.\n",
         );
 }
 

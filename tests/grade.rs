@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{boardgrade, copy_tree};
+use common::{boardgrade, copy_tree, unzip};
 use serde_json::Value;
 
 fn root() -> &'static Path {
@@ -307,19 +307,6 @@ fn junit_lists_a_case_per_scenario() {
     assert_eq!(xml.matches("<testcase ").count(), 23);
     assert_eq!(xml.matches("<failure type=\"wrong\"").count(), 2);
     assert!(xml.contains("<testsuite name=\"bob\" tests=\"23\" failures=\"2\" errors=\"0\""));
-}
-
-fn unzip(zip: &Path, into: &Path) {
-    let status = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
-        ])
-        .arg(zip)
-        .arg(into)
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 #[test]

@@ -62,8 +62,8 @@ fn the_engine_answers_the_handouts_example() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "[[[0, 1, 1], [2, 0, 0], [2, 0, 2]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], \
-             [[0, 1, 1], [1, 0, 2], [2, 2, 0]]]\n!error ValueError: board size 2",
+            "=[[[0, 1, 1], [2, 0, 0], [2, 0, 2]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], \
+             [[0, 1, 1], [1, 0, 2], [2, 2, 0]]]\n.\n!error ValueError: board size 2",
         ));
 }
 

@@ -131,6 +131,7 @@ impl Setup {
             tags: Vec::new(),
             time_limit,
             compare: CompareMode::Exact,
+            judge: None,
             options: self.options.clone(),
             policy: crate::policy::Policy::defaults(self.game, self.dialect.name),
             opening: None,

@@ -258,8 +258,9 @@ pub struct RunArgs {
     /// Most bytes a program may print to stdout in one scenario.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub output_limit: usize,
-    /// Address-space limit for a program, in MiB (0 for none).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    /// Address-space limit for a program, in MiB (0 for none; at most 16 TiB).
+    #[arg(long, value_name = "MIB", default_value_t = 2048,
+          value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
     pub memory_limit: u64,
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
@@ -352,8 +353,20 @@ fn parse_report(value: &str) -> Result<ReportRequest, String> {
 #[derive(Debug, Args)]
 pub struct GradescopeArgs {
     /// Scenario files or folders to grade with (copied into the zip).
-    #[arg(long, value_name = "DIR", required = true)]
+    #[arg(long, value_name = "DIR", required_unless_present = "run_autograder")]
     pub specs: Vec<PathBuf>,
+    /// The least protection acceptable for student programs: where Gradescope's machine
+    /// cannot give it, the autograder refuses to grade and says why (`limits` needs root,
+    /// `bwrap` also needs bubblewrap to work there).
+    #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
+    pub sandbox: Sandbox,
+    /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
+    /// (default /autograder) and write results/results.json.
+    #[arg(long)]
+    pub run_autograder: bool,
+    /// With --run-autograder: the arguments for `boardgrade grade`.
+    #[arg(last = true, value_name = "GRADE_ARGS")]
+    pub grade_args: Vec<String>,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.

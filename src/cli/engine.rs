@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 
 use boardgrade::author::Setup;
-use boardgrade::games::GameOptions;
+use boardgrade::games::{GameOptions, Protocol};
 use boardgrade::Error;
 
 use super::args::{EngineArgs, GameArgs};
@@ -36,7 +36,10 @@ pub fn setup(args: &GameArgs) -> Result<Setup, Error> {
 }
 
 pub fn run(args: &EngineArgs) -> Result<i32, Error> {
-    let mut session = setup(args)?.session()?;
+    let setup = setup(args)?;
+    let mut session = setup.session()?;
+    // Call protocols frame each response (PROTOCOL.md): the reply's parts, then `.`.
+    let framed = setup.dialect.protocol == Protocol::Call;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let write = |out: &mut std::io::StdoutLock, text: &str| -> Result<(), Error> {
@@ -50,7 +53,14 @@ pub fn run(args: &EngineArgs) -> Result<i32, Error> {
             break;
         }
         let line = line.map_err(|e| Error::io("cannot read stdin", e))?;
-        write(&mut out, &session.respond(line.trim_end_matches('\r')).text)?;
+        let line = line.trim_end_matches('\r');
+        let reply = session.respond(line).text;
+        if framed {
+            let response = setup.game.split_response(setup.dialect.name, line, &reply);
+            write(&mut out, &response.encode())?;
+        } else {
+            write(&mut out, &reply)?;
+        }
     }
     Ok(exit::SUCCESS)
 }

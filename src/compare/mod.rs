@@ -1,6 +1,7 @@
 //! Comparing output with expectations: patterns ([`pattern`]), matching a whole output
 //! stream step by step ([`matcher`]), and text made readable for reports ([`visible`]).
 
+pub mod framed;
 pub mod matcher;
 pub mod pattern;
 pub mod visible;

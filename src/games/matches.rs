@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Dialect, Game, OptionError, Session, REGISTRY};
+use super::{Dialect, Game, OptionError, Response, Session, REGISTRY};
 use crate::verdict::Verdict;
 
 /// A game's match play.
@@ -217,8 +217,10 @@ impl ReferenceConversation {
 
 impl Conversation for ReferenceConversation {
     fn send(&mut self, line: &str) -> Result<(), Stop> {
-        let reply = self.session.respond(line);
-        self.pending.extend(reply.text.lines().map(str::to_string));
+        // Framed as a program speaking the call protocol frames it.
+        let reply = Response::from_text(&self.session.respond(line).text);
+        self.pending
+            .extend(reply.encode().lines().map(str::to_string));
         Ok(())
     }
 

@@ -16,6 +16,7 @@ mod toy;
 use std::borrow::Cow;
 use std::fmt;
 
+pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 use crate::policy::{Policy, PolicyOption};
@@ -134,6 +135,24 @@ pub struct DivergentStep<'a> {
     pub actual: &'a str,
 }
 
+/// One named part of a call's response (a returned board, the printed text, the notation
+/// string): what a scenario's `judge` key chooses among.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub name: &'static str,
+    /// The part's text, each line ended by a newline; empty when the response lacks it.
+    pub text: String,
+}
+
+impl Part {
+    pub fn new(name: &'static str, text: impl Into<String>) -> Self {
+        Part {
+            name,
+            text: text.into(),
+        }
+    }
+}
+
 /// A running conversation with a reference engine in one dialect.
 pub trait Session {
     /// What the program prints before the first input (empty for call protocols).
@@ -230,6 +249,28 @@ pub trait Game: Sync {
     /// Whole games against the game's reference players, where the game has them.
     fn match_play(&self) -> Option<&dyn matches::MatchPlay> {
         None
+    }
+
+    /// The names of the parts a call dialect's responses have, for scenarios' `judge` key
+    /// (see [`Game::response_parts`]); empty for dialects whose output is judged whole.
+    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A response to `command` written as text (a reference answer, a scenario's `expect`)
+    /// in its framed form. By default `!` lines are tags and the rest is the return value;
+    /// a dialect whose calls also print says which lines are printed.
+    fn split_response(&self, _dialect: &str, _command: &str, text: &str) -> Response {
+        Response::from_text(text)
+    }
+
+    /// The named parts of a response to `command`. By default the printed text and the
+    /// return value; an `!error` is never a part: it is judged by every scenario.
+    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+        vec![
+            Part::new("printed", response.printed.clone()),
+            Part::new("value", response.value.clone().unwrap_or_default()),
+        ]
     }
 
     // Course policy (`crate::policy`): the options a dialect understands and what they do.

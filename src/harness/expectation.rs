@@ -2,14 +2,15 @@
 //! reference engine's answer, with the answers every grader accepts.
 
 use crate::compare::StepPattern;
-use crate::games::{GameOptions, Reply};
+use crate::games::{GameOptions, Protocol, Reply};
 use crate::scenario::Scenario;
 
 /// The expectation of a whole scenario, index 0 being the opening output.
 #[derive(Debug, Clone)]
 pub struct Expectation {
     pub steps: Vec<StepPattern>,
-    /// What the reference itself printed, step by step (index 0 = opening).
+    /// What the reference itself printed, step by step (index 0 = opening): for call
+    /// protocols, each step's framed response, as a program speaking the protocol writes it.
     pub reference: Vec<String>,
     /// Whether the reference's program had ended by itself after the last step.
     pub finished: bool,
@@ -78,9 +79,27 @@ fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: boo
         .collect();
     Expectation {
         steps,
-        reference: replies.into_iter().map(|r| r.text).collect(),
+        reference: wire(scenario, replies),
         finished,
     }
+}
+
+/// What the reference printed, step by step: for call protocols each step's framed
+/// response, as a program speaking the protocol writes it.
+fn wire(scenario: &Scenario, replies: Vec<Reply>) -> Vec<String> {
+    let sent = std::iter::once("").chain(scenario.steps.iter().map(|s| s.send.as_str()));
+    replies
+        .into_iter()
+        .zip(sent)
+        .enumerate()
+        .map(|(index, (reply, send))| match scenario.dialect.protocol {
+            Protocol::Call if index > 0 => scenario
+                .game
+                .split_response(scenario.dialect.name, send, &reply.text)
+                .encode(),
+            _ => reply.text,
+        })
+        .collect()
 }
 
 /// Plays the scenario's input on the reference and builds the expectation.

@@ -21,6 +21,9 @@ const TRANSCRIPT_LINES: usize = 24;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
+    if scenario.dialect.protocol == Protocol::Call {
+        return super::calls::judge_calls(scenario, expectation, run);
+    }
     let mode = scenario.compare_mode();
     let steps: Vec<StepPattern> = expectation
         .steps
@@ -29,77 +32,121 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .collect();
     let compared = normalize_output(scenario, &prepare(&run.stdout, mode));
     let matched = match_steps(&steps, &compared, mode);
-    let stderr = visible::lossless(&run.stderr_tail);
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
-    let exit_ignored = scenario.dialect.protocol == Protocol::Program && !expectation.finished;
-    let abnormal = !matches!(run.ending, Ending::Exited(0));
-
-    let decided = decided_by_ending(
-        &run.ending,
-        &stderr,
-        || {
-            format!(
-                "no end after {} (the scenario's time limit)",
-                seconds(scenario.time_limit)
-            )
-        },
-        run.stdout.len(),
-    );
-    let (verdict, detail) = match decided {
-        Some((verdict, detail)) => (verdict, Some(detail)),
-        None => {
-            let crashed = abnormal
-                && match &matched {
-                    Ok(_) => !exit_ignored,
-                    // Output that differs is wrong however the program then ended; output
-                    // that stops short is a crash when the program died.
-                    Err(m) => m.output_ended,
-                };
-            if crashed {
-                (Verdict::Crash, Some(describe_ending(&run.ending)))
-            } else if matched.is_ok() {
-                (Verdict::Pass, None)
-            } else if same_positions(scenario, &steps, &compared) {
-                let detail =
-                    "the content is right (board positions included) but it is printed differently";
-                (Verdict::Presentation, Some(detail.to_string()))
-            } else {
-                (Verdict::Wrong, None)
-            }
-        }
-    };
+    let exit_ignored = !expectation.finished;
+    let failed = matched.as_ref().err().map(|m| m.output_ended);
+    let (verdict, detail) = classify(scenario, run, failed, exit_ignored, || {
+        same_positions(scenario, &steps, &compared)
+    });
 
     let first_divergence = matched
         .as_ref()
         .err()
         .map(|m| divergence(scenario, &steps, &compared, m));
-    let transcript = match (&matched, scenario.dialect.protocol) {
-        (Err(m), Protocol::Program) => Some(transcript(scenario, &compared, m)),
-        _ => None,
-    };
-    let steps_total = scenario.steps.len();
+    let transcript = matched
+        .as_ref()
+        .err()
+        .map(|m| transcript(scenario, &compared, m));
     let steps_matched = match &matched {
-        Ok(_) => steps_total,
-        Err(m) => m.step.saturating_sub(1).min(steps_total),
+        Ok(_) => scenario.steps.len(),
+        Err(m) => m.step.saturating_sub(1).min(scenario.steps.len()),
     };
+    scored(
+        scenario,
+        run,
+        Judged {
+            verdict,
+            detail,
+            first_divergence,
+            steps_matched,
+            transcript,
+            notes: Vec::new(),
+        },
+    )
+}
+
+/// What judging found, before scoring.
+pub(crate) struct Judged {
+    pub verdict: Verdict,
+    pub detail: Option<String>,
+    pub first_divergence: Option<Divergence>,
+    pub steps_matched: usize,
+    pub transcript: Option<String>,
+    /// Divergences in parts the scenario does not judge.
+    pub notes: Vec<String>,
+}
+
+/// The verdict of a run from how it ended and whether its output matched: `failed` is
+/// `None` when it matched, else whether the output stopped short of the expectation.
+pub(crate) fn classify(
+    scenario: &Scenario,
+    run: &Execution,
+    failed: Option<bool>,
+    exit_ignored: bool,
+    same_positions: impl FnOnce() -> bool,
+) -> (Verdict, Option<String>) {
+    let stderr = visible::lossless(&run.stderr_tail);
+    let decided = decided_by_ending(
+        &run.ending,
+        &stderr,
+        || {
+            format!(
+                "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
+                 time)",
+                seconds(run.elapsed),
+                seconds(scenario.time_limit)
+            )
+        },
+        run.stdout.len(),
+    );
+    if let Some((verdict, detail)) = decided {
+        return (verdict, Some(detail));
+    }
+    let abnormal = !matches!(run.ending, Ending::Exited(0));
+    let crashed = abnormal
+        && match failed {
+            None => !exit_ignored,
+            // Output that differs is wrong however the program then ended; output that
+            // stops short is a crash when the program died.
+            Some(output_ended) => output_ended,
+        };
+    if crashed {
+        (Verdict::Crash, Some(describe_ending(&run.ending)))
+    } else if failed.is_none() {
+        (Verdict::Pass, None)
+    } else if same_positions() {
+        let detail =
+            "the content is right (board positions included) but it is printed differently";
+        (Verdict::Presentation, Some(detail.to_string()))
+    } else {
+        (Verdict::Wrong, None)
+    }
+}
+
+/// The outcome with its score.
+pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Outcome {
+    let stderr = visible::lossless(&run.stderr_tail);
+    let verdict = judged.verdict;
+    let steps_total = scenario.steps.len();
     let mut outcome = base_outcome(scenario, verdict);
     if verdict == Verdict::Pass {
         outcome.score = scenario.points;
     } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
-        outcome.score = scenario.points * steps_matched as f64 / steps_total as f64;
+        outcome.score = scenario.points * judged.steps_matched as f64 / steps_total as f64;
     }
     if verdict == Verdict::Presentation {
         let credit = scenario.points * scenario.policy.presentation_credit();
         outcome.score = outcome.score.max(credit);
     }
     Outcome {
-        first_divergence,
-        steps_matched,
-        detail,
+        first_divergence: judged.first_divergence,
+        steps_matched: judged.steps_matched,
+        detail: judged.detail,
         stderr_tail: (verdict != Verdict::Pass && !stderr.trim().is_empty())
             .then(|| stderr.trim_end().to_string()),
-        transcript,
+        transcript: judged.transcript,
+        notes: judged.notes,
         duration_ms: run.elapsed.as_millis() as u64,
         ..outcome
     }
@@ -134,6 +181,19 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         section: scenario.handout.section.clone(),
         duration_ms: 0,
         matches: None,
+        notes: Vec::new(),
+    }
+}
+
+/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
+    Outcome {
+        verdict: Verdict::Timeout,
+        detail: Some(format!(
+            "killed at the CPU-time limit ({})",
+            seconds(scenario.time_limit)
+        )),
+        ..outcome
     }
 }
 

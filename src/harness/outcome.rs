@@ -65,6 +65,9 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
     pub duration_ms: u64,
+    /// Divergences in response parts the scenario does not judge: shown, never failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// A match scenario's record, awards and lost games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<super::matchplay::MatchReport>,

@@ -15,6 +15,12 @@ const STDERR_LINES: usize = 8;
 /// no steps, no expected output.
 pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
     let mut out = String::new();
+    if reveal {
+        // Divergences in parts the scenario does not judge: shown whatever the verdict.
+        for note in &o.notes {
+            let _ = writeln!(out, "    note: {note}");
+        }
+    }
     if o.verdict.passed() {
         // A passed match still shows its record.
         match_lines(&mut out, o);

@@ -209,6 +209,13 @@ fn resolve(
     game.start(dialect.name, options.get_ref())
         .map_err(|e| at(options.span(), &format!("options.{}", e.key), e.to_string()))?;
     let play = resolve_match(file, source, game, dialect, defaults, spanned)?;
+    let judge = match pick(&entry.judge, &defaults.judge) {
+        None => None,
+        Some(parts) => Some(
+            judged_parts(game, dialect, parts)
+                .map_err(|message| at(parts.span(), "judge", message))?,
+        ),
+    };
 
     let handout = merge_handout(
         entry.handout.as_ref(),
@@ -269,6 +276,7 @@ fn resolve(
         compare: pick(&entry.compare, &defaults.compare)
             .copied()
             .unwrap_or(CompareMode::Exact),
+        judge,
         options: options.into_inner(),
         policy: Policy::defaults(game, dialect.name),
         opening,
@@ -311,6 +319,42 @@ fn resolve_match(
     crate::games::matches::check(game, dialect, play.get_ref())
         .map_err(|e| at(play.span(), &format!("match.{}", e.key), &e.message))?;
     Ok(Some(play.get_ref().clone()))
+}
+
+/// The part names of a `judge` list, each one the dialect's.
+fn judged_parts(
+    game: &dyn Game,
+    dialect: &Dialect,
+    parts: &Spanned<Vec<String>>,
+) -> Result<Vec<&'static str>, String> {
+    let known = game.part_names(dialect.name);
+    if known.is_empty() {
+        return Err(format!(
+            "{}/{} judges its output whole; `judge` is for call protocols whose responses have parts",
+            game.name(),
+            dialect.name
+        ));
+    }
+    if parts.get_ref().is_empty() {
+        return Err(format!(
+            "`judge` names no part; expected some of {}",
+            known.join(", ")
+        ));
+    }
+    parts
+        .get_ref()
+        .iter()
+        .map(|name| {
+            known.iter().copied().find(|k| k == name).ok_or_else(|| {
+                format!(
+                    "unknown part {name:?} of {}/{}; expected one of {}",
+                    game.name(),
+                    dialect.name,
+                    known.join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// A scenario's tags add to the file's.

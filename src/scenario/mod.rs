@@ -35,6 +35,9 @@ pub struct Scenario {
     pub tags: Vec<String>,
     pub time_limit: Duration,
     pub compare: CompareMode,
+    /// The response parts judged (call protocols); `None` judges every part. A divergence
+    /// in another part is a note, not a failure.
+    pub judge: Option<Vec<&'static str>>,
     pub options: GameOptions,
     /// The course policy of its dialect (the defaults unless a course file says otherwise).
     pub policy: Policy,

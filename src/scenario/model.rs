@@ -30,6 +30,9 @@ pub struct Entry {
     /// Wall-clock limit for the whole scenario, in seconds.
     pub time_limit: Option<Spanned<f64>>,
     pub compare: Option<CompareMode>,
+    /// The parts of each response the scenario judges (call protocols; see the game's
+    /// PROTOCOL.md); all of them when absent.
+    pub judge: Option<Spanned<Vec<String>>>,
     /// Game options (see the game's PROTOCOL.md).
     pub options: Option<Spanned<toml::Table>>,
     /// What the program prints before the first input (program protocols); the reference's

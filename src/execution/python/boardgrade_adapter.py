@@ -1,9 +1,18 @@
 """Shared core of boardgrade's call-protocol adapters.
 
 An adapter loads a student's module without running its top-level program, then answers one
-protocol command per stdin line: what the call printed (ended with a newline), then the
-return value in the dialect's fixed form. An exception in student code is one line
-`!error TypeName: message` and the session goes on.
+protocol command per stdin line with a framed response (the call protocols' PROTOCOL.md):
+
+    :TEXT       one line the call printed
+    =TEXT       one line of the return value, in the dialect's fixed form
+    !error M    the call raised (`TypeName: message`); the session goes on
+    !TAG TEXT   a finding of the adapter about the call (`!changed-input BOARD`)
+    .           the end of this command's response
+
+Every line sent gets exactly one response, so output is always charged to the command that
+produced it. Student code never writes to the protocol channel: while a call runs its prints
+are captured for the `:` lines, and anything written straight to file descriptor 1 (or
+printed at import time, outside any call) goes to stderr.
 """
 
 import ast
@@ -19,32 +28,45 @@ NOTHING = object()
 _MAX_MESSAGE = 300
 
 
-class _TrackingStdout(io.TextIOBase):
-    """Passes writes through and remembers whether the last one ended a line."""
+class _PrintedLines(io.TextIOBase):
+    """A call's stdout: each line printed goes to the protocol at once as a `:` line (so a
+    call that prints forever meets the output limit), a last unfinished line at `close`."""
 
-    def __init__(self, inner):
-        self._inner = inner
-        self.at_line_start = True
+    def __init__(self, protocol):
+        self._protocol = protocol
+        self._pending = ""
 
     def write(self, text):
-        if text:
-            self._inner.write(text)
-            self.at_line_start = text.endswith("\n")
+        self._pending += text
+        if "\n" in self._pending:
+            lines = self._pending.split("\n")
+            self._pending = lines.pop()
+            self._protocol.write("".join(":" + line + "\n" for line in lines))
         return len(text)
 
     def flush(self):
-        self._inner.flush()
+        self._protocol.flush()
 
     def writable(self):
         return True
 
     @property
     def encoding(self):
-        return self._inner.encoding
+        return "utf-8"
 
-    def end_line(self):
-        if not self.at_line_start:
-            self.write("\n")
+    def finish(self):
+        if self._pending:
+            self._protocol.write(":" + self._pending + "\n")
+            self._pending = ""
+
+
+class Answer(object):
+    """A command's result with findings of the adapter, framed as `!TAG TEXT` lines before
+    the return value: `Answer("[[0, 1]]", [("changed-input", "[[1, 0]]")])`."""
+
+    def __init__(self, value, tags=()):
+        self.value = value
+        self.tags = list(tags)
 
 
 class _Discard(io.TextIOBase):
@@ -81,6 +103,7 @@ def _message(error):
 
 def load_submission(path, name=None):
     """Runs the definitions of the student's file as a module and returns it."""
+    claim_protocol_stdout()
     path = os.path.abspath(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
     with open(path, "rb") as handle:
@@ -137,6 +160,22 @@ def _arity_ok(handler, args):
         return False
 
 
+_protocol_out = None
+
+
+def claim_protocol_stdout():
+    """The protocol's stdout, kept for the adapter (claimed once, before any student code
+    runs); file descriptor 1 becomes stderr, so output that bypasses `sys.stdout` never lands
+    inside a response."""
+    global _protocol_out
+    if _protocol_out is None:
+        sys.stdout.flush()
+        _protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", newline="\n")
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    return _protocol_out
+
+
 def answer(commands, words):
     """Runs one command (its words, the first naming it): (error text or None, result)."""
     handler = commands.get(words[0])
@@ -153,31 +192,48 @@ def answer(commands, words):
         return _message(caught), NOTHING
 
 
-def respond(out, error, result):
-    """Frames one command's response after what the call printed: the printed text ended
-    with a newline, then `!error ...` or the return value (nothing for NOTHING)."""
-    out.end_line()
+def frame(error, result):
+    """The end of a framed response, after its printed lines: tags, the return value's
+    lines or the error, and the closing `.`."""
+    lines = []
+    if isinstance(result, Answer):
+        lines += ["!%s %s" % (tag, text) for tag, text in result.tags]
+        result = result.value
     if error is not None:
-        out.write("!error %s\n" % error)
+        lines.append("!error " + " ".join(str(error).splitlines()))
     elif result is not NOTHING:
-        out.write("%s\n" % result)
-    out.flush()
+        lines += ["=" + line for line in str(result).split("\n")]
+    lines.append(".")
+    return "".join(line + "\n" for line in lines)
 
 
-def serve_lines(protocol, out, commands):
-    """Answers each command line of `protocol` on `out` until end of input."""
-    for raw in protocol:
-        words = raw.split()
-        if not words:
-            continue
-        error, result = answer(commands, words)
-        respond(out, error, result)
+def respond(commands, raw, protocol):
+    """Runs one protocol line and writes its framed response to `protocol`: what the call
+    prints as `:` lines while it runs, then `frame`. `commands` maps a command name to a
+    function of the command's words returning the text of the return value, an Answer, or
+    NOTHING. Every line gets a response, an empty one `.` alone."""
+    words = raw.split()
+    error, result = None, NOTHING
+    if words:
+        printed = _PrintedLines(protocol)
+        saved = sys.stdout
+        sys.stdout = printed
+        try:
+            error, result = answer(commands, words)
+        finally:
+            sys.stdout = saved
+            printed.finish()
+    protocol.write(frame(error, result))
+    protocol.flush()
+
+
+def serve_lines(protocol_in, protocol_out, commands):
+    """Answers each command line of `protocol_in` on `protocol_out` until end of input."""
+    for raw in protocol_in:
+        respond(commands, raw, protocol_out)
 
 
 def serve(commands):
-    """Answers commands until end of input. `commands` maps a command name to a function of
-    the command's words returning the text of the return value, or NOTHING."""
-    protocol = _take_stdin()
-    out = _TrackingStdout(sys.stdout)
-    sys.stdout = out
-    serve_lines(protocol, out, commands)
+    """Answers commands on the protocol's stdin and stdout until end of input."""
+    protocol_in = _take_stdin()
+    serve_lines(protocol_in, claim_protocol_stdout(), commands)

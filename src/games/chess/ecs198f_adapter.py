@@ -17,7 +17,7 @@ import os
 import sys
 import traceback
 
-from boardgrade_adapter import serve
+from boardgrade_adapter import claim_protocol_stdout, serve
 
 CLASS = "ChessLogic"
 FIELDS = ("board", "result")
@@ -156,6 +156,7 @@ def shape(value):
     return repr(value)[:80]
 
 
+claim_protocol_stdout()
 module, shown = import_submission(sys.argv[1])
 game = construct(module, shown)
 for name in FIELDS:

@@ -2,10 +2,10 @@
 protocol of specs/minichess/PROTOCOL.md on a student's file.
 
 A command is a function name and its arguments as JSON values, in the order the function
-takes them (`move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`). The answer is one line, the return
-value as Python prints it; what the call prints goes to stderr, so it never breaks that line.
-When a call changed a board it was given, a line `!changed-input BOARD` before the answer
-shows the board as the call left it (before, so that it counts against this call's step). boardgrade appends the line that names the dialect's functions.
+takes them (`move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`). The response is framed by the
+shared core: what the call printed (`:` lines), the return value as Python prints it (`=`),
+and, when a call changed a board it was given, `!changed-input BOARD`, the board as the call
+left it. boardgrade appends the line that names the dialect's functions.
 """
 
 import copy
@@ -13,7 +13,7 @@ import json
 import random
 import sys
 
-from boardgrade_adapter import call, load_submission, serve
+from boardgrade_adapter import Answer, call, load_submission, serve
 
 # A submission that picks at random plays the same games on every run.
 random.seed(0)
@@ -42,23 +42,13 @@ def _is_board(value):
             and all(isinstance(cell, int) for row in value for cell in row))
 
 
-def _quietly(function, args):
-    """Calls the student's function with its prints sent to stderr."""
-    saved = sys.stdout
-    sys.stdout = sys.stderr
-    try:
-        return call(_student, function, *args)
-    finally:
-        sys.stdout = saved
-
-
 def _command(function):
     def run(*words):
         args = _arguments(" ".join(words))
         given = [(arg, copy.deepcopy(arg)) for arg in args if _is_board(arg)]
-        answer = repr(_quietly(function, args))
-        changed = ["!changed-input " + repr(board) for board, before in given if board != before]
-        return "\n".join(changed + [answer])
+        answer = repr(call(_student, function, *args))
+        changed = [("changed-input", repr(board)) for board, before in given if board != before]
+        return Answer(answer, changed)
     return run
 
 

@@ -43,7 +43,7 @@ use std::borrow::Cow;
 
 use crate::games::board_text::NoBoards;
 use crate::games::matches::MatchPlay;
-use crate::games::{BoardReader, Dialect, DivergentStep, Game};
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response};
 
 /// The game's name on the command line and in scenario files.
 pub const NAME: &str = "minichess";
@@ -85,6 +85,25 @@ impl Game for MiniChess {
         } else {
             Cow::Owned(rewritten)
         }
+    }
+
+    /// `boards`: the return value (the boards of `move_maker`, the board chosen); `input`: a
+    /// board argument the call changed (`!changed-input`); `printed`: what the call printed.
+    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+        &["boards", "input", "printed"]
+    }
+
+    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+        let changed: String = response
+            .tags
+            .iter()
+            .map(|(tag, board)| format!("!{tag} {board}\n"))
+            .collect();
+        vec![
+            Part::new("boards", response.value.clone().unwrap_or_default()),
+            Part::new("input", changed),
+            Part::new("printed", response.printed.clone()),
+        ]
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

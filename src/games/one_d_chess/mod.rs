@@ -6,7 +6,9 @@ mod inputs;
 pub mod project5;
 pub mod render;
 
-use crate::games::{check_option_keys, BoardReader, Dialect, Game, Protocol, PythonLaunch};
+use crate::games::{
+    check_option_keys, BoardReader, Dialect, Game, Part, Protocol, PythonLaunch, Response,
+};
 use crate::policy::PolicyOption;
 
 const DIALECTS: &[Dialect] = &[
@@ -70,6 +72,24 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    fn part_names(&self, dialect: &str) -> &'static [&'static str] {
+        match dialect {
+            "project5" => project5::PARTS,
+            _ => &[],
+        }
+    }
+
+    fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
+        match dialect {
+            "project5" => project5::split_response(command, text),
+            _ => Response::from_text(text),
+        }
+    }
+
+    fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+        project5::response_parts(command, response)
     }
 
     fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {

@@ -3,7 +3,7 @@
 use super::engine::{Board, Direction, Kind, Side};
 use super::inputs::{own_cells, refused_positions};
 use super::render::{list_repr, render};
-use crate::games::{Reply, Session};
+use crate::games::{Part, Reply, Response, Session};
 
 /// Token for an empty cell in this dialect's board list.
 const EMPTY: &str = "EMPTY";
@@ -73,6 +73,62 @@ fn parse(line: &str) -> Result<Command, String> {
         ["board"] => Ok(Command::ShowBoard),
         _ => Err(format!("UnknownCommand: {line:?}")),
     }
+}
+
+/// The parts of a project5 response a scenario may judge: the board list `create_board`
+/// and `board` answer, the text `printable_board` returns, the value `is_valid_move` and
+/// `is_game_over` return, and whatever a call printed.
+pub const PARTS: &[&str] = &["board", "text", "value", "printed"];
+
+/// The command name of a protocol line.
+fn command_name(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// A response written as text in framed form: the moves print (they return nothing),
+/// `is_game_over` prints and then returns its last line, the others return everything.
+pub fn split_response(command: &str, text: &str) -> Response {
+    let mut response = Response::from_text(text);
+    if response.error.is_some() {
+        return response;
+    }
+    let value = response.value.take().unwrap_or_default();
+    match command_name(command) {
+        "move" | "move_king" | "move_knight" => response.printed = value,
+        "is_game_over" => {
+            let body = value.strip_suffix('\n').unwrap_or(&value);
+            let (printed, last) = match body.rfind('\n') {
+                Some(at) => (&value[..=at], &value[at + 1..]),
+                None => ("", value.as_str()),
+            };
+            response.printed = printed.to_string();
+            response.value = (!last.is_empty()).then(|| last.to_string());
+        }
+        _ => response.value = (!value.is_empty()).then_some(value),
+    }
+    response
+}
+
+/// The named parts of a response to `command` (see [`PARTS`]).
+pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
+    let value = response.value.clone().unwrap_or_default();
+    let value_part = match command_name(command) {
+        "create_board" | "board" => "board",
+        "printable_board" => "text",
+        _ => "value",
+    };
+    let mut parts = vec![Part::new("printed", response.printed.clone())];
+    parts.extend(["board", "text", "value"].into_iter().map(|name| {
+        Part::new(
+            name,
+            if name == value_part {
+                value.clone()
+            } else {
+                String::new()
+            },
+        )
+    }));
+    parts
 }
 
 /// The reference answering the project5 commands.

@@ -7,7 +7,7 @@
 //! submission answer `size` additions of 1; it wins when every answer is right.
 
 use crate::games::board_text::NoBoards;
-use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay};
+use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay, Stop};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, OptionError, Protocol, PythonLaunch, Reply,
     Session,
@@ -141,7 +141,7 @@ fn one_game(
     for _ in 0..size {
         let answer = conversation
             .send("add 1")
-            .and_then(|()| conversation.read_line());
+            .and_then(|()| read_response(conversation));
         let answer = match answer {
             Ok(answer) => answer,
             Err(stop) => {
@@ -152,7 +152,9 @@ fn one_game(
                 return result;
             }
         };
-        let got = answer.trim().parse::<i64>().ok();
+        let got = answer
+            .strip_prefix('=')
+            .and_then(|v| v.trim().parse::<i64>().ok());
         if expected.is_some_and(|e| got != Some(e)) || got.is_none() {
             result.ending = format!("answered {answer:?}");
             result.won = false;
@@ -162,6 +164,18 @@ fn one_game(
         result.moves.push(answer);
     }
     result
+}
+
+/// The lines of one framed response up to its end line `.`, joined.
+fn read_response(conversation: &mut dyn Conversation) -> Result<String, Stop> {
+    let mut lines = Vec::new();
+    loop {
+        let line = conversation.read_line()?;
+        if line == "." {
+            return Ok(lines.join("\n"));
+        }
+        lines.push(line);
+    }
 }
 
 #[cfg(test)]
@@ -210,8 +224,8 @@ min_win_rate = 1.0
         TargetSpec::Command(script.into())
     }
 
-    const CORRECT: &str = "t=0; while read c n; do t=$((t+n)); echo $t; done";
-    const BUGGY: &str = "t=0; while read c n; do t=$((t+n+1)); echo $t; done";
+    const CORRECT: &str = "t=0; while read c n; do t=$((t+n)); echo =$t; echo .; done";
+    const BUGGY: &str = "t=0; while read c n; do t=$((t+n+1)); echo =$t; echo .; done";
 
     #[test]
     fn a_scenario_of_the_toy_game_runs_against_the_reference_and_programs() {
@@ -231,7 +245,7 @@ min_win_rate = 1.0
         let crashed = &run(MATCH, program("read line; exit 3"))[0];
         assert_eq!(crashed.verdict, Verdict::Crash, "{crashed:?}");
         assert_eq!(crashed.score, 0.0);
-        let wrong = &run(MATCH, program("while read c n; do echo x; done"))[0];
+        let wrong = &run(MATCH, program("while read c n; do echo =x; echo .; done"))[0];
         assert_eq!(wrong.verdict, Verdict::Wrong, "{wrong:?}");
     }
 

@@ -126,18 +126,19 @@ mod tests {
     }
 
     fn shell(script: &str) -> Program {
-        Program {
-            launch: Launch::shell(script, std::env::temp_dir()),
-            limits: Limits::default(),
-        }
+        Program::new(
+            Launch::shell(script, std::env::temp_dir()),
+            Limits::default(),
+        )
     }
 
     #[test]
     fn the_reference_answers_line_by_line() {
         let mut c = ReferenceConversation::new(Box::new(Echo));
         c.send("hello").unwrap();
-        assert_eq!(c.read_line().unwrap(), "hello");
-        assert_eq!(c.read_line().unwrap(), "second");
+        assert_eq!(c.read_line().unwrap(), "=hello");
+        assert_eq!(c.read_line().unwrap(), "=second");
+        assert_eq!(c.read_line().unwrap(), ".");
         assert_eq!(c.read_line().unwrap_err().kind, Verdict::Error);
     }
 

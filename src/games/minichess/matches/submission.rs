@@ -1,9 +1,9 @@
 //! The submission as a [`Player`]: on its turn, its own two functions called as the course's
 //! driver calls them, and every way that can go wrong turned into a lost turn.
 
+use crate::compare::framed;
 use crate::games::matches::{Conversation, Stop};
 use crate::games::minichess::dialect::Functions;
-use crate::games::minichess::explain::CHANGED_INPUT;
 use crate::games::minichess::notation::{self, Rows};
 use crate::games::minichess::{render_grid, Board, Color, Move, Player};
 
@@ -107,22 +107,36 @@ impl Submission<'_> {
             })
     }
 
-    /// Sends one call and reads its answer. A `!changed-input` line belongs to the call
-    /// before and is passed over: in a game only the answers count.
+    /// Sends one call and reads its answer: the return value of its framed response (`=`
+    /// lines up to the closing `.`). Printed lines and `!changed-input` belong to the call
+    /// and are passed over: in a game only the answers count. A line without a frame is
+    /// taken whole as the answer.
     fn ask(&mut self, line: &str) -> Result<String, Failure> {
         self.conversation.send(line)?;
+        let mut value = String::new();
+        let mut error = None;
         loop {
             let answer = self.conversation.read_line()?;
-            if !answer.starts_with(CHANGED_INPUT) {
-                return match answer.strip_prefix("!error ") {
-                    Some(error) => Err(Failure::protocol(format!(
-                        "{} raised {}",
-                        line.split_whitespace().next().unwrap_or(""),
-                        quote(error)
-                    ))),
-                    None => Ok(answer),
-                };
+            if answer == framed::END {
+                break;
             }
+            if let Some(raised) = answer.strip_prefix("!error ") {
+                error = Some(raised.to_string());
+            } else if let Some(part) = answer.strip_prefix('=') {
+                value.push_str(part);
+            } else if !answer.starts_with([':', '!']) {
+                // A line without a frame: the program does not frame its answers, and this
+                // line is all of it.
+                return Ok(answer);
+            }
+        }
+        match error {
+            Some(error) => Err(Failure::protocol(format!(
+                "{} raised {}",
+                line.split_whitespace().next().unwrap_or(""),
+                quote(&error)
+            ))),
+            None => Ok(value),
         }
     }
 }

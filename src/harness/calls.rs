@@ -1,0 +1,338 @@
+//! Judging a call protocol's run response by response: the framed output is split at each
+//! response's end, so every step is compared with exactly what its command produced, on
+//! the parts the scenario judges. A divergence in another part is a note.
+
+use super::expectation::Expectation;
+use super::judge::{classify, scored, Judged};
+use super::outcome::{Divergence, Outcome};
+use crate::compare::framed::{decode, Response};
+use crate::compare::pattern::render;
+use crate::compare::{match_steps, prepare, StepPattern};
+use crate::execution::Execution;
+use crate::games::board_text::{canonical, cell_diffs};
+use crate::games::{DivergentStep, Part};
+use crate::scenario::Scenario;
+
+/// Most earlier lines sent shown with a divergence.
+const SENT_BEFORE: usize = 12;
+/// Most notes about unjudged parts kept for one scenario.
+const MAX_NOTES: usize = 5;
+/// The name under which an `!error` is compared: every scenario judges it.
+const ERROR_PART: &str = "error";
+
+/// The outcome of a call-protocol run of `scenario`.
+pub(crate) fn judge_calls(
+    scenario: &Scenario,
+    expectation: &Expectation,
+    run: &Execution,
+) -> Outcome {
+    let decoded = decode(&run.stdout);
+    let sent = scenario.steps.len();
+    let mut first: Option<(usize, StepCheck)> = None;
+    let mut later = 0;
+    let mut notes = Vec::new();
+    let mut expected_judged = String::new();
+    let mut actual_judged = String::new();
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let actual = decoded.responses.get(index);
+        let check = check_step(scenario, &step.send, &expectation.steps[index + 1], actual);
+        expected_judged.push_str(&check.expected_judged);
+        actual_judged.push_str(&check.actual_judged);
+        if !check.judged_ok {
+            match first {
+                None => first = Some((index + 1, check)),
+                Some(_) => later += 1,
+            }
+        } else if !check.unjudged.is_empty() && notes.len() < MAX_NOTES {
+            notes.push(format!(
+                "step {} `{}`: {} (not judged by this scenario)",
+                index + 1,
+                step.send,
+                check.unjudged.join("; ")
+            ));
+        }
+    }
+    // Responses beyond the lines sent: output no command asked for.
+    let extra = decoded.responses.len() > sent
+        && decoded.responses[sent..]
+            .iter()
+            .any(|r| !r.text().is_empty() || !r.complete);
+    if first.is_none() && extra && sent > 0 {
+        let mut check = check_step(
+            scenario,
+            &scenario.steps[sent - 1].send,
+            &expectation.steps[sent],
+            decoded.responses.get(sent - 1),
+        );
+        let more: String = decoded.responses[sent..]
+            .iter()
+            .map(Response::text)
+            .collect();
+        check.actual_text.push_str(&more);
+        check
+            .differing
+            .push("output after the last response".into());
+        first = Some((sent, check));
+    }
+
+    let failed = first.as_ref().map(|(_, c)| c.output_ended);
+    let reader = scenario.game.board_reader();
+    let (verdict, detail) = classify(scenario, run, failed, false, || {
+        canonical(reader, &expected_judged) == canonical(reader, &actual_judged)
+    });
+    let mut detail = detail;
+    if decoded.unframed && first.is_some() {
+        let hint = "the output is not framed as the protocol says (each response ends with a line `.`; see PROTOCOL.md)";
+        detail = Some(match detail {
+            Some(d) => format!("{d}; {hint}"),
+            None => hint.to_string(),
+        });
+    }
+    let steps_matched = first.as_ref().map_or(sent, |(step, _)| step - 1);
+    let first_divergence = first.map(|(step, check)| divergence(scenario, step, check, later));
+    scored(
+        scenario,
+        run,
+        Judged {
+            verdict,
+            detail,
+            first_divergence,
+            steps_matched,
+            transcript: None,
+            notes,
+        },
+    )
+}
+
+/// One step compared.
+struct StepCheck {
+    /// Whether every judged part (and the error) matched.
+    judged_ok: bool,
+    /// The judged parts that differ (for the divergence's note).
+    differing: Vec<String>,
+    /// Unjudged parts that differ: `notation: expected 'ng1f3', got 'Ng1f3'`.
+    unjudged: Vec<String>,
+    /// Whether the response was missing or cut short.
+    output_ended: bool,
+    expected_text: String,
+    actual_text: String,
+    expected_judged: String,
+    actual_judged: String,
+    /// Other accepted forms of the whole response.
+    also_accepted: Vec<String>,
+}
+
+/// The parts of a response, with its error as a part every scenario judges.
+fn parts_of(scenario: &Scenario, send: &str, response: &Response) -> Vec<Part> {
+    let mut parts = scenario
+        .game
+        .response_parts(scenario.dialect.name, send, response);
+    let error = response.error.as_ref().map(|e| format!("!error {e}\n"));
+    let unframed = (!response.unframed.is_empty()).then(|| response.unframed.clone());
+    parts.push(Part::new(
+        ERROR_PART,
+        error.into_iter().chain(unframed).collect::<String>(),
+    ));
+    parts
+}
+
+fn judged(scenario: &Scenario, name: &str) -> bool {
+    name == ERROR_PART
+        || scenario
+            .judge
+            .as_ref()
+            .is_none_or(|parts| parts.contains(&name))
+}
+
+/// Whether an actual part's text matches an expected part's (which may hold `...` lines),
+/// both normalized as the game compares them.
+fn part_matches(scenario: &Scenario, expected: &str, actual: &str) -> bool {
+    let normalize = |line: &str| scenario.compared_line(line);
+    let pattern = StepPattern::new(expected, &[] as &[&str]).map_lines(&normalize);
+    let actual: String = actual
+        .split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(body) => normalize(body) + "\n",
+            None => normalize(line),
+        })
+        .collect();
+    let mode = scenario.compare_mode();
+    let prepared = prepare(actual.as_bytes(), mode);
+    match_steps(&[pattern], &prepared, mode).is_ok()
+}
+
+fn check_step(
+    scenario: &Scenario,
+    send: &str,
+    expected: &StepPattern,
+    actual: Option<&Response>,
+) -> StepCheck {
+    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let missing = Response::default();
+    let response = actual.unwrap_or(&missing);
+    let actual_parts = parts_of(scenario, send, response);
+    let alternatives: Vec<Vec<Part>> = expected
+        .alternatives()
+        .iter()
+        .map(|alt| {
+            parts_of(
+                scenario,
+                send,
+                &game.split_response(dialect, send, &render(alt)),
+            )
+        })
+        .collect();
+    // Per alternative: (judged parts that differ, unjudged parts that differ).
+    let compared: Vec<(Vec<&Part>, Vec<&Part>)> = alternatives
+        .iter()
+        .map(|parts| {
+            let differ: Vec<&Part> = parts
+                .iter()
+                .filter(|part| {
+                    !part_matches(scenario, &part.text, text_of(&actual_parts, part.name))
+                })
+                .collect();
+            differ.into_iter().partition(|p| judged(scenario, p.name))
+        })
+        .collect();
+    let complete = response.complete;
+    let best = compared
+        .iter()
+        .position(|(judged, _)| judged.is_empty())
+        .filter(|_| complete);
+    let shown = best.unwrap_or(0);
+    // Unjudged parts that differ, unless some accepted form matches every part.
+    let unjudged = if compared.iter().any(|(j, u)| j.is_empty() && u.is_empty()) {
+        Vec::new()
+    } else {
+        compared[shown]
+            .1
+            .iter()
+            .map(|part| {
+                format!(
+                    "{} differs: expected {}, got {}",
+                    part.name,
+                    quoted(&part.text),
+                    quoted(text_of(&actual_parts, part.name))
+                )
+            })
+            .collect()
+    };
+    let project = |parts: &[Part]| -> String {
+        parts
+            .iter()
+            .filter(|p| judged(scenario, p.name))
+            .map(|p| p.text.as_str())
+            .collect()
+    };
+    let mut differing: Vec<String> = compared[shown]
+        .0
+        .iter()
+        .map(|p| p.name.to_string())
+        .collect();
+    if !complete {
+        differing.push(match actual {
+            None => "no response".to_string(),
+            Some(_) => "response cut short".to_string(),
+        });
+    }
+    StepCheck {
+        judged_ok: best.is_some(),
+        differing,
+        unjudged,
+        output_ended: !complete,
+        expected_text: expected.canonical(),
+        actual_text: response.text(),
+        expected_judged: project(&alternatives[0]),
+        actual_judged: project(&actual_parts),
+        also_accepted: expected.alternatives()[1..]
+            .iter()
+            .map(|a| render(a))
+            .collect(),
+    }
+}
+
+/// The text of the part of that name (empty when there is none).
+fn text_of<'a>(parts: &'a [Part], name: &str) -> &'a str {
+    parts
+        .iter()
+        .find(|p| p.name == name)
+        .map_or("", |p| p.text.as_str())
+}
+
+/// A part's text on one line, for notes.
+fn quoted(text: &str) -> String {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    if text.is_empty() {
+        "nothing".to_string()
+    } else {
+        format!("{:?}", text).replace("\\\"", "\"")
+    }
+}
+
+fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) -> Divergence {
+    let sent: Vec<&str> = scenario.steps[..step]
+        .iter()
+        .map(|s| s.send.as_str())
+        .collect();
+    let this = &scenario.steps[step - 1];
+    // The game explains the parts judged (a chooser's printed board is no answer).
+    let mut notes = scenario.game.explain(&DivergentStep {
+        dialect: scenario.dialect.name,
+        options: &scenario.options,
+        sent: &sent,
+        expected: &check.expected_judged,
+        actual: &check.actual_judged,
+    });
+    if scenario.judge.is_some() && !check.differing.is_empty() {
+        notes.push(format!("differs in: {}", check.differing.join(", ")));
+    }
+    notes.extend(
+        check
+            .unjudged
+            .iter()
+            .map(|n| format!("{n} (not judged here)")),
+    );
+    if later > 0 {
+        notes.push(format!(
+            "and {later} later step{} differ{}",
+            if later == 1 { "" } else { "s" },
+            if later == 1 { "s" } else { "" }
+        ));
+    }
+    let line = check
+        .expected_text
+        .lines()
+        .zip(check.actual_text.lines())
+        .position(|(e, a)| e != a)
+        .unwrap_or_else(|| {
+            check
+                .expected_text
+                .lines()
+                .count()
+                .min(check.actual_text.lines().count())
+        })
+        + 1;
+    Divergence {
+        step,
+        send: Some(this.send.clone()),
+        sent_before: scenario.steps[..step - 1]
+            .iter()
+            .rev()
+            .take(SENT_BEFORE)
+            .rev()
+            .map(|s| s.send.clone())
+            .collect(),
+        cells: cell_diffs(
+            scenario.game.board_reader(),
+            &check.expected_text,
+            &check.actual_text,
+        ),
+        notes,
+        expected: check.expected_text,
+        actual: check.actual_text,
+        line,
+        also_accepted: check.also_accepted,
+        source_line: Some(this.line),
+    }
+}
