@@ -18,6 +18,9 @@ const MAX_CHUNK_LINES: usize = 60;
 const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
 const TRANSCRIPT_LINES: usize = 24;
+/// Most bytes of a step's output kept in a divergence, and of each transcript line: an endless
+/// line is not stored whole.
+const MAX_SHOWN_BYTES: usize = 4 << 10;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
@@ -278,7 +281,9 @@ fn divergence(
         .count()
         .max(failing_line + 1)
         .min(MAX_CHUNK_LINES);
-    let chunk = visible::lossless(&actual[start..after_lines(actual, start, lines)]);
+    let chunk = clip(visible::lossless(
+        &actual[start..after_lines(actual, start, lines)],
+    ));
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
     let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
         .iter()
@@ -313,6 +318,21 @@ fn divergence(
     }
 }
 
+/// `text` cut to [`MAX_SHOWN_BYTES`] (at a character boundary), saying how much was left out.
+fn clip(mut text: String) -> String {
+    if text.len() <= MAX_SHOWN_BYTES {
+        return text;
+    }
+    let mut cut = MAX_SHOWN_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let left_out = text.len() - cut;
+    text.truncate(cut);
+    text.push_str(&format!("... [{left_out} more bytes]"));
+    text
+}
+
 /// The output up to the divergence as a terminal shows it: each typed line right after the
 /// output that preceded it.
 fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
@@ -331,7 +351,7 @@ fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
         from = start;
     }
     text.push_str(&visible::lossless(&actual[from.min(end)..end]));
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<String> = text.lines().map(|l| clip(l.to_string())).collect();
     let skip = lines.len().saturating_sub(TRANSCRIPT_LINES);
     let mut shown = lines[skip..].join("\n");
     if skip > 0 {
