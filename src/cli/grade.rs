@@ -131,6 +131,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "class": summary,
                 "grader": {
                     "sandbox": config.sandbox.as_str(),
+                    "sandbox_missing": config.sandbox.missing(),
                     "jobs": config.jobs,
                     "max_rss_kib": boardgrade::execution::own_peak_rss_kib(),
                 },
