@@ -218,6 +218,9 @@ fn an_interrupted_run_resumes_to_the_same_results() {
         .concat(),
     );
 
+    // A grades.csv from last week must not survive looking current.
+    std::fs::create_dir_all(&part_out).unwrap();
+    std::fs::write(part_out.join("grades.csv"), "submission,score\nold,1\n").unwrap();
     // Start the same run, interrupt it partway, then resume it.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardgrade"))
         .current_dir(root())
@@ -250,6 +253,12 @@ fn an_interrupted_run_resumes_to_the_same_results() {
     assert!(status.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
+    assert!(
+        !part_out.join("grades.csv").exists(),
+        "no class file after an interruption"
+    );
+    let manifest = std::fs::read_to_string(part_out.join("run.json")).unwrap();
+    assert!(manifest.contains("\"complete\": false"), "{manifest}");
     let kept = std::fs::read_dir(&stored).unwrap().count();
     assert!((2..8).contains(&kept), "{kept} results kept");
 

@@ -1,12 +1,13 @@
 //! From what a program did to a verdict: limits first, then the output against the
 //! expectation, then how the program ended.
 
+use std::ops::Range;
 use std::time::Duration;
 
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
-use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
+use crate::compare::{match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern};
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
@@ -33,8 +34,11 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .iter()
         .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let compared = normalize_output(scenario, &prepare(&run.stdout, mode));
-    let matched = match_steps(&steps, &compared, mode);
+    let (compared, stretches) = compared_output(scenario, &run.stdout, steps.len());
+    let matched = match &stretches {
+        Some(stretches) => match_split(&steps, &compared, stretches, mode),
+        None => match_steps(&steps, &compared, mode),
+    };
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
     let exit_ignored = !expectation.finished;
@@ -233,6 +237,37 @@ fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> 
     canonical(reader, &expected) == canonical(reader, &actual)
 }
 
+/// The output as it is compared (markers out, whitespace and lines in the compared form)
+/// and, when the program's reads split it, each of the `count` expectations' stretch of it.
+fn compared_output(
+    scenario: &Scenario,
+    stdout: &[u8],
+    count: usize,
+) -> (Vec<u8>, Option<Vec<Range<usize>>>) {
+    let mode = scenario.compare_mode();
+    let split = reads::split(stdout);
+    let Some(points) = split.points else {
+        return (
+            normalize_output(scenario, &prepare(&split.output, mode)),
+            None,
+        );
+    };
+    let raw = reads::stretches(split.output.len(), &points, count);
+    let mut compared = Vec::with_capacity(split.output.len());
+    let mut stretches = Vec::with_capacity(count);
+    for (index, range) in raw.iter().enumerate() {
+        let own = &split.output[range.clone()];
+        let start = compared.len();
+        compared.extend(normalize_output(scenario, &prepare(own, mode)));
+        // Only the end of the whole output may lose its blank lines.
+        if index + 1 < raw.len() && own.ends_with(b"\n") && !compared.ends_with(b"\n") {
+            compared.push(b'\n');
+        }
+        stretches.push(start..compared.len());
+    }
+    (compared, Some(stretches))
+}
+
 /// The end of the `n`th line after `from` (or the end of the text).
 fn after_lines(text: &[u8], from: usize, n: usize) -> usize {
     let mut at = from;
@@ -281,9 +316,12 @@ fn divergence(
         .count()
         .max(failing_line + 1)
         .min(MAX_CHUNK_LINES);
-    let chunk = clip(visible::lossless(
-        &actual[start..after_lines(actual, start, lines)],
-    ));
+    // Split at the program's reads, the step's output is known exactly: show all of it.
+    let end = match m.step_end {
+        Some(step_end) => after_lines(actual, start, MAX_CHUNK_LINES).min(step_end),
+        None => after_lines(actual, start, lines),
+    };
+    let chunk = clip(visible::lossless(&actual[start..end]));
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
     let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
         .iter()
@@ -338,7 +376,8 @@ fn clip(mut text: String) -> String {
 fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
     let mut starts = m.starts.clone();
     starts.push(m.step_start);
-    let end = after_lines(actual, m.at.min(actual.len()), 1);
+    let end =
+        after_lines(actual, m.at.min(actual.len()), 1).min(m.step_end.unwrap_or(actual.len()));
     let mut text = String::new();
     let mut from = 0;
     for (index, &start) in starts.iter().enumerate().skip(1) {
