@@ -7,7 +7,9 @@ use std::time::Duration;
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
-use crate::compare::{match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern};
+use crate::compare::{
+    later_mismatches, match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern,
+};
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
@@ -47,10 +49,17 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         same_positions(scenario, &steps, &compared)
     });
 
-    let first_divergence = matched
+    let mut first_divergence = matched
         .as_ref()
         .err()
         .map(|m| divergence(scenario, &steps, &compared, m));
+    if let (Some(d), Some(stretches), Err(m)) = (&mut first_divergence, &stretches, &matched) {
+        let later = later_mismatches(&steps, &compared, stretches, m.step, mode);
+        if later > 0 {
+            let s = if later == 1 { "" } else { "s" };
+            d.notes.push(format!("and {later} later step{s} differ"));
+        }
+    }
     let transcript = matched
         .as_ref()
         .err()
