@@ -24,9 +24,18 @@ pub fn run_config(args: &RunArgs) -> RunConfig {
     let mut config = RunConfig::default();
     if let Some(jobs) = args.jobs {
         config.jobs = jobs.max(1);
+        let cores = boardgrade::pool::default_jobs();
+        if config.jobs > cores {
+            eprintln!(
+                "boardgrade: note: --jobs {} is more than the {cores} core(s) here; time limits \
+                 are judged on CPU time, and a timeout among other jobs is run again alone",
+                config.jobs
+            );
+        }
     }
     config.limits = Limits {
         output_bytes: args.output_limit,
+        // The flag is bounded (16 TiB), so this cannot wrap around.
         memory_bytes: (args.memory_limit > 0).then_some(args.memory_limit << 20),
         ..Limits::default()
     };
@@ -164,7 +173,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
 }
 
 fn describe_target(target: &Target) -> String {
-    let sandbox = target.sandbox().as_str();
+    let sandbox = target.sandbox().describe();
     match target.spec() {
         TargetSpec::Reference => "the reference engine".to_string(),
         TargetSpec::Command(cmd) => format!("`{cmd}` (sandbox: {sandbox})"),
