@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::grade::{self, route::Routing};
 use boardgrade::harness::{run_all, RunConfig};
-use boardgrade::report::reporter;
+use boardgrade::report::{json, junit, reporter};
 use boardgrade::scenario::sources::{self, SourceFile};
 use boardgrade::scenario::Scenario;
-use boardgrade::Error;
+use boardgrade::{atomic, Error};
 
-use super::args::{RunArgs, TestArgs};
+use super::args::{ReportFormat, RunArgs, TestArgs};
 use super::exit;
 
 /// The interpreter named by flag, environment or default.
@@ -92,6 +92,16 @@ fn one_dialect(
 }
 
 pub fn run(args: &TestArgs) -> Result<i32, Error> {
+    if let Some(request) = args
+        .reports
+        .iter()
+        .find(|r| !matches!(r.format, ReportFormat::Json | ReportFormat::Junit))
+    {
+        return Err(Error::Usage(format!(
+            "`test` writes json and junit reports; {} is a report of `grade`",
+            request.path.display()
+        )));
+    }
     let files: Vec<SourceFile> = if args.paths.is_empty() {
         sources::bundled()
     } else {
@@ -145,6 +155,15 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
             }
         },
     );
+    for request in &args.reports {
+        let bytes = match request.format {
+            ReportFormat::Json => json::test_document(&target_name, &outcomes, &loaded.errors)
+                .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?,
+            ReportFormat::Junit => junit::junit_run(&target_name, &outcomes).into_bytes(),
+            _ => continue, // refused before the run
+        };
+        atomic::write(&request.path, &bytes)?;
+    }
     if let Some(e) = write_error {
         return Err(io_error(e));
     }
