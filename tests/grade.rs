@@ -349,19 +349,37 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
         .assert()
         .success();
 
-    for (name, fixture) in [
-        ("correct", "one-d-chess/project5/one_d_chess.py"),
-        ("buggy", "one-d-chess/project5/bug-print-not-return.py"),
-        ("hanging", "hostile/sleep_forever.py"),
+    // An upload is one student's whatever its files are named: a solution under a name of
+    // its own beside a test file is graded, not taken for a class of two.
+    for (name, fixture, file) in [
+        ("correct", "one-d-chess/project5/one_d_chess.py", ONE_D),
+        (
+            "buggy",
+            "one-d-chess/project5/bug-print-not-return.py",
+            ONE_D,
+        ),
+        ("hanging", "hostile/sleep_forever.py", ONE_D),
+        (
+            "renamed",
+            "one-d-chess/project5/one_d_chess.py",
+            "My Solution (2).py",
+        ),
     ] {
         let layout = dir.path().join(name).join("autograder");
         std::fs::create_dir_all(layout.join("submission")).unwrap();
         unzip(&zip, &layout.join("source"));
         std::fs::copy(
             root().join("fixtures").join(fixture),
-            layout.join("submission").join(ONE_D),
+            layout.join("submission").join(file),
         )
         .unwrap();
+        if name == "renamed" {
+            std::fs::write(
+                layout.join("submission/test_chess.py"),
+                "from one_d_chess import *\n\ndef test_board():\n    assert create_board()\n",
+            )
+            .unwrap();
+        }
         let status = std::process::Command::new("bash")
             .arg(layout.join("source/run_autograder"))
             .env("AUTOGRADER_ROOT", &layout)
@@ -393,7 +411,7 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
         assert!(results["execution_time"].is_number() && results["output"].is_string());
         let score = results["score"].as_f64().unwrap();
         match name {
-            "correct" => assert_eq!(score, 12.0),
+            "correct" | "renamed" => assert_eq!(score, 12.0, "{name}: {results}"),
             "buggy" => {
                 assert!(score > 0.0 && score < 12.0);
                 let hidden = tests

@@ -321,6 +321,9 @@ pub struct GradeArgs {
     /// The entry file to look for in each submission instead of the dialect's.
     #[arg(long, value_name = "FILE")]
     pub entry: Option<String>,
+    /// Each SUBMISSION is one student's, never a class folder, whatever its files are named.
+    #[arg(long)]
+    pub one_submission: bool,
     /// Folder for per-submission results, grades.csv and the class summary.
     #[arg(long, value_name = "DIR", default_value = "boardgrade-results")]
     pub out: PathBuf,

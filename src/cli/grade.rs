@@ -145,6 +145,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
         Some(&args.out),
+        args.one_submission,
     )?;
     // The whole class is discovered, then this run's share kept with each one's place.
     let (members, submissions): (Vec<Member>, Vec<grade::Submission>) = discovery

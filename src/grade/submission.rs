@@ -62,11 +62,13 @@ fn skip_reason(path: &Path, out: Option<&Path>) -> Option<&'static str> {
 /// The submissions named by `paths`. A file, or a folder holding an entry file (`entries`:
 /// the dialects' entry files, or the `--entry` file), is one submission; any other folder is
 /// a class: each subfolder and each `.py` file in it is a submission. `out`, the results
-/// folder, is never a submission.
+/// folder, is never a submission. With `each_one`, every path is one submission whatever it
+/// holds (an upload whose solution has a name of its own is not mistaken for a class).
 pub fn discover(
     paths: &[PathBuf],
     entries: &[&str],
     out: Option<&Path>,
+    each_one: bool,
 ) -> Result<Discovery, Error> {
     let out = out.and_then(resolve);
     let mut found = Vec::new();
@@ -74,7 +76,7 @@ pub fn discover(
     for path in paths {
         let meta =
             std::fs::metadata(path).map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
-        if meta.is_file() || holds_entry(path, entries) {
+        if each_one || meta.is_file() || holds_entry(path, entries) {
             found.push(path.clone());
             continue;
         }
@@ -177,6 +179,7 @@ mod tests {
             std::slice::from_ref(&class),
             &["one_d_chess.py"],
             Some(&class.join("results")),
+            false,
         )
         .unwrap();
         let ids: Vec<&str> = found.submissions.iter().map(|s| s.id.as_str()).collect();
@@ -216,10 +219,34 @@ mod tests {
             ],
             &["one_d_chess.py"],
             None,
+            false,
         )
         .unwrap();
         let ids: Vec<&str> = found.submissions.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["alice", "one_d_chess.py", "alice.py"]);
+    }
+
+    #[test]
+    fn each_one_keeps_an_upload_without_an_entry_file_one_submission() {
+        let dir = tempfile::tempdir().unwrap();
+        let upload = dir.path().join("submission");
+        std::fs::create_dir(&upload).unwrap();
+        std::fs::write(
+            upload.join("My Solution (2).py"),
+            "def create_board(): pass\n",
+        )
+        .unwrap();
+        std::fs::write(upload.join("test_mine.py"), "def test_x(): pass\n").unwrap();
+        let entries = ["one_d_chess.py"];
+        let as_class = discover(std::slice::from_ref(&upload), &entries, None, false).unwrap();
+        assert_eq!(
+            as_class.submissions.len(),
+            2,
+            "without each_one it is a class"
+        );
+        let whole = discover(std::slice::from_ref(&upload), &entries, None, true).unwrap();
+        assert_eq!(whole.submissions.len(), 1);
+        assert_eq!(whole.submissions[0].id, "submission");
     }
 
     #[test]
@@ -229,7 +256,7 @@ mod tests {
         std::fs::create_dir_all(&alice).unwrap();
         std::fs::write(alice.join("my chess.py"), "").unwrap();
         std::fs::write(alice.join("test_chess.py"), "").unwrap();
-        let found = discover(std::slice::from_ref(&alice), &["my chess.py"], None).unwrap();
+        let found = discover(std::slice::from_ref(&alice), &["my chess.py"], None, false).unwrap();
         assert_eq!(found.submissions.len(), 1);
         assert_eq!(found.submissions[0].id, "alice");
     }

@@ -99,6 +99,8 @@ pub fn run(
     let status = Command::new(binary)
         .arg("grade")
         .arg(layout.submission())
+        // Gradescope's upload is one student's, whatever its files are named.
+        .arg("--one-submission")
         .arg("--specs")
         .arg(layout.source().join("specs"))
         .args([

@@ -10,7 +10,7 @@ mkdir -p "$results"
 rm -f "$results/results.json"
 work="$(mktemp -d)"
 [ -x "$here/boardgrade" ] || chmod +x "$here/boardgrade"
-"$here/boardgrade" grade "$root/student" --specs "$root/tests/specs" \
+"$here/boardgrade" grade "$root/student" --one-submission --specs "$root/tests/specs" \
     --format prairielearn --out "$work" @ARGS@
 status=$?
 # 0: every test passed; 1: some did not. Anything else is the grader's failure, not the
