@@ -46,14 +46,14 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-negative-index.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        5,
+        4,
         &[],
     ),
     (
         "project5/bug-any-piece-valid.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        3,
+        2,
         &[],
     ),
     (
@@ -110,15 +110,15 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-winner-message.py",
         "is_game_over: the handout's game, White wins",
         "wrong",
-        30,
+        20,
         &[],
     ),
     (
         "project5/bug-missing-move-knight.py",
-        "printable_board does not change the board list",
+        "move_knight: jumps over pieces",
         "wrong",
-        // `move 2 RIGHT` raises NameError (no move_knight): that step is the divergence.
-        4,
+        // `move_knight 1 RIGHT` raises NameError: that step is the divergence.
+        2,
         &[],
     ),
     (
@@ -187,6 +187,63 @@ fn each_buggy_fixture_fails_where_its_bug_is() {
     }
 }
 
+/// Each one-function bug of project5 and every scenario it fails (all others pass): the
+/// scenarios start from boards set up without the submission and judge one part each.
+const ONLY_ITS_SCENARIOS: &[(&str, &[&str])] = &[
+    (
+        "bug-negative-index.py",
+        &[
+            "is_valid_move: the handout's asserts",
+            "is_valid_move: a negative index is off the board",
+        ],
+    ),
+    (
+        "bug-king-short-of-edge.py",
+        &[
+            "move_king: a lone king slides to an empty edge",
+            "move_king: a white king slides right to an empty edge",
+        ],
+    ),
+    (
+        "bug-knight-spares-own.py",
+        &["move_knight: captures its own piece"],
+    ),
+    (
+        "bug-print-mutates-board.py",
+        &["printable_board does not change the board list"],
+    ),
+    (
+        "bug-trailing-space.py",
+        &[
+            "printable_board returns the starting board",
+            "printable_board draws any position",
+        ],
+    ),
+    (
+        "bug-print-not-return.py",
+        &[
+            "printable_board returns the starting board",
+            "printable_board draws any position",
+        ],
+    ),
+    (
+        "bug-winner-message.py",
+        &["is_game_over: the handout's game, White wins"],
+    ),
+];
+
+#[test]
+fn a_project5_bug_fails_only_the_scenarios_of_its_function() {
+    for (fixture, expected) in ONLY_ITS_SCENARIOS {
+        let (_, report) = grade(PROJECT5, &format!("project5/{fixture}"));
+        let mut failed: Vec<String> = failures(&report).into_iter().map(|(n, _, _)| n).collect();
+        failed.sort();
+        let mut expected: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+        expected.sort();
+        assert_eq!(failed, expected, "{fixture}");
+    }
+}
+
 #[test]
 fn the_human_report_names_step_command_and_cells() {
     boardgrade()
@@ -200,14 +257,14 @@ fn the_human_report_names_step_command_and_cells() {
         .code(1)
         .stdout(predicate::str::contains("WRONG"))
         .stdout(predicate::str::contains(
-            "first divergence at step 5 (line 61): sent `printable_board`",
+            "first divergence at step 5 (line 55): sent `board`",
         ))
         .stdout(predicate::str::contains(
-            "after: create_board; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",
+            "after: set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",
         ))
         .stdout(predicate::str::contains("cell 0: expected WKi, got empty"))
-        .stdout(predicate::str::contains("- | WKi |"))
-        .stdout(predicate::str::contains("+ |     | WKi |"));
+        .stdout(predicate::str::contains("- ['WKi', 'EMPTY',"))
+        .stdout(predicate::str::contains("+ ['EMPTY', 'WKi',"));
 }
 
 #[test]
