@@ -70,9 +70,10 @@ fn overhead(
             .collect(),
     );
     let launch = target
-        .launch(scenario.game, scenario.dialect)
+        .program(scenario.game, scenario.dialect, &limits)
         .expect("launch")
-        .expect("a process");
+        .expect("a process")
+        .launch;
     let input = expectation::input(scenario);
     let by_hand = median(
         (0..rounds)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{boardgrade, copy_tree};
+use common::{boardgrade, copy_tree, unzip};
 use serde_json::Value;
 
 fn root() -> &'static Path {
@@ -218,6 +218,9 @@ fn an_interrupted_run_resumes_to_the_same_results() {
         .concat(),
     );
 
+    // A grades.csv from last week must not survive looking current.
+    std::fs::create_dir_all(&part_out).unwrap();
+    std::fs::write(part_out.join("grades.csv"), "submission,score\nold,1\n").unwrap();
     // Start the same run, interrupt it partway, then resume it.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardgrade"))
         .current_dir(root())
@@ -250,6 +253,12 @@ fn an_interrupted_run_resumes_to_the_same_results() {
     assert!(status.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
+    assert!(
+        !part_out.join("grades.csv").exists(),
+        "no class file after an interruption"
+    );
+    let manifest = std::fs::read_to_string(part_out.join("run.json")).unwrap();
+    assert!(manifest.contains("\"complete\": false"), "{manifest}");
     let kept = std::fs::read_dir(&stored).unwrap().count();
     assert!((2..8).contains(&kept), "{kept} results kept");
 
@@ -307,19 +316,6 @@ fn junit_lists_a_case_per_scenario() {
     assert_eq!(xml.matches("<testcase ").count(), 23);
     assert_eq!(xml.matches("<failure type=\"wrong\"").count(), 2);
     assert!(xml.contains("<testsuite name=\"bob\" tests=\"23\" failures=\"2\" errors=\"0\""));
-}
-
-fn unzip(zip: &Path, into: &Path) {
-    let status = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
-        ])
-        .arg(zip)
-        .arg(into)
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 #[test]

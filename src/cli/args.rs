@@ -50,6 +50,8 @@ pub enum Command {
     Fuzz(FuzzArgs),
     /// Play a game in the terminal, alone or against the reference.
     Play(PlayArgs),
+    /// Join the result folders of `grade --partition K/N` runs into one, as a single run.
+    Merge(MergeArgs),
 }
 
 /// The game, dialect and options an authoring command works on.
@@ -258,8 +260,9 @@ pub struct RunArgs {
     /// Most bytes a program may print to stdout in one scenario.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub output_limit: usize,
-    /// Address-space limit for a program, in MiB (0 for none).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    /// Address-space limit for a program, in MiB (0 for none; at most 16 TiB).
+    #[arg(long, value_name = "MIB", default_value_t = 2048,
+          value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
     pub memory_limit: u64,
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
@@ -294,16 +297,25 @@ pub struct GradeArgs {
     /// Folder for per-submission results, grades.csv and the class summary.
     #[arg(long, value_name = "DIR", default_value = "boardgrade-results")]
     pub out: PathBuf,
-    /// Skip submissions whose result is already stored in --out.
+    /// Skip submissions whose result is already stored in --out for the same files and
+    /// scenarios.
     #[arg(long)]
     pub resume: bool,
+    /// Grade only share K of N of the submissions (by a hash of each one's name, so adding
+    /// students moves no one); `boardgrade merge` joins the N result folders.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<boardgrade::grade::Partition>,
+    /// The assignment's column name in gradebook.csv.
+    #[arg(long, value_name = "NAME", default_value = "boardgrade")]
+    pub assignment: String,
     #[arg(long, value_enum, default_value_t = GradeFormat::Human)]
     pub format: GradeFormat,
     /// How --format gradescope writes each test's feedback: html (boards drawn) or text.
     #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
     pub feedback: FeedbackFormat,
-    /// A further report, written besides the others (repeatable): `html=report.html`, the
-    /// class report page.
+    /// A further report, written besides the others from the same run, atomically
+    /// (repeatable): `json=all.json`, `junit=junit.xml`, `csv=grades.csv`,
+    /// `summary=summary.txt`, `gradebook=gradebook.csv`, `html=report.html`.
     #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub reports: Vec<ReportRequest>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -312,11 +324,37 @@ pub struct GradeArgs {
     pub run: RunArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The --out folders of the partitioned runs.
+    #[arg(required = true, value_name = "OUT")]
+    pub parts: Vec<PathBuf>,
+    /// The folder to write the joined results to.
+    #[arg(long, value_name = "DIR", default_value = "boardgrade-results")]
+    pub out: PathBuf,
+    /// The assignment's column name in gradebook.csv.
+    #[arg(long, value_name = "NAME", default_value = "boardgrade")]
+    pub assignment: String,
+    /// Further reports, as for `grade` (repeatable).
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportRequest>,
+}
+
 /// The formats `--report` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     /// The class report: one self-contained HTML page.
     Html,
+    /// Every result as one JSON document (schemas/grade.schema.json).
+    Json,
+    /// JUnit XML: a suite per submission, a case per scenario.
+    Junit,
+    /// A row per submission, a column per scenario.
+    Csv,
+    /// The class summary as text.
+    Summary,
+    /// One column for the assignment's total, students as named, for an LMS to import.
+    Gradebook,
 }
 
 /// One `--report FORMAT=PATH`.
@@ -352,8 +390,20 @@ fn parse_report(value: &str) -> Result<ReportRequest, String> {
 #[derive(Debug, Args)]
 pub struct GradescopeArgs {
     /// Scenario files or folders to grade with (copied into the zip).
-    #[arg(long, value_name = "DIR", required = true)]
+    #[arg(long, value_name = "DIR", required_unless_present = "run_autograder")]
     pub specs: Vec<PathBuf>,
+    /// The least protection acceptable for student programs: where Gradescope's machine
+    /// cannot give it, the autograder refuses to grade and says why (`limits` needs root,
+    /// `bwrap` also needs bubblewrap to work there).
+    #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
+    pub sandbox: Sandbox,
+    /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
+    /// (default /autograder) and write results/results.json.
+    #[arg(long)]
+    pub run_autograder: bool,
+    /// With --run-autograder: the arguments for `boardgrade grade`.
+    #[arg(last = true, value_name = "GRADE_ARGS")]
+    pub grade_args: Vec<String>,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.

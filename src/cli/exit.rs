@@ -8,3 +8,6 @@ pub const FAILED: i32 = 1;
 pub const INVALID: i32 = 2;
 /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED: i32 = 130;
+/// The reader of stdout went away before the report was written (`| head`), as a program
+/// killed by SIGPIPE reports it (128 + 13); files written to disk are complete.
+pub const BROKEN_PIPE: i32 = 141;

@@ -1,5 +1,6 @@
 //! `boardgrade gradescope`: check the specs, then write the autograder zip.
 
+use boardgrade::package::autograder::{self, Layout};
 use boardgrade::package::{write_zip, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::scenario::sources;
@@ -10,6 +11,9 @@ use super::args::GradescopeArgs;
 use super::exit;
 
 pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
+    if args.run_autograder {
+        return run_autograder(args);
+    }
     // A zip whose specs do not load would fail every student: refuse to build it.
     let loaded = args.only.load(&sources::from_paths(&args.specs)?)?;
     if let Some(error) = loaded.errors.first() {
@@ -43,6 +47,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
             specs: args.specs.clone(),
             binary,
             grade_args,
+            sandbox: args.sandbox,
             policy: policy_file(args),
         },
         &args.out,
@@ -52,6 +57,29 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
         args.out.display(),
         loaded.scenarios.len()
     );
+    Ok(exit::SUCCESS)
+}
+
+/// Inside Gradescope: grade, then write results.json; the log is the instructor's.
+fn run_autograder(args: &GradescopeArgs) -> Result<i32, Error> {
+    let binary =
+        std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
+    let report = autograder::run(&Layout::from_env(), &binary, args.sandbox, &args.grade_args)?;
+    if let Some(why) = &report.refused {
+        println!("boardgrade: NOT GRADED: {why}");
+        eprintln!("boardgrade: NOT GRADED: {why}");
+        return Ok(exit::FAILED);
+    }
+    if let Some(sandbox) = &report.sandbox {
+        println!("boardgrade: graded under the sandbox {sandbox}");
+    }
+    if report.killed_after > 0 {
+        println!(
+            "boardgrade: killed {} student process(es) still running after grading",
+            report.killed_after
+        );
+    }
+    println!("boardgrade: wrote {}", report.results.display());
     Ok(exit::SUCCESS)
 }
 

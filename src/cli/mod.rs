@@ -55,11 +55,13 @@ pub fn main() -> i32 {
         Command::Gen(args) => gen::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Play(args) => play::run(args),
+        Command::Merge(args) => grade::merge(args),
     };
     match result {
         Ok(code) => code,
-        // A reader that went away (`| head`) is not an error worth a message.
-        Err(error) if is_broken_pipe(&error) => exit::SUCCESS,
+        // A reader that went away (`| head`) is not an error worth a message, but the run
+        // did not finish writing: never success.
+        Err(error) if is_broken_pipe(&error) => exit::BROKEN_PIPE,
         Err(error) => {
             eprintln!("boardgrade: error: {error}");
             exit::INVALID

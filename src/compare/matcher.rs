@@ -6,6 +6,7 @@
 //! matching reaches is the first divergence, attributed to the step being matched there.
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use super::pattern::{Segment, StepPattern};
 use crate::scenario::CompareMode;
@@ -28,6 +29,9 @@ pub struct Mismatch {
     pub output_ended: bool,
     /// True when every step matched and the output went on.
     pub extra_output: bool,
+    /// Where that step's output ends, when the program's reads split the output (see
+    /// [`match_split`]); `None` for one stream.
+    pub step_end: Option<usize>,
 }
 
 /// The compared form of an output: in `trailing-whitespace` mode, spaces and tabs at line
@@ -85,8 +89,37 @@ pub fn match_steps(
             starts: Vec::new(),
             output_ended: actual.is_empty(),
             extra_output: false,
+            step_end: None,
         }))
     }
+}
+
+/// Matches each step against its own stretch of `actual` (see
+/// [`super::reads::stretches`]): output is never charged to another step. On success,
+/// where each step's output began.
+pub fn match_split(
+    steps: &[StepPattern],
+    actual: &[u8],
+    stretches: &[Range<usize>],
+    mode: CompareMode,
+) -> Result<Vec<usize>, Mismatch> {
+    let starts: Vec<usize> = stretches.iter().map(|r| r.start).collect();
+    for (index, (step, stretch)) in steps.iter().zip(stretches).enumerate() {
+        let own = &actual[stretch.clone()];
+        if let Err(m) = match_steps(std::slice::from_ref(step), own, mode) {
+            return Err(Mismatch {
+                step: index,
+                at: stretch.start + m.at,
+                step_start: stretch.start,
+                starts: starts[..index].to_vec(),
+                // Short output is the end of the output only when no later step has any.
+                output_ended: m.output_ended && stretch.end == actual.len(),
+                extra_output: m.extra_output,
+                step_end: Some(stretch.end),
+            });
+        }
+    }
+    Ok(starts)
 }
 
 struct Matcher<'a> {
@@ -113,6 +146,7 @@ impl Matcher<'_> {
             starts: self.starts[..step.min(self.starts.len())].to_vec(),
             output_ended,
             extra_output,
+            step_end: None,
         });
     }
 

@@ -4,7 +4,8 @@
 pub mod framed;
 pub mod matcher;
 pub mod pattern;
+pub mod reads;
 pub mod visible;
 
-pub use matcher::{match_steps, prepare, Mismatch};
+pub use matcher::{match_split, match_steps, prepare, Mismatch};
 pub use pattern::{Segment, StepPattern};

@@ -21,8 +21,72 @@ pub struct Interpreter {
     pub version: String,
 }
 
-/// Asks `candidate` (a path or a name on PATH) for its real executable and version.
+impl Interpreter {
+    /// The installation the interpreter lives in, when it is outside the system folders a
+    /// sandbox always shows (a virtual environment, pyenv, /opt).
+    pub fn prefix(&self) -> Option<PathBuf> {
+        let real = std::fs::canonicalize(&self.executable).ok()?;
+        let prefix = real.parent()?.parent()?.to_path_buf();
+        let system = ["/usr", "/bin", "/lib", "/lib64"]
+            .iter()
+            .any(|d| real.starts_with(d));
+        (!system && prefix != Path::new("/")).then_some(prefix)
+    }
+}
+
+/// Checks that a student user (anyone but the grader) can run the interpreter: every folder
+/// on the way open to others, and the program executable by them.
+pub fn check_reachable(interpreter: &Interpreter) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let real = std::fs::canonicalize(&interpreter.executable).map_err(|e| {
+        Error::io(
+            format!("cannot find {}", interpreter.executable.display()),
+            e,
+        )
+    })?;
+    let closed = real.ancestors().find(|path| {
+        let mode = std::fs::metadata(path).map_or(0, |m| m.permissions().mode());
+        mode & 0o001 == 0
+    });
+    match closed {
+        None => Ok(()),
+        Some(path) => Err(Error::Usage(format!(
+            "student programs run as an unprivileged user, who cannot run the Python at {} \
+             ({} is not open to other users); name one they can run with --python-bin or \
+             BOARDGRADE_PYTHON (e.g. /usr/bin/python3)",
+            interpreter.executable.display(),
+            path.display()
+        ))),
+    }
+}
+
+/// Asks `candidate` (a path or a name on PATH) for its real executable and version. A root
+/// grader runs student programs as another user: a bare name then resolves to the first
+/// program of that name on PATH that such a user can run (root's own pyenv is closed to
+/// them), and fails if there is none.
 pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
+    let interpreter = resolve_as_given(candidate)?;
+    if !super::sandbox::student::grader_is_root() || check_reachable(&interpreter).is_ok() {
+        return Ok(interpreter);
+    }
+    let bare = candidate.components().count() == 1;
+    if bare {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        for folder in
+            std::env::split_paths(&path).chain(["/usr/local/bin", "/usr/bin"].map(PathBuf::from))
+        {
+            let other = folder.join(candidate);
+            if let Ok(found) = resolve_as_given(&other) {
+                if check_reachable(&found).is_ok() {
+                    return Ok(found);
+                }
+            }
+        }
+    }
+    check_reachable(&interpreter).map(|()| interpreter)
+}
+
+fn resolve_as_given(candidate: &Path) -> Result<Interpreter, Error> {
     let launch = Launch::new(
         candidate,
         vec![

@@ -1,17 +1,26 @@
 //! How far a student process is fenced in.
 //!
 //! - `none`: only the wall-clock limit, the output cap and the process-group kill.
-//! - `limits`: also resource limits (address space, CPU time, file size, processes when not
-//!   root) applied with setrlimit.
-//! - `bwrap`: also bubblewrap: no network, a read-only system, a private `/tmp`, a new PID
-//!   namespace (every process it starts dies with it), `--die-with-parent`, and the specs and
-//!   the boardgrade binary hidden. Only the submission's scratch folder is writable.
+//! - `limits`: also resource limits (address space, CPU time, file size, process count)
+//!   applied with setrlimit, a clean environment, and, when the grader runs as root, a user
+//!   of its own per parallel job ([`student`]) in a private scratch folder, plus a cgroup where
+//!   one can be made ([`cgroup`]).
+//! - `bwrap`: also bubblewrap, showing the program only the system and its submission
+//!   ([`bwrap`]).
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+pub mod bwrap;
+pub mod cgroup;
+pub mod confine;
+pub mod jail;
+pub mod scratch;
+pub mod share;
+pub mod student;
+
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use super::spawn::{Launch, Limits};
+pub use confine::Confinement;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Sandbox {
@@ -19,6 +28,14 @@ pub enum Sandbox {
     Limits,
     Bwrap,
 }
+
+/// The wall-clock limit is this many times the scenario's time limit (which is judged as CPU
+/// time where a CPU limit applies), and at least [`WALL_MARGIN`] more: a program slowed by
+/// other jobs is not cut short.
+pub const WALL_FACTOR: u32 = 2;
+pub const WALL_MARGIN: Duration = Duration::from_secs(2);
+/// Processes (threads included) one scenario may run at once under a student user.
+pub const STUDENT_PROCESSES: u64 = 256;
 
 impl Sandbox {
     pub fn as_str(self) -> &'static str {
@@ -38,7 +55,7 @@ impl Sandbox {
         }
     }
 
-    /// The resource limits to apply under this sandbox.
+    /// The resource limits for a scenario whose time limit is `limits.wall`.
     pub fn limits(self, limits: &Limits) -> Limits {
         match self {
             Sandbox::None => Limits {
@@ -48,111 +65,97 @@ impl Sandbox {
                 processes: None,
                 ..limits.clone()
             },
-            Sandbox::Limits | Sandbox::Bwrap => Limits {
-                // CPU time a little over the wall clock: a busy loop is cut even if the
-                // wall clock is not looked at in time.
-                cpu_seconds: limits.cpu_seconds.or(Some(limits.wall.as_secs() + 2)),
-                // RLIMIT_NPROC counts every process of the user and does not bind root.
-                processes: limits.processes.or_else(|| (!is_root()).then_some(4096)),
-                ..limits.clone()
-            },
+            Sandbox::Limits | Sandbox::Bwrap => {
+                let cpu = limits
+                    .cpu_seconds
+                    .unwrap_or_else(|| limits.wall.as_secs_f64().ceil().max(1.0) as u64);
+                Limits {
+                    cpu_seconds: Some(cpu),
+                    wall: (limits.wall * WALL_FACTOR).max(limits.wall + WALL_MARGIN),
+                    // RLIMIT_NPROC counts every process of the user: a student user's are
+                    // the scenario's alone; the grader's own user is shared with the rest of
+                    // its session, so its cap is loose.
+                    processes: limits.processes.or(Some(if student::grader_is_root() {
+                        STUDENT_PROCESSES
+                    } else {
+                        4096
+                    })),
+                    ..limits.clone()
+                }
+            }
+        }
+    }
+
+    /// The protections this sandbox cannot give on this machine, for the report.
+    pub fn missing(self) -> Vec<String> {
+        let mut missing = Vec::new();
+        if self == Sandbox::None {
+            missing.push("no resource limits, no clean environment, no student user".into());
+            return missing;
+        }
+        if !student::grader_is_root() {
+            missing.push(
+                "not run as root: student processes run as the grader's own user, so they can \
+                 read what that user can (the binary, the specs, other submissions)"
+                    .into(),
+            );
+        }
+        let cgroups = cgroup::support();
+        if let Some(why) = &cgroups.missing {
+            missing.push(format!("no cgroup ({why})"));
+        } else if !cgroups.kill {
+            missing.push("no cgroup.kill (Linux 5.14+)".into());
+        }
+        if self == Sandbox::Limits {
+            missing.push("no namespaces: the system is visible (bubblewrap not used)".into());
+        }
+        missing
+    }
+
+    /// The name of the sandbox and what it lacks here, for reports.
+    pub fn describe(self) -> String {
+        let missing = self.missing();
+        if missing.is_empty() {
+            self.as_str().to_string()
+        } else {
+            format!("{} ({})", self.as_str(), missing.join("; "))
         }
     }
 }
 
-fn is_root() -> bool {
-    super::sys::is_root()
-}
-
-/// What the sandbox does in each student process just before it runs the program, after
-/// its process group and resource limits are set (see [`super::spawn`]): the place for a
-/// per-job user and group, a cgroup to join, and the like. It travels with the
-/// [`Launch`], so every use (scenarios, matches, fuzz, the Python runner) gets it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Confinement {}
-
-impl Confinement {
-    /// Runs in the child between fork and exec: only async-signal-safe system calls (no
-    /// allocation, no locks).
-    pub(crate) fn apply_in_child(&self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Whether bubblewrap is installed and can make its namespaces here (containers may forbid
+/// Whether bubblewrap can run the exact sandbox scenarios use here (containers may forbid
 /// it). Asked once per run.
 pub fn bwrap_works() -> bool {
-    static WORKS: OnceLock<bool> = OnceLock::new();
-    *WORKS.get_or_init(|| {
-        std::process::Command::new("bwrap")
-            .args([
-                "--ro-bind",
-                "/",
-                "/",
-                "--unshare-net",
-                "--unshare-pid",
-                "--die-with-parent",
-                "--",
-                "true",
-            ])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+    bwrap_probe().is_ok()
 }
 
-/// Wraps `launch` in bubblewrap. `writable` is the submission's scratch folder, `readable`
-/// the harness files beside it, `hidden` what the program must not see (specs, the binary).
-pub fn wrap_in_bwrap(
-    launch: &Launch,
-    writable: &Path,
-    readable: &[PathBuf],
-    hidden: &[PathBuf],
-) -> Launch {
-    let mut args: Vec<OsString> = [
-        "--die-with-parent",
-        "--unshare-net",
-        "--unshare-ipc",
-        "--unshare-pid",
-        "--unshare-uts",
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    for path in hidden {
-        if path.is_dir() {
-            args.extend(["--tmpfs".into(), path.into()]);
-        } else if path.exists() {
-            args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
-        }
-    }
-    for path in readable {
-        args.extend(["--ro-bind".into(), path.into(), path.into()]);
-    }
-    args.extend([
-        "--bind".into(),
-        writable.into(),
-        writable.into(),
-        "--chdir".into(),
-        launch.cwd.clone().into(),
-        "--".into(),
-    ]);
-    args.push(launch.program.clone().into());
-    args.extend(launch.args.iter().cloned());
-    Launch {
-        program: PathBuf::from("bwrap"),
-        args,
-        ..launch.clone()
-    }
+/// Runs the sandbox a scenario would get (same user, same command line, same checks) around
+/// `/bin/sh -c true`; why it failed, if it did.
+pub fn bwrap_probe() -> Result<(), String> {
+    static RESULT: OnceLock<Result<(), String>> = OnceLock::new();
+    RESULT
+        .get_or_init(|| {
+            let scratch = scratch::create().map_err(|e| e.to_string())?;
+            let mut jail = jail::Jail::new(scratch.path(), Sandbox::Bwrap, "probe")
+                .map_err(|e| e.to_string())?;
+            let launch = Launch::shell("true", jail.dir().to_path_buf());
+            let run = jail.run(&launch, &bwrap::View::default(), |launch| {
+                let limits = Sandbox::Bwrap.limits(&Limits {
+                    wall: Duration::from_secs(20),
+                    ..Limits::default()
+                });
+                super::child::run(launch, b"", &limits)
+            });
+            match run {
+                (execution, None) if execution.ending == super::child::Ending::Exited(0) => Ok(()),
+                (execution, failure) => Err(failure.unwrap_or_else(|| {
+                    format!(
+                        "{:?}: {}",
+                        execution.ending,
+                        String::from_utf8_lossy(&execution.stderr_tail).trim()
+                    )
+                })),
+            }
+        })
+        .clone()
 }

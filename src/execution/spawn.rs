@@ -79,6 +79,9 @@ impl Launch {
 /// the whole group can be killed), under `limits`.
 pub(crate) fn spawn(launch: &Launch, limits: &Limits) -> io::Result<Child> {
     let mut command = Command::new(&launch.program);
+    if launch.confinement.clean_env {
+        command.env_clear(); // the launch's own variables are all a confined program gets
+    }
     command
         .args(&launch.args)
         .current_dir(&launch.cwd)

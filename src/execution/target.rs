@@ -4,11 +4,16 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
 use super::python;
+use super::sandbox::bwrap::View;
+use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
 use crate::error::Error;
@@ -25,19 +30,29 @@ pub enum TargetSpec {
     Python(PathBuf),
 }
 
-/// A target ready to run: scratch folders made once and reused for every scenario.
+/// A target ready to run. Student processes run from jails (a private folder and, for a root
+/// grader, a user of their own), one per program running at once, each reused for the
+/// target's later scenarios.
 pub struct Target {
     spec: TargetSpec,
     interpreter: Option<python::Interpreter>,
-    /// Launches already laid out, by dialect.
-    launches: Mutex<HashMap<(&'static str, &'static str), Launch>>,
+    /// Jails not in use, with the launches already laid out in them.
+    free: Arc<Mutex<Vec<Slot>>>,
+    /// Jails made so far (names them).
+    made: AtomicUsize,
     /// Scratch space, removed when the target is dropped.
     scratch: tempfile::TempDir,
     /// The entry file to look for in a submission folder, instead of the dialect's.
     entry: Option<String>,
     sandbox: Sandbox,
-    /// Paths a sandboxed program must not see (the specs, the boardgrade binary).
+    /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
+}
+
+/// A jail and the launches laid out in it, by game and dialect.
+struct Slot {
+    jail: Jail,
+    launches: HashMap<(&'static str, &'static str), (Launch, View)>,
 }
 
 impl Target {
@@ -60,15 +75,12 @@ impl Target {
         spec: TargetSpec,
         interpreter: Option<python::Interpreter>,
     ) -> Result<Target, Error> {
-        let scratch = tempfile::Builder::new()
-            .prefix("boardgrade-")
-            .tempdir()
-            .map_err(|e| Error::io("cannot create a scratch folder", e))?;
         Ok(Target {
             spec,
             interpreter,
-            launches: Mutex::new(HashMap::new()),
-            scratch,
+            free: Arc::new(Mutex::new(Vec::new())),
+            made: AtomicUsize::new(0),
+            scratch: sandbox::scratch::create()?,
             entry: None,
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
@@ -104,62 +116,103 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
-    /// The program to run for scenarios of `dialect` under `limits` and this target's
-    /// sandbox (`None`: the reference answers in-process).
+    /// The program for one run of a scenario of `dialect` under `limits` and this target's
+    /// sandbox (`None`: the reference answers in-process). Keep it while the run lasts:
+    /// dropping it kills whatever the run left and frees its jail.
     pub fn program(
         &self,
         game: &dyn Game,
         dialect: &'static Dialect,
         limits: &Limits,
     ) -> Result<Option<Program>, Error> {
-        Ok(self.launch(game, dialect)?.map(|launch| Program {
-            launch,
+        if self.is_reference() {
+            return Ok(None);
+        }
+        let mut slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+            Some(slot) => slot,
+            None => Slot {
+                jail: Jail::new(
+                    self.scratch.path(),
+                    self.sandbox,
+                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
+                )?,
+                launches: HashMap::new(),
+            },
+        };
+        let key = (game.name(), dialect.name);
+        let prepared = match slot.launches.get(&key) {
+            Some((launch, view)) => slot.jail.prepare(launch, view),
+            None => self
+                .lay_out(&slot.jail, game, dialect)
+                .and_then(|(launch, view)| {
+                    let run = slot.jail.prepare(&launch, &view);
+                    slot.launches.insert(key, (launch, view));
+                    run
+                }),
+        };
+        let run = match prepared {
+            Ok(run) => run,
+            Err(error) => {
+                self.free
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(slot);
+                return Err(error);
+            }
+        };
+        Ok(Some(Program {
+            launch: run.launch.clone(),
             limits: self.sandbox.limits(limits),
+            run: Some(Arc::new(JailRun {
+                run: Some(run),
+                slot: Some(slot),
+                free: Arc::clone(&self.free),
+            })),
         }))
     }
 
-    /// How to start this target for scenarios of `dialect` (`None` for the reference).
-    pub fn launch(
+    /// Lays out the target in `jail` for `dialect`: the launch and what a bubblewrap sandbox
+    /// shows it.
+    fn lay_out(
         &self,
+        jail: &Jail,
         game: &dyn Game,
         dialect: &'static Dialect,
-    ) -> Result<Option<Launch>, Error> {
-        let key = (game.name(), dialect.name);
-        let mut launches = self.launches.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(launch) = launches.get(&key) {
-            return Ok(Some(launch.clone()));
-        }
-        let launch = match &self.spec {
-            TargetSpec::Reference => return Ok(None),
-            TargetSpec::Command(command) => Launch::shell(
-                command,
-                std::env::current_dir()
-                    .map_err(|e| Error::io("cannot read the current folder", e))?,
-            ),
-            TargetSpec::Python(path) => self.python_launch(game, dialect, path)?,
+    ) -> Result<(Launch, View), Error> {
+        let mut view = View {
+            writable: jail.dir().to_path_buf(),
+            readable: Vec::new(),
+            hidden: self.hidden.clone(),
         };
-        let launch = match (self.sandbox, &self.spec) {
-            (Sandbox::Bwrap, TargetSpec::Python(_)) => {
-                let slot = launch
-                    .cwd
-                    .parent()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| launch.cwd.clone());
-                let mut hidden = self.hidden.clone();
-                hidden.extend(std::env::current_exe().ok());
-                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[slot.join("harness")], &hidden)
+        let mut launch = match &self.spec {
+            TargetSpec::Reference => {
+                return Err(Error::Usage("the reference runs in-process".into()))
             }
-            (Sandbox::Bwrap, TargetSpec::Command(_)) => {
-                sandbox::wrap_in_bwrap(&launch, &launch.cwd, &[], &self.hidden)
+            TargetSpec::Command(command) => {
+                let here = std::env::current_dir()
+                    .map_err(|e| Error::io("cannot read the current folder", e))?;
+                // A command is the instructor's: it runs where it was given, read-only.
+                view.readable.push(here.clone());
+                Launch::shell(command, here)
             }
-            _ => launch,
+            TargetSpec::Python(path) => {
+                let launch = self.python_launch(jail, game, dialect, path)?;
+                let prefix = self
+                    .interpreter
+                    .as_ref()
+                    .and_then(python::Interpreter::prefix);
+                view.readable.extend(prefix);
+                launch
+            }
         };
-        launches.insert(key, launch.clone());
-        Ok(Some(launch))
+        launch.env = jail.environment(&launch.env);
+        jail.hand_over()?;
+        Ok((launch, view))
     }
 
     fn python_launch(
         &self,
+        jail: &Jail,
         game: &dyn Game,
         dialect: &'static Dialect,
         path: &Path,
@@ -168,10 +221,10 @@ impl Target {
             .interpreter
             .as_ref()
             .ok_or_else(|| Error::Usage("no Python interpreter was resolved".into()))?;
-        let slot = self
-            .scratch
-            .path()
-            .join(format!("{}-{}", game.name(), dialect.name));
+        if jail.user().is_some() {
+            python::check_reachable(interpreter)?;
+        }
+        let slot = jail.dir().join(format!("{}-{}", game.name(), dialect.name));
         let (harness, work) = (slot.join("harness"), slot.join("submission"));
         for dir in [&harness, &work] {
             std::fs::create_dir_all(dir)
@@ -184,14 +237,25 @@ impl Target {
 }
 
 /// A target's program with the sandbox's limits applied: how every use (scenarios,
-/// matches, fuzz) starts a student process.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// matches, fuzz) starts a student process. A program of a target holds its jail while it
+/// lives (clones share it).
+#[derive(Debug, Clone)]
 pub struct Program {
     pub launch: Launch,
     pub limits: Limits,
+    run: Option<Arc<JailRun>>,
 }
 
 impl Program {
+    /// `launch` under `limits`, outside any jail.
+    pub fn new(launch: Launch, limits: Limits) -> Program {
+        Program {
+            launch,
+            limits,
+            run: None,
+        }
+    }
+
     /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
     pub fn run(&self, input: &[u8]) -> Execution {
         child::run(&self.launch, input, &self.limits)
@@ -200,6 +264,69 @@ impl Program {
     /// Starts the program to be driven a line at a time; it must be done by `deadline`.
     pub fn start(&self, deadline: Instant) -> Result<Running, Ending> {
         Running::start(&self.launch, &self.limits, deadline)
+    }
+
+    fn jail_run(&self) -> Option<&Run> {
+        self.run.as_ref()?.run.as_ref()
+    }
+
+    /// Why the sandbox failed before the program started (the harness's fault), if it did;
+    /// `stderr` is the end of what the program's side wrote there.
+    pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
+        self.jail_run()?.sandbox_failure(stderr)
+    }
+
+    /// Whether the run ended at the CPU-time limit `limit`: its processes used that much CPU
+    /// (where a cgroup measured it), or it died of the limit's signals (SIGXCPU, then
+    /// SIGKILL), directly or as a shell reports them (exit status 128 + signal).
+    pub fn hit_cpu_limit(&self, execution: &Execution, limit: Duration) -> bool {
+        let cpu_signal = |s: i32| s == Signal::XCPU.as_raw() || s == Signal::KILL.as_raw();
+        let by_signal = match execution.ending {
+            Ending::Signaled(signal) => cpu_signal(signal),
+            Ending::Exited(code) => code > 128 && cpu_signal(code - 128),
+            _ => false,
+        };
+        // A cgroup's count runs a little behind the kernel's per-process one.
+        match self.jail_run().and_then(Run::cpu_time) {
+            Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
+            None => by_signal && execution.elapsed >= limit,
+        }
+    }
+
+    /// Whether a timeout of this run may be the doing of other programs: others ran beside
+    /// it and (where a cgroup measured it) it was using the CPU, not sleeping.
+    pub fn slowed_by_company(&self, elapsed: Duration) -> bool {
+        self.jail_run().is_some_and(|run| {
+            run.had_company() && run.cpu_time().is_none_or(|cpu| cpu * 10 >= elapsed)
+        })
+    }
+}
+
+/// A run in a jail of a target. When it ends, whatever it left is killed and the jail goes
+/// back to the target for the next run.
+#[derive(Debug)]
+struct JailRun {
+    run: Option<Run>,
+    slot: Option<Slot>,
+    free: Arc<Mutex<Vec<Slot>>>,
+}
+
+impl Drop for JailRun {
+    fn drop(&mut self) {
+        // The run's processes die before the jail can be handed to another scenario.
+        self.run.take();
+        if let Some(slot) = self.slot.take() {
+            self.free
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot);
+        }
+    }
+}
+
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slot").field("jail", &self.jail).finish()
     }
 }
 

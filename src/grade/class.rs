@@ -149,70 +149,80 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
     }
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
+/// The scenarios of the results, each once, in order of appearance, with a column title:
+/// its name, or its name and file where two scenarios share a name.
+fn columns(results: &[SubmissionResult]) -> Vec<((String, String), String)> {
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for o in results.iter().flat_map(|r| &r.scenarios) {
+        let k = key(&o.file, &o.name);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
     }
+    let shared = |name: &str| keys.iter().filter(|(_, n)| n == name).count() > 1;
+    keys.iter()
+        .map(|(file, name)| {
+            let title = if shared(name) {
+                format!("{name} ({file})")
+            } else {
+                name.clone()
+            };
+            ((file.clone(), name.clone()), title)
+        })
+        .collect()
+}
+
+/// Rows of text as CSV (the `csv` crate quotes what needs quoting).
+fn to_csv(rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .flexible(false)
+        .from_writer(Vec::new());
+    for row in rows {
+        // Writing to memory cannot fail.
+        let _ = writer.write_record(&row);
+    }
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// One row per submission, a column per scenario (its score), then the total.
 pub fn csv(results: &[SubmissionResult]) -> String {
-    let mut columns: Vec<(String, String)> = Vec::new();
-    for result in results {
-        for o in &result.scenarios {
-            let k = key(&o.file, &o.name);
-            if !columns.contains(&k) {
-                columns.push(k);
-            }
-        }
-    }
+    let columns = columns(results);
+    let mut header: Vec<String> = ["submission", "dialect", "score", "max_score"]
+        .map(String::from)
+        .to_vec();
+    header.extend(columns.iter().map(|(_, title)| title.clone()));
     // The leaderboard's numbers, as Gradescope shows them (match scenarios only).
     let (standing_columns, standings) = crate::report::leaderboard::class_columns(results);
-    let mut out = String::from("submission,dialect,score,max_score");
-    for name in columns
-        .iter()
-        .map(|(_, name)| name)
-        .chain(&standing_columns)
-    {
-        out.push(',');
-        out.push_str(&csv_field(name));
-    }
-    out.push_str(",error\n");
-    for (result, standing) in results.iter().zip(&standings) {
-        let cells = [
+    header.extend(standing_columns);
+    header.push("error".into());
+    let rows = results.iter().zip(&standings).map(|(result, standing)| {
+        let mut row = vec![
             result.id.clone(),
             result.dialect.clone().unwrap_or_default(),
             number(result.score),
             number(result.max_score),
         ];
-        out.push_str(
-            &cells
-                .iter()
-                .map(|c| csv_field(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        for (file, name) in &columns {
-            out.push(',');
-            if let Some(o) = result
+        row.extend(columns.iter().map(|((file, name), _)| {
+            result
                 .scenarios
                 .iter()
                 .find(|o| &o.file == file && &o.name == name)
-            {
-                out.push_str(&number(o.score));
-            }
-        }
-        for value in standing {
-            out.push(',');
-            out.push_str(&value.map(number).unwrap_or_default());
-        }
-        out.push(',');
-        out.push_str(&csv_field(&result.problem().unwrap_or_default()));
-        out.push('\n');
-    }
-    out
+                .map(|o| number(o.score))
+                .unwrap_or_default()
+        }));
+        row.extend(standing.iter().map(|v| v.map(number).unwrap_or_default()));
+        row.push(result.problem().unwrap_or_default());
+        row
+    });
+    to_csv(std::iter::once(header).chain(rows))
+}
+
+/// The gradebook an LMS imports: the student as named, and the assignment's total.
+pub fn gradebook(results: &[SubmissionResult], assignment: &str) -> String {
+    let header = vec!["student".to_string(), assignment.to_string()];
+    let rows = results.iter().map(|r| vec![r.id.clone(), number(r.score)]);
+    to_csv(std::iter::once(header).chain(rows))
 }
 
 /// A score to three decimals (partial credit makes long fractions).

@@ -3,6 +3,8 @@
 
 pub mod class;
 pub mod fingerprint;
+pub mod manifest;
+pub mod partition;
 pub mod probe;
 pub mod route;
 pub mod store;
@@ -19,6 +21,7 @@ use crate::execution::{Limits, Sandbox, Target, TargetSpec};
 use crate::games::{Dialect, PythonLaunch};
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
+pub use partition::Partition;
 pub use probe::LoadError;
 use probe::ProbeFile;
 use route::{Candidate, Routing};

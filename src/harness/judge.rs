@@ -1,12 +1,13 @@
 //! From what a program did to a verdict: limits first, then the output against the
 //! expectation, then how the program ended.
 
+use std::ops::Range;
 use std::time::Duration;
 
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
-use crate::compare::{match_steps, prepare, visible, Mismatch, StepPattern};
+use crate::compare::{match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern};
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
@@ -30,8 +31,11 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .iter()
         .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let compared = normalize_output(scenario, &prepare(&run.stdout, mode));
-    let matched = match_steps(&steps, &compared, mode);
+    let (compared, stretches) = compared_output(scenario, &run.stdout, steps.len());
+    let matched = match &stretches {
+        Some(stretches) => match_split(&steps, &compared, stretches, mode),
+        None => match_steps(&steps, &compared, mode),
+    };
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts.
     let exit_ignored = !expectation.finished;
@@ -92,7 +96,9 @@ pub(crate) fn classify(
         &stderr,
         || {
             format!(
-                "no end after {} (the scenario's time limit)",
+                "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
+                 time)",
+                seconds(run.elapsed),
                 seconds(scenario.time_limit)
             )
         },
@@ -183,6 +189,18 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     }
 }
 
+/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
+    Outcome {
+        verdict: Verdict::Timeout,
+        detail: Some(format!(
+            "killed at the CPU-time limit ({})",
+            seconds(scenario.time_limit)
+        )),
+        ..outcome
+    }
+}
+
 /// An outcome for a scenario that could not be run at all.
 pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
     Outcome {
@@ -214,6 +232,37 @@ fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> 
     let expected: String = steps.iter().map(|s| s.canonical()).collect();
     let actual = visible::lossless(stdout);
     canonical(reader, &expected) == canonical(reader, &actual)
+}
+
+/// The output as it is compared (markers out, whitespace and lines in the compared form)
+/// and, when the program's reads split it, each of the `count` expectations' stretch of it.
+fn compared_output(
+    scenario: &Scenario,
+    stdout: &[u8],
+    count: usize,
+) -> (Vec<u8>, Option<Vec<Range<usize>>>) {
+    let mode = scenario.compare_mode();
+    let split = reads::split(stdout);
+    let Some(points) = split.points else {
+        return (
+            normalize_output(scenario, &prepare(&split.output, mode)),
+            None,
+        );
+    };
+    let raw = reads::stretches(split.output.len(), &points, count);
+    let mut compared = Vec::with_capacity(split.output.len());
+    let mut stretches = Vec::with_capacity(count);
+    for (index, range) in raw.iter().enumerate() {
+        let own = &split.output[range.clone()];
+        let start = compared.len();
+        compared.extend(normalize_output(scenario, &prepare(own, mode)));
+        // Only the end of the whole output may lose its blank lines.
+        if index + 1 < raw.len() && own.ends_with(b"\n") && !compared.ends_with(b"\n") {
+            compared.push(b'\n');
+        }
+        stretches.push(start..compared.len());
+    }
+    (compared, Some(stretches))
 }
 
 /// The end of the `n`th line after `from` (or the end of the text).
@@ -264,7 +313,12 @@ fn divergence(
         .count()
         .max(failing_line + 1)
         .min(MAX_CHUNK_LINES);
-    let chunk = visible::lossless(&actual[start..after_lines(actual, start, lines)]);
+    // Split at the program's reads, the step's output is known exactly: show all of it.
+    let end = match m.step_end {
+        Some(step_end) => after_lines(actual, start, MAX_CHUNK_LINES).min(step_end),
+        None => after_lines(actual, start, lines),
+    };
+    let chunk = visible::lossless(&actual[start..end]);
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
     let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
         .iter()
@@ -304,7 +358,8 @@ fn divergence(
 fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
     let mut starts = m.starts.clone();
     starts.push(m.step_start);
-    let end = after_lines(actual, m.at.min(actual.len()), 1);
+    let end =
+        after_lines(actual, m.at.min(actual.len()), 1).min(m.step_end.unwrap_or(actual.len()));
     let mut text = String::new();
     let mut from = 0;
     for (index, &start) in starts.iter().enumerate().skip(1) {

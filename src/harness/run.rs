@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use super::expectation::{expectations, input, Expectation};
-use super::judge::{error_outcome, judge};
+use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
 use crate::execution::{Ending, Execution, Limits, Target};
@@ -93,16 +93,46 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
+    let (outcome, slowed_by_company) = run_program(scenario, &expectations, target, limits);
+    if !slowed_by_company {
+        return outcome;
+    }
+    // Other programs may have slowed it down: only a timeout seen alone counts.
+    let _alone = crate::execution::sandbox::share::alone();
+    run_program(scenario, &expectations, target, limits).0
+}
+
+/// One run of a scenario, judged; and whether it timed out while other programs ran beside
+/// it (then it must be run again alone before the timeout counts).
+fn run_program(
+    scenario: &Scenario,
+    expectations: &[Expectation],
+    target: &Target,
+    limits: &Limits,
+) -> (Outcome, bool) {
     let limits = Limits {
         wall: scenario.time_limit,
         ..limits.clone()
     };
-    let execution = match target.program(scenario.game, scenario.dialect, &limits) {
-        Err(error) => return error_outcome(scenario, error.to_string()),
-        Ok(None) => reference_execution(&expectations[0]),
-        Ok(Some(program)) => program.run(&input(scenario)),
+    let program = match target.program(scenario.game, scenario.dialect, &limits) {
+        Err(error) => return (error_outcome(scenario, error.to_string()), false),
+        Ok(None) => {
+            let execution = reference_execution(&expectations[0]);
+            return (best_outcome(scenario, expectations, &execution), false);
+        }
+        Ok(Some(program)) => program,
     };
-    best_outcome(scenario, &expectations, &execution)
+    let execution = program.run(&input(scenario));
+    if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
+        return (error_outcome(scenario, why), false);
+    }
+    let mut outcome = best_outcome(scenario, expectations, &execution);
+    if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
+        outcome = cpu_limit_outcome(scenario, outcome);
+    }
+    let slowed =
+        outcome.verdict == Verdict::Timeout && program.slowed_by_company(execution.elapsed);
+    (outcome, slowed)
 }
 
 /// The run judged under each expectation (the scenario's own, then the optional rules the

@@ -1,5 +1,8 @@
 //! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
-//! `run_autograder`, the specs and the boardgrade binary itself.
+//! `run_autograder`, the specs and the boardgrade binary itself; [`autograder`] is what
+//! `run_autograder` runs.
+
+pub mod autograder;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -7,6 +10,7 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
 use crate::error::Error;
+use crate::execution::Sandbox;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
 const SETUP: &str = include_str!("setup.sh");
@@ -22,6 +26,9 @@ pub struct Package {
     pub binary: PathBuf,
     /// Extra arguments for `boardgrade grade` (`--game`, `--dialect`, ...), each a word.
     pub grade_args: Vec<String>,
+    /// The least protection acceptable: where the machine cannot give it, the autograder
+    /// refuses to grade and says why.
+    pub sandbox: Sandbox,
     /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
     /// (a course file of that name inside the specs gives way to it).
     pub policy: Option<PathBuf>,
@@ -40,10 +47,12 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// The `run_autograder` script with the grade arguments filled in.
-pub fn run_autograder(grade_args: &[String]) -> String {
+/// The `run_autograder` script with the grade arguments and the sandbox filled in.
+pub fn run_autograder(grade_args: &[String], sandbox: Sandbox) -> String {
     let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
-    RUN_AUTOGRADER.replace("@ARGS@", &args.join(" "))
+    RUN_AUTOGRADER
+        .replace("@SANDBOX@", sandbox.as_str())
+        .replace("@ARGS@", &args.join(" "))
 }
 
 /// Writes the zip to `out`.
@@ -63,7 +72,7 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| io("setup.sh", e))?;
     zip.start_file("run_autograder", executable)
         .map_err(zip_error)?;
-    zip.write_all(run_autograder(&package.grade_args).as_bytes())
+    zip.write_all(run_autograder(&package.grade_args, package.sandbox).as_bytes())
         .map_err(|e| io("run_autograder", e))?;
     zip.start_file("boardgrade", executable)
         .map_err(zip_error)?;

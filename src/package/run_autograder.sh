@@ -1,20 +1,10 @@
 #!/usr/bin/env bash
-# Grades /autograder/submission with boardgrade and writes /autograder/results/results.json,
-# whatever the submission does. AUTOGRADER_ROOT moves the whole layout (for trying it out).
-root="${AUTOGRADER_ROOT:-/autograder}"
-source_dir="$root/source"
-results="$root/results"
-mkdir -p "$results"
-# Unzipping may drop the executable bit.
-[ -x "$source_dir/boardgrade" ] || chmod +x "$source_dir/boardgrade"
-"$source_dir/boardgrade" grade "$root/submission" --specs "$source_dir/specs" \
-    --format gradescope --out "$results/boardgrade" @ARGS@
-status=$?
-if [ -f "$results/boardgrade/results.json" ]; then
-    cp "$results/boardgrade/results.json" "$results/results.json"
-else
-    cat > "$results/results.json" <<JSON
-{"score": 0, "output": "The autograder could not grade this submission (boardgrade exit status $status). Please tell the course staff."}
-JSON
-fi
-exit 0
+# Gradescope runs this as root. It hands over to boardgrade at once: bash reads a script while
+# it runs it, so nothing may be left after the exec for a submission to rewrite. boardgrade
+# then closes the source folder to student users, grades /autograder/submission under a
+# sandbox at least as strong as @SANDBOX@ (or refuses, saying why), waits until no student
+# process is left and writes /autograder/results/results.json itself.
+# AUTOGRADER_ROOT moves the whole layout (for trying it out).
+bin="${AUTOGRADER_ROOT:-/autograder}/source/boardgrade"
+[ -x "$bin" ] || chmod +x "$bin"   # unzipping may drop the executable bit
+exec "$bin" gradescope --run-autograder --sandbox @SANDBOX@ -- @ARGS@

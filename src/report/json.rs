@@ -6,6 +6,8 @@ use serde::Serialize;
 
 use super::Reporter;
 use crate::error::ScenarioFileError;
+use crate::grade::class::ClassSummary;
+use crate::grade::{Skipped, SubmissionResult};
 use crate::harness::{Event, Outcome, Summary};
 
 /// Version of the JSON document's layout.
@@ -77,5 +79,32 @@ impl<W: Write> Reporter for JsonReporter<W> {
             }
         }
         Ok(())
+    }
+}
+
+/// A class's results as one JSON document: the same for one run and for partitioned runs
+/// joined by `merge` (nothing about the machine or the run's settings).
+#[derive(Serialize)]
+pub struct ClassDocument<'a> {
+    pub version: u32,
+    pub boardgrade: &'static str,
+    pub class: &'a ClassSummary,
+    pub skipped: &'a [Skipped],
+    pub submissions: &'a [SubmissionResult],
+}
+
+impl<'a> ClassDocument<'a> {
+    pub fn new(
+        results: &'a [SubmissionResult],
+        summary: &'a ClassSummary,
+        skipped: &'a [Skipped],
+    ) -> Self {
+        ClassDocument {
+            version: FORMAT_VERSION,
+            boardgrade: env!("CARGO_PKG_VERSION"),
+            class: summary,
+            skipped,
+            submissions: results,
+        }
     }
 }

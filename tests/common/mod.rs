@@ -14,6 +14,20 @@ pub fn boardgrade() -> Command {
     cmd
 }
 
+/// Unpacks `zip` into `into` (with Python's zipfile, as a platform's unzip would).
+pub fn unzip(zip: &std::path::Path, into: &std::path::Path) {
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+        ])
+        .arg(zip)
+        .arg(into)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "cannot unzip {}", zip.display());
+}
+
 /// Runs `boardgrade test ARGS --format json` and returns (exit code, report).
 pub fn test_json(args: &[&str]) -> (i32, Value) {
     let output = boardgrade()

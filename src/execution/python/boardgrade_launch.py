@@ -1,14 +1,70 @@
-"""Runs a student's whole program with boardgrade's stub modules importable first."""
+"""Runs a student's whole program with boardgrade's stub modules importable first.
+
+Each time the program asks for a line of input (`input()`, `sys.stdin.readline()`, a line of
+`for line in sys.stdin`), a read marker goes to stdout, after everything printed before it:
+the harness splits the output there, so each typed line owns exactly what followed it. A read
+of the whole input at once writes a bulk marker instead (the harness then matches the output
+as one stream). See `src/compare/reads.rs`.
+"""
 
 import os
 import runpy
 import sys
 
+READ_MARK = "\x00boardgrade:read\x00"
+BULK_MARK = "\x00boardgrade:bulk\x00"
+
+
+class MarkedStdin:
+    """sys.stdin, marking on stdout where the program asks for input."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _mark(self, mark):
+        # Whatever the program printed goes first, through whichever stdout it used.
+        for out in (sys.stdout, sys.__stdout__):
+            try:
+                out.flush()
+            except Exception:
+                pass
+        try:
+            sys.__stdout__.write(mark)
+            sys.__stdout__.flush()
+        except Exception:
+            pass
+
+    def readline(self, *args):
+        self._mark(READ_MARK)
+        return self._stream.readline(*args)
+
+    def read(self, *args):
+        self._mark(BULK_MARK)
+        return self._stream.read(*args)
+
+    def readlines(self, *args):
+        self._mark(BULK_MARK)
+        return self._stream.readlines(*args)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
 
 def prepare(stubs, script):
-    """Makes the program see itself as `python SCRIPT`, with the stubs importable first."""
+    """Makes the program see itself as `python SCRIPT`, with the stubs importable first and
+    its reads marked."""
     sys.argv = [script]
     sys.path[0:1] = [stubs, os.path.dirname(script)]
+    sys.stdin = MarkedStdin(sys.stdin)
 
 
 def run_program(script):

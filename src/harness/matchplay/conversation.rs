@@ -174,10 +174,10 @@ mod tests {
     }
 
     fn shell(script: &str) -> Program {
-        Program {
-            launch: Launch::shell(script, std::env::temp_dir()),
-            limits: Limits::default(),
-        }
+        Program::new(
+            Launch::shell(script, std::env::temp_dir()),
+            Limits::default(),
+        )
     }
 
     #[test]

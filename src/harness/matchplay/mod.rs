@@ -45,7 +45,11 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
         Some(program) => {
             let mut process = ProcessConversation::new(program, scenario.time_limit);
             let games = play(game, dialect, def, &mut process);
-            (games, process.stderr_tail())
+            let stderr = process.stderr_tail();
+            if let Some(why) = program.sandbox_failure(&stderr) {
+                return error_outcome(scenario, why);
+            }
+            (games, stderr)
         }
     };
     let games = match games {

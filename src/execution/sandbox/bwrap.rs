@@ -1,0 +1,202 @@
+//! The bubblewrap command line that shows a student program only its submission: the system's
+//! read-only folders (`/usr` and the `/bin`, `/lib` links), its scratch folder, a private
+//! `/tmp`, `/dev` and `/proc`, every namespace unshared, a clean environment, and nothing of the
+//! grader (no binary, specs, results or checkout; a copy of the grader binary in a system
+//! folder is covered by an empty file).
+//!
+//! Inside, a shell reports on descriptor 3 that the sandbox is set up before it runs the
+//! program (and closes that descriptor, so the program cannot report anything): a run with
+//! no report is a sandbox that failed, the harness's fault and not the student's.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::confine::STARTED_FD;
+use crate::execution::spawn::Launch;
+
+/// What the start report says.
+pub const STARTED: &str = "sandbox-started";
+
+/// Folders of the system a program needs (read-only), or links to them.
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+/// Files of `/etc` that programs and Python read, when present.
+const ETC: &[&str] = &[
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+];
+
+/// The bubblewrap program (`BOARDGRADE_BWRAP` names another one).
+pub fn program() -> PathBuf {
+    std::env::var_os("BOARDGRADE_BWRAP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("bwrap"))
+}
+
+/// What a wrapped program may see besides the system.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// Its scratch folder, writable.
+    pub writable: PathBuf,
+    /// Folders or files shown read-only (an interpreter outside the system folders, the
+    /// folder a `--cmd` runs in).
+    pub readable: Vec<PathBuf>,
+    /// Paths covered even where a folder above is shown (specs, copies of the grader).
+    pub hidden: Vec<PathBuf>,
+}
+
+/// `launch` inside bubblewrap, showing it `view` only.
+pub fn wrap(launch: &Launch, view: &View) -> Launch {
+    let mut args: Vec<OsString> = [
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--tmpfs",
+        "/tmp",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    let pair = |args: &mut Vec<OsString>, flag: &str, a: &OsStr, b: &OsStr| {
+        args.extend([flag.into(), a.to_os_string(), b.to_os_string()]);
+    };
+    for dir in SYSTEM.iter().map(Path::new) {
+        match std::fs::read_link(dir) {
+            Ok(target) => pair(&mut args, "--symlink", target.as_os_str(), dir.as_os_str()),
+            Err(_) if dir.is_dir() => {
+                pair(&mut args, "--ro-bind", dir.as_os_str(), dir.as_os_str())
+            }
+            Err(_) => {}
+        }
+    }
+    for file in ETC.iter().map(Path::new).filter(|p| p.exists()) {
+        pair(&mut args, "--ro-bind", file.as_os_str(), file.as_os_str());
+    }
+    for python_etc in etc_python() {
+        pair(
+            &mut args,
+            "--ro-bind",
+            python_etc.as_os_str(),
+            python_etc.as_os_str(),
+        );
+    }
+    for path in &view.readable {
+        pair(&mut args, "--ro-bind", path.as_os_str(), path.as_os_str());
+    }
+    pair(
+        &mut args,
+        "--bind",
+        view.writable.as_os_str(),
+        view.writable.as_os_str(),
+    );
+    let shown = |path: &Path| {
+        SYSTEM.iter().any(|d| path.starts_with(d))
+            || view.readable.iter().any(|r| path.starts_with(r))
+            || path.starts_with(&view.writable)
+    };
+    for path in view
+        .hidden
+        .iter()
+        .chain(grader_copies())
+        .filter(|p| shown(p))
+    {
+        if path.is_dir() {
+            args.extend(["--tmpfs".into(), path.into()]);
+        } else if path.exists() {
+            pair(
+                &mut args,
+                "--ro-bind",
+                OsStr::new("/dev/null"),
+                path.as_os_str(),
+            );
+        }
+    }
+    for (key, value) in &launch.env {
+        args.extend(["--setenv".into(), key.clone(), value.clone()]);
+    }
+    args.extend(["--chdir".into(), launch.cwd.clone().into(), "--".into()]);
+    // The shell reports the sandbox set up, closes the report's descriptor, becomes the program.
+    args.extend([
+        "/bin/sh".into(),
+        "-c".into(),
+        format!("printf {STARTED} >&{STARTED_FD}; exec {STARTED_FD}>&-; exec \"$@\"").into(),
+        "sh".into(),
+        launch.program.clone().into(),
+    ]);
+    args.extend(launch.args.iter().cloned());
+    Launch {
+        program: program(),
+        args,
+        env: Vec::new(),
+        ..launch.clone()
+    }
+}
+
+/// `/etc/python3*` (Debian's Python reads its `sitecustomize` there).
+fn etc_python() -> Vec<PathBuf> {
+    std::fs::read_dir("/etc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("python"))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Copies of the running grader in the system's program folders: a student program must not
+/// use the grader's reference engine as its oracle. Found once per run, by size then content.
+fn grader_copies() -> &'static [PathBuf] {
+    static COPIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    COPIES.get_or_init(|| {
+        let Ok(me) = std::env::current_exe() else {
+            return Vec::new();
+        };
+        let Ok(size) = std::fs::metadata(&me).map(|m| m.size()) else {
+            return Vec::new();
+        };
+        let mut own: Option<Vec<u8>> = None;
+        let mut found = Vec::new();
+        let folders = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .unwrap_or_default();
+        for folder in folders.iter().chain(
+            ["/usr/local/bin", "/usr/bin", "/usr/local/sbin"]
+                .map(PathBuf::from)
+                .iter(),
+        ) {
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let same_size =
+                    std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.size() == size);
+                let named = entry
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("boardgrade");
+                if !(same_size || named) || found.contains(&path) {
+                    continue;
+                }
+                let own = own.get_or_insert_with(|| std::fs::read(&me).unwrap_or_default());
+                if named || std::fs::read(&path).is_ok_and(|bytes| bytes == *own) {
+                    found.push(path);
+                }
+            }
+        }
+        found
+    })
+}

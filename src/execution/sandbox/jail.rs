@@ -1,0 +1,212 @@
+//! A place student processes run from: a private folder in the grader's scratch folder and,
+//! when the grader is root, a user of its own. A [`Run`] is one use of it: the launch confined
+//! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
+//! of its user and cgroup killed.
+
+use std::ffi::{CString, OsString};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+
+use super::bwrap::{self, View};
+use super::cgroup::Group;
+use super::confine::Confinement;
+use super::share::Share;
+use super::student::{self, Lease, StudentId};
+use super::Sandbox;
+use crate::error::Error;
+use crate::execution::child::{Ending, Execution};
+use crate::execution::spawn::Launch;
+
+/// A private folder and the user that owns it.
+#[derive(Debug)]
+pub struct Jail {
+    dir: PathBuf,
+    lease: Option<Lease>,
+    sandbox: Sandbox,
+}
+
+impl Jail {
+    /// A new folder `name` in `scratch` (the grader's, mode 0711), with a user of its own
+    /// when the grader is root and the sandbox is not `none`.
+    pub fn new(scratch: &Path, sandbox: Sandbox, name: &str) -> Result<Jail, Error> {
+        let dir = scratch.join(name);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        let lease = if sandbox != Sandbox::None && student::grader_is_root() {
+            Some(student::lease()?)
+        } else {
+            None
+        };
+        let jail = Jail {
+            dir,
+            lease,
+            sandbox,
+        };
+        jail.hand_over()?;
+        Ok(jail)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The user student processes run as here (none: the grader's own).
+    pub fn user(&self) -> Option<StudentId> {
+        self.lease.as_ref().map(Lease::id)
+    }
+
+    /// Gives everything in the folder to its user (after files were copied in).
+    pub fn hand_over(&self) -> Result<(), Error> {
+        match self.user() {
+            Some(id) => student::hand_over(&self.dir, id),
+            None => Ok(()),
+        }
+    }
+
+    /// The environment a confined program gets: nothing of the grader's, only what programs
+    /// and Python expect, with its home and temporary folder in its own folder.
+    pub fn environment(&self, extra: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+        if self.sandbox == Sandbox::None {
+            return extra.to_vec();
+        }
+        let mut env: Vec<(OsString, OsString)> = vec![
+            ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("HOME".into(), self.dir.clone().into()),
+            ("TMPDIR".into(), self.dir.clone().into()),
+        ];
+        env.extend(extra.iter().cloned());
+        env
+    }
+
+    /// Prepares one run of `launch` (whose environment is already [`Jail::environment`]).
+    pub fn prepare(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
+        let share = Share::begin();
+        if self.sandbox == Sandbox::None {
+            return Ok(Run {
+                launch: launch.clone(),
+                group: None,
+                report: None,
+                user: None,
+                share,
+            });
+        }
+        let group = Group::new(Some(super::STUDENT_PROCESSES));
+        let mut launch = launch.clone();
+        let mut report = None;
+        if self.sandbox == Sandbox::Bwrap {
+            launch = bwrap::wrap(&launch, view);
+            report = Some(report_pipe()?);
+        }
+        launch.confinement = Confinement {
+            clean_env: true,
+            user: self.user(),
+            cgroup_procs: group
+                .as_ref()
+                .and_then(|g| CString::new(g.procs_file().into_os_string().into_vec()).ok()),
+            started_fd: report
+                .as_ref()
+                .map(|(_, write): &(OwnedFd, OwnedFd)| write.as_raw_fd()),
+        };
+        Ok(Run {
+            launch,
+            group,
+            report,
+            user: self.user(),
+            share,
+        })
+    }
+
+    /// Prepares a run, hands its launch to `run`, and ends it: the execution and, if the
+    /// sandbox failed before the program started, why.
+    pub fn run(
+        &mut self,
+        launch: &Launch,
+        view: &View,
+        run: impl FnOnce(&Launch) -> Execution,
+    ) -> (Execution, Option<String>) {
+        let mut launch = launch.clone();
+        launch.env = self.environment(&launch.env);
+        let view = View {
+            writable: self.dir.clone(),
+            ..view.clone()
+        };
+        match self.prepare(&launch, &view) {
+            Ok(prepared) => {
+                let execution = run(&prepared.launch);
+                let failure = prepared.sandbox_failure(&execution.stderr_tail);
+                (execution, failure)
+            }
+            Err(error) => (
+                Execution {
+                    stdout: Vec::new(),
+                    stderr_tail: Vec::new(),
+                    ending: Ending::NotStarted(error.to_string()),
+                    elapsed: std::time::Duration::ZERO,
+                },
+                Some(error.to_string()),
+            ),
+        }
+    }
+}
+
+/// One run in a jail. Dropping it kills every process the run left.
+#[derive(Debug)]
+pub struct Run {
+    pub launch: Launch,
+    group: Option<Group>,
+    /// Read and write ends of the pipe the sandbox reports its start on.
+    report: Option<(OwnedFd, OwnedFd)>,
+    user: Option<StudentId>,
+    share: Share,
+}
+
+impl Run {
+    /// Why the sandbox failed before the program started, if it did (bubblewrap only: its
+    /// shell never reported the start). `stderr` is the end of what the run wrote there.
+    pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
+        let (read, _) = self.report.as_ref()?;
+        let mut buffer = [0u8; 64];
+        let n = rustix::io::read(read, &mut buffer).unwrap_or(0);
+        if buffer[..n].starts_with(bwrap::STARTED.as_bytes()) {
+            return None;
+        }
+        let stderr = String::from_utf8_lossy(stderr);
+        let why = stderr
+            .lines()
+            .rfind(|l| l.starts_with("bwrap"))
+            .unwrap_or("it reported no start");
+        Some(format!(
+            "the sandbox (bubblewrap) failed before the program started: {why}"
+        ))
+    }
+
+    /// Whether other student programs ran at some time during this run.
+    pub fn had_company(&self) -> bool {
+        self.share.had_company()
+    }
+
+    /// CPU time the run's processes used, where a cgroup measured it.
+    pub fn cpu_time(&self) -> Option<std::time::Duration> {
+        self.group.as_ref()?.cpu_time()
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        // Whatever the run left, `setsid` or not, ends here.
+        self.group.take();
+        if let Some(id) = self.user {
+            student::kill_all(id);
+        }
+    }
+}
+
+/// A pipe whose read end does not block, both ends closed on exec (the child gets its own copy
+/// of the write end as descriptor 3).
+fn report_pipe() -> Result<(OwnedFd, OwnedFd), Error> {
+    use rustix::pipe::{pipe_with, PipeFlags};
+    pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)
+        .map_err(|e| Error::io("cannot make a pipe for the sandbox", e.into()))
+}

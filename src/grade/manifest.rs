@@ -1,0 +1,124 @@
+//! `run.json` in a results folder: which submissions a run graded (in the class's order),
+//! which it skipped, whether it finished, and its share of a partitioned class. `merge`
+//! joins partitioned runs from these.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Partition, Skipped, Store, SubmissionResult};
+use crate::error::Error;
+
+const FILE: &str = "run.json";
+const VERSION: u32 = 1;
+
+/// One submission of a run and its place in the whole class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub id: String,
+    pub position: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    /// `K/N` for a partitioned run.
+    pub partition: Option<String>,
+    /// False while grading, and after an interruption.
+    pub complete: bool,
+    pub submissions: Vec<Member>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Manifest {
+    pub fn new(
+        partition: Option<Partition>,
+        submissions: Vec<Member>,
+        skipped: Vec<Skipped>,
+    ) -> Self {
+        Manifest {
+            version: VERSION,
+            partition: partition.map(|p| p.to_string()),
+            complete: false,
+            submissions,
+            skipped,
+        }
+    }
+
+    pub fn write(&self, out: &Path) -> Result<(), Error> {
+        let text = serde_json::to_vec_pretty(self)
+            .map_err(|e| Error::Usage(format!("cannot encode {FILE}: {e}")))?;
+        crate::atomic::write(&out.join(FILE), &text)
+    }
+
+    pub fn read(out: &Path) -> Result<Manifest, Error> {
+        let path = out.join(FILE);
+        let text = std::fs::read(&path).map_err(|e| {
+            Error::path(
+                &path,
+                format!("cannot read ({e}); is this the --out folder of a grade run?"),
+            )
+        })?;
+        serde_json::from_slice(&text)
+            .map_err(|e| Error::path(&path, format!("not a run manifest: {e}")))
+    }
+}
+
+/// The results and skipped members of partitioned runs `parts`, in the class's order: each
+/// run must have finished, and together they must be shares 1 to N of one N, each once.
+pub fn join(parts: &[PathBuf]) -> Result<(Vec<SubmissionResult>, Vec<Skipped>), Error> {
+    let manifests: Vec<Manifest> = parts
+        .iter()
+        .map(|p| Manifest::read(p))
+        .collect::<Result<_, _>>()?;
+    let mut shares: Vec<Partition> = Vec::new();
+    for (part, manifest) in parts.iter().zip(&manifests) {
+        if !manifest.complete {
+            return Err(Error::path(
+                part,
+                "this run did not finish; run it again (with --resume)",
+            ));
+        }
+        let share: Partition = manifest
+            .partition
+            .as_deref()
+            .unwrap_or("1/1")
+            .parse()
+            .map_err(|e: String| Error::path(part, e))?;
+        if shares.contains(&share) {
+            return Err(Error::path(part, format!("share {share} is given twice")));
+        }
+        shares.push(share);
+    }
+    let count = shares[0].count;
+    if shares.iter().any(|s| s.count != count) {
+        return Err(Error::Usage(
+            "the runs split the class into different numbers of shares".into(),
+        ));
+    }
+    if shares.len() != count as usize {
+        let missing: Vec<String> = (1..=count)
+            .filter(|k| !shares.iter().any(|s| s.index == *k))
+            .map(|k| format!("{k}/{count}"))
+            .collect();
+        return Err(Error::Usage(format!(
+            "missing share(s) {}",
+            missing.join(", ")
+        )));
+    }
+    let mut members: Vec<(usize, SubmissionResult)> = Vec::new();
+    for (part, manifest) in parts.iter().zip(&manifests) {
+        let store = Store::open(&part.join("submissions"))?;
+        for member in &manifest.submissions {
+            let result = store.load_id(&member.id).ok_or_else(|| {
+                Error::path(part, format!("no stored result for {:?}", member.id))
+            })?;
+            members.push((member.position, result));
+        }
+    }
+    members.sort_by_key(|(position, _)| *position);
+    Ok((
+        members.into_iter().map(|(_, r)| r).collect(),
+        manifests[0].skipped.clone(),
+    ))
+}

@@ -1,0 +1,215 @@
+//! What `run_autograder` does inside Gradescope's container (`boardgrade gradescope
+//! --run-autograder`): the script hands over to the binary at once, and the binary
+//!
+//! 1. closes the autograder's source folder (binary, specs, script) to every other user;
+//! 2. checks that the machine gives the least protection the package was built for, and
+//!    refuses to grade unprotected (a `results.json` that says so, for the course staff);
+//! 3. grades the submission in a child process whose results go to a folder only root can
+//!    open, and waits for it;
+//! 4. kills whatever student process is left, then writes `results.json` itself from the
+//!    child's results and names the sandbox in it.
+//!
+//! Nothing a student process wrote is ever copied: a submission cannot reach the child's
+//! results folder, and a missing or unreadable result becomes a zero with a message.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::execution::sandbox::{self, student, Sandbox};
+
+/// The autograder's folders (Gradescope's `/autograder`, or `AUTOGRADER_ROOT`).
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub root: PathBuf,
+}
+
+impl Layout {
+    /// `AUTOGRADER_ROOT`, else `/autograder`.
+    pub fn from_env() -> Layout {
+        Layout {
+            root: std::env::var_os("AUTOGRADER_ROOT")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("/autograder")),
+        }
+    }
+
+    pub fn source(&self) -> PathBuf {
+        self.root.join("source")
+    }
+
+    pub fn submission(&self) -> PathBuf {
+        self.root.join("submission")
+    }
+
+    pub fn results(&self) -> PathBuf {
+        self.root.join("results")
+    }
+}
+
+/// How a run went, for the instructor-visible log.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The sandbox used (with what it lacks here), or none when grading was refused.
+    pub sandbox: Option<String>,
+    /// Why the submission was not graded, when it was not.
+    pub refused: Option<String>,
+    /// Student processes killed after grading (a daemon that outlived its scenario).
+    pub killed_after: usize,
+    /// The results file written.
+    pub results: PathBuf,
+}
+
+/// Grades the submission of `layout` with `binary` (this boardgrade), under the strongest
+/// sandbox available and at least `required`; `grade_args` go to `boardgrade grade`.
+pub fn run(
+    layout: &Layout,
+    binary: &Path,
+    required: Sandbox,
+    grade_args: &[String],
+) -> Result<Report, Error> {
+    let results_dir = layout.results();
+    std::fs::create_dir_all(&results_dir)
+        .map_err(|e| Error::io(format!("cannot create {}", results_dir.display()), e))?;
+    let results = results_dir.join("results.json");
+    lock_down(layout)?;
+    let sandbox = match choose_sandbox(required) {
+        Ok(sandbox) => sandbox,
+        Err(why) => {
+            write_json(&results, &refusal(&why, required))?;
+            return Ok(Report {
+                sandbox: None,
+                refused: Some(why),
+                killed_after: 0,
+                results,
+            });
+        }
+    };
+    let described = sandbox.describe();
+    // Only root (the grader) can open this folder: its results are out of every student's
+    // reach, whatever the student's processes do meanwhile.
+    let private = tempfile::Builder::new()
+        .prefix("boardgrade-results-")
+        .tempdir()
+        .map_err(|e| Error::io("cannot create a private results folder", e))?;
+    let out = private.path().join("out");
+    let status = Command::new(binary)
+        .arg("grade")
+        .arg(layout.submission())
+        .arg("--specs")
+        .arg(layout.source().join("specs"))
+        .args([
+            "--format",
+            "gradescope",
+            "--sandbox",
+            sandbox.as_str(),
+            "--out",
+        ])
+        .arg(&out)
+        .args(grade_args)
+        .status();
+    let killed_after = if student::grader_is_root() {
+        student::kill_unleased()
+    } else {
+        0
+    };
+    let graded = std::fs::read_to_string(out.join("results.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter(|v| v.get("score").is_some_and(Value::is_number));
+    let document = match graded {
+        Some(mut document) => {
+            name_sandbox(&mut document, &described);
+            document
+        }
+        None => {
+            let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+            json!({
+                "score": 0,
+                "output": format!(
+                    "The autograder could not grade this submission (boardgrade grade: \
+                     {status}). Please tell the course staff."
+                ),
+                "extra_data": { "sandbox": described },
+            })
+        }
+    };
+    write_json(&results, &document)?;
+    Ok(Report {
+        sandbox: Some(described),
+        refused: None,
+        killed_after,
+        results,
+    })
+}
+
+/// Closes the source folder (binary, specs, scripts) and the results folder to every user but
+/// the grader's.
+fn lock_down(layout: &Layout) -> Result<(), Error> {
+    for dir in [layout.source(), layout.results()] {
+        if dir.is_dir() {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| Error::io(format!("cannot protect {}", dir.display()), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// The strongest sandbox here, if it gives at least `required`.
+fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
+    let available = Sandbox::strongest();
+    if required == Sandbox::Bwrap && available < Sandbox::Bwrap {
+        let why = sandbox::bwrap_probe().err().unwrap_or_default();
+        return Err(format!(
+            "the package requires bubblewrap, which cannot run here: {why}"
+        ));
+    }
+    if required >= Sandbox::Limits && !student::grader_is_root() {
+        return Err(format!(
+            "the package requires the `{}` sandbox, which runs student programs as a user of \
+             their own: the autograder must run as root",
+            required.as_str()
+        ));
+    }
+    Ok(available.max(required))
+}
+
+/// The results of a refused run: nothing graded, the reason for the course staff.
+fn refusal(why: &str, required: Sandbox) -> Value {
+    json!({
+        "score": 0,
+        "output": "The autograder could not grade this submission safely on this machine. \
+                   The course staff can see why; please tell them.",
+        "tests": [{
+            "name": "autograder sandbox",
+            "score": 0,
+            "max_score": 0,
+            "status": "failed",
+            "output": format!("Not graded: {why}"),
+            "visibility": "hidden",
+        }],
+        "extra_data": { "sandbox": null, "required_sandbox": required.as_str(), "refused": why },
+    })
+}
+
+/// Adds the sandbox to `document`'s extra data.
+fn name_sandbox(document: &mut Value, described: &str) {
+    if let Some(object) = document.as_object_mut() {
+        let extra = object.entry("extra_data").or_insert_with(|| json!({}));
+        if let Some(extra) = extra.as_object_mut() {
+            extra.insert("sandbox".into(), json!(described));
+        }
+    }
+}
+
+/// Writes `value` to `path` through a file beside it, so a reader sees all of it or none.
+fn write_json(path: &Path, value: &Value) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
+    let staging = path.with_extension("json.partial");
+    std::fs::write(&staging, text)
+        .and_then(|()| std::fs::rename(&staging, path))
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+}

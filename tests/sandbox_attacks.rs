@@ -1,0 +1,302 @@
+//! The attacks of fixtures/hostile/ on a Gradescope layout unpacked to a scratch root, and
+//! on the sandbox itself: the final results.json is the submission's real grade, nothing of
+//! the grader is readable, and nothing is left running. Run under `limits` (bubblewrap made
+//! unavailable) and under bubblewrap where it works.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{boardgrade, unzip};
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The sandboxes to try: `limits` (bubblewrap pointed at nothing, so its probe fails) and
+/// bubblewrap where it works. Each comes with the environment that makes it.
+fn sandboxes() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    let mut found = vec![("limits", vec![("BOARDGRADE_BWRAP", "/nonexistent/bwrap")])];
+    if boardgrade::execution::sandbox::bwrap_works() {
+        found.push(("bwrap", Vec::new()));
+    }
+    found
+}
+
+/// Live processes (not zombies) whose working folder or command line is under `folder`.
+fn processes_under(folder: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        if status
+            .lines()
+            .any(|l| l.starts_with("State:") && l.contains('Z'))
+        {
+            continue;
+        }
+        let cwd = std::fs::read_link(entry.path().join("cwd")).unwrap_or_default();
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let folder_text = folder.to_string_lossy();
+        if cwd.starts_with(folder) || String::from_utf8_lossy(&cmdline).contains(&*folder_text) {
+            found.push(format!(
+                "{:?}: {}",
+                entry.file_name(),
+                String::from_utf8_lossy(&cmdline).replace('\0', " ")
+            ));
+        }
+    }
+    found
+}
+
+/// An autograder zip for the one-scenario csc110 game (1 point), built in `dir`.
+fn package(dir: &Path) -> PathBuf {
+    let zip = dir.join("autograder.zip");
+    boardgrade()
+        .args(["gradescope", "--specs"])
+        .arg(root().join("tests/selftest/hostile_game.toml"))
+        .arg("--out")
+        .arg(&zip)
+        .assert()
+        .success();
+    zip
+}
+
+/// Unpacks `zip` to a layout under `dir`, puts `files` (name, fixture) in its submission and
+/// runs `run_autograder` as Gradescope would; returns the layout, the results and the log.
+fn autograde(
+    dir: &Path,
+    zip: &Path,
+    files: &[(&str, &str)],
+    env: &[(&str, &str)],
+) -> (PathBuf, Value, String) {
+    let layout = dir.join("autograder");
+    std::fs::create_dir_all(layout.join("submission")).unwrap();
+    unzip(zip, &layout.join("source"));
+    for (name, fixture) in files {
+        std::fs::copy(
+            root().join("fixtures").join(fixture),
+            layout.join("submission").join(name),
+        )
+        .unwrap();
+    }
+    let scratch = dir.join("tmp");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let output = Command::new("bash")
+        .arg(layout.join("source/run_autograder"))
+        .env("AUTOGRADER_ROOT", &layout)
+        .env("TMPDIR", &scratch)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&output.stdout).into_owned();
+    let results = std::fs::read_to_string(layout.join("results/results.json")).unwrap();
+    (layout, serde_json::from_str(&results).unwrap(), log)
+}
+
+fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+#[test]
+fn no_submission_forges_leaks_or_outlives_its_grade_on_gradescope() {
+    if !is_root() {
+        // The package refuses to grade without root (its own test below).
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let zip = package(dir.path());
+    for (sandbox, env) in sandboxes() {
+        let attacks: &[(&str, f64)] = &[
+            ("one-d-chess/csc110/chess.py", 1.0),
+            ("hostile/forge_and_kill.py", 0.0),
+            ("hostile/setsid_daemon.py", 0.0),
+            ("hostile/oracle_grader.py", 0.0),
+            ("hostile/snoop.py", 0.0),
+        ];
+        for (fixture, real) in attacks {
+            let case = dir
+                .path()
+                .join(format!("{sandbox}-{}", fixture.replace('/', "-")));
+            let (layout, results, log) = autograde(&case, &zip, &[("chess.py", fixture)], &env);
+            // A daemon would rewrite results.json every 0.1 s for 20 s if it were alive.
+            std::thread::sleep(Duration::from_millis(600));
+            let now: Value = serde_json::from_str(
+                &std::fs::read_to_string(layout.join("results/results.json")).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(now, results, "{sandbox} {fixture}: results.json changed");
+            assert_eq!(
+                results["score"].as_f64(),
+                Some(*real),
+                "{sandbox} {fixture}: {results:#}"
+            );
+            let named = results["extra_data"]["sandbox"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(named.starts_with(sandbox), "{sandbox} {fixture}: {named}");
+            assert!(
+                log.contains(&format!("under the sandbox {sandbox}")),
+                "{log}"
+            );
+            assert_eq!(
+                processes_under(&case),
+                Vec::<String>::new(),
+                "{sandbox} {fixture}"
+            );
+            let source = std::fs::metadata(layout.join("source")).unwrap();
+            assert_eq!(source.permissions().mode() & 0o077, 0, "source left open");
+            if fixture.ends_with("snoop.py") {
+                let shown = results["tests"][0]["output"].as_str().unwrap();
+                assert!(shown.contains("no leaks"), "{sandbox}: {shown}");
+                assert!(shown.contains("uid 19"), "{sandbox}: {shown}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_package_refuses_to_grade_below_its_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    boardgrade()
+        .args(["gradescope", "--sandbox", "bwrap", "--specs"])
+        .arg(root().join("tests/selftest/hostile_game.toml"))
+        .arg("--out")
+        .arg(&zip)
+        .assert()
+        .success();
+    let (_, results, log) = autograde(
+        dir.path(),
+        &zip,
+        &[("chess.py", "one-d-chess/csc110/chess.py")],
+        &[("BOARDGRADE_BWRAP", "/nonexistent/bwrap")],
+    );
+    assert_eq!(results["score"].as_f64(), Some(0.0), "{results:#}");
+    assert!(results["output"]
+        .as_str()
+        .unwrap()
+        .contains("could not grade"));
+    let reason = &results["tests"][0];
+    assert_eq!(reason["visibility"], "hidden");
+    assert!(
+        reason["output"].as_str().unwrap().contains("bubblewrap"),
+        "{reason:#}"
+    );
+    assert!(log.contains("NOT GRADED"), "{log}");
+}
+
+/// A bubblewrap that passes its probe (the first call) and then fails as Docker's default
+/// profile makes it fail, mounting /proc.
+fn failing_bwrap(dir: &Path) -> PathBuf {
+    let state = dir.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("bwrap");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -e {state}/probed ]; then\n  echo 'bwrap: Can'\"'\"'t mount proc on /newroot/proc: Operation not permitted' >&2\n  exit 1\nfi\ntouch {state}/probed\nexec bwrap \"$@\"\n",
+            state = state.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+#[test]
+fn a_sandbox_that_fails_at_run_time_gives_errors_not_crashes() {
+    if !boardgrade::execution::sandbox::bwrap_works() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fake = failing_bwrap(dir.path());
+    let output = boardgrade()
+        .env("BOARDGRADE_BWRAP", &fake)
+        .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+        .arg(root().join("fixtures/one-d-chess/csc110/chess.py"))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let scenario = &report["scenarios"][0];
+    assert_eq!(scenario["verdict"], "error", "{report:#}");
+    let detail = scenario["detail"].as_str().unwrap();
+    assert!(detail.contains("sandbox (bubblewrap) failed"), "{detail}");
+    assert!(detail.contains("mount proc"), "{detail}");
+}
+
+#[test]
+fn a_huge_memory_limit_is_refused_not_wrapped_around() {
+    let output = boardgrade()
+        .args(["test", "tests/selftest/hostile_game.toml", "--memory-limit"])
+        .arg(u64::MAX.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--memory-limit"), "{stderr}");
+}
+
+#[test]
+fn a_scratch_folder_left_by_a_killed_grader_goes_with_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = dir.path().join("tmp");
+    std::fs::create_dir_all(&scratch).unwrap();
+    // `boardgrade test` of one submission, its scratch folders in `scratch`.
+    let grader_of = |fixture: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+        command
+            .current_dir(root())
+            .env("TMPDIR", &scratch)
+            .args(["test", "tests/selftest/hostile_game.toml"])
+            .args(["--sandbox", "limits", "--python"])
+            .arg(root().join("fixtures").join(fixture));
+        command
+    };
+    let mut grader = grader_of("hostile/sleep_forever.py")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let left = |scratch: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(scratch)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("boardgrade-")
+            })
+            .collect()
+    };
+    let started = Instant::now();
+    let student_running = |scratch: &Path| {
+        processes_under(scratch)
+            .iter()
+            .any(|p| p.contains("sleep_forever"))
+    };
+    while !student_running(&scratch) && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    grader.kill().unwrap(); // SIGKILL: the grader cleans up nothing
+    grader.wait().unwrap();
+    assert_eq!(
+        left(&scratch).len(),
+        1,
+        "the killed grader's scratch folder"
+    );
+    let next = grader_of("one-d-chess/csc110/chess.py").output().unwrap();
+    assert!(next.status.success());
+    assert_eq!(left(&scratch), Vec::<PathBuf>::new());
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_under(&scratch), Vec::<String>::new());
+}
