@@ -200,3 +200,35 @@ fn the_gradescope_zip_ships_the_course_file_found_above_the_specs() {
     assert_eq!(text, "whitespace = \"exact\"\n");
     assert!(zip.by_name("specs/game.toml").is_ok());
 }
+
+#[test]
+fn pown_tie_wording_set_by_the_course_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string("fixtures/pown-chess/pown-chess.py").unwrap();
+    let worded = source.replace("print(\"It's a tie!!\")", "print(\"It's a tie!\")");
+    assert_ne!(worded, source);
+    let program = write(dir.path(), "pown-chess.py", &worded);
+    let (code, report) = test_json(&[
+        "specs/pown-chess/pown",
+        "--python",
+        &program,
+        "--filter",
+        "a tie",
+    ]);
+    assert_eq!(code, 1, "{report:#}");
+    let policy = write(
+        dir.path(),
+        "course.toml",
+        "[pown-chess.pown]\ntie_wording = [\"It's a tie!\", \"Tie!!\"]\n",
+    );
+    let (code, report) = test_json(&[
+        "specs/pown-chess/pown",
+        "--python",
+        &program,
+        "--filter",
+        "a tie",
+        "--policy",
+        &policy,
+    ]);
+    assert_eq!(code, 0, "{report:#}");
+}

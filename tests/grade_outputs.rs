@@ -234,3 +234,39 @@ fn a_cut_pipe_is_never_success_and_the_files_are_complete() {
     assert_eq!(status.code(), Some(141));
     assert!(read(&out.join("grades.csv")).contains("student.0,project5,"));
 }
+
+#[test]
+fn one_mistake_across_many_scenarios_is_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for team in ["team1", "team2"] {
+        common::copy_tree(
+            &root().join("fixtures/chess/ecs198f/bug-uppercase-letter"),
+            &class.join(team),
+        );
+    }
+    let out = dir.path().join("out");
+    grade(&class, &root().join("specs/chess"), &out, &[]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let groups = summary["common_failures"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{groups:#?}");
+    let group = &groups[0];
+    assert_eq!(group["submissions"], serde_json::json!(["team1", "team2"]));
+    let named = group["scenarios"].as_array().unwrap().len();
+    assert!(named > 1, "{group:#}");
+    let (expected, actual) = (
+        &group["difference"]["expected"],
+        &group["difference"]["actual"],
+    );
+    assert_ne!(expected, actual);
+    assert_eq!(
+        expected.as_str().unwrap().to_lowercase(),
+        actual.as_str().unwrap().to_lowercase()
+    );
+    let text = read(&out.join("summary.txt"));
+    assert!(
+        text.contains(&format!("2 x wrong in {named} scenarios")),
+        "{text}"
+    );
+}

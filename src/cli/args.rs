@@ -31,6 +31,8 @@ pub enum Command {
     Grade(GradeArgs),
     /// Build the autograder zip to upload to Gradescope.
     Gradescope(GradescopeArgs),
+    /// Write PrairieLearn's external grader: course files and a question's settings.
+    Prairielearn(PrairielearnArgs),
     /// Serve a game's reference engine on stdin/stdout (a correct "student").
     Engine(EngineArgs),
     /// List the games and their dialects.
@@ -222,6 +224,27 @@ pub struct ScenarioFilter {
 }
 
 impl ScenarioFilter {
+    /// The same filter (and `--entry`) as arguments of `boardgrade grade`, for the packages
+    /// that run it.
+    pub fn grade_args(&self, entry: Option<&str>) -> Vec<String> {
+        let mut args = Vec::new();
+        for (flag, value) in [
+            ("--game", self.game.as_deref()),
+            ("--dialect", self.dialect.as_deref()),
+            ("--entry", entry),
+        ] {
+            if let Some(value) = value {
+                args.extend([flag.to_string(), value.to_string()]);
+            }
+        }
+        for (flag, values) in [("--tag", &self.tag), ("--skip-tag", &self.skip_tag)] {
+            for value in values {
+                args.extend([flag.to_string(), value.clone()]);
+            }
+        }
+        args
+    }
+
     /// Loads the files under the course policy given, or else the one found beside each.
     pub fn load(
         &self,
@@ -417,6 +440,30 @@ pub struct GradescopeArgs {
     pub feedback: FeedbackFormat,
 }
 
+#[derive(Debug, Args)]
+pub struct PrairielearnArgs {
+    /// Scenario files or folders to grade with (copied into the question's tests/specs).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub specs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
+    /// The entry file to look for in the submission instead of the dialect's.
+    #[arg(long, value_name = "FILE")]
+    pub entry: Option<String>,
+    /// The folder to write: serverFilesCourse/ and questions/, to copy into the course.
+    #[arg(long, value_name = "DIR", default_value = "prairielearn")]
+    pub out: PathBuf,
+    /// The question's folder name under questions/.
+    #[arg(long, default_value = "boardgrade")]
+    pub question: String,
+    /// The question's title (default: the games and dialects graded).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The Docker image grading runs in (it must have Python 3).
+    #[arg(long, default_value = boardgrade::package::prairielearn::DEFAULT_IMAGE)]
+    pub image: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GradeFormat {
     /// A line per submission and the class summary.
@@ -425,6 +472,8 @@ pub enum GradeFormat {
     Json,
     /// Gradescope's results.json, written to --out.
     Gradescope,
+    /// PrairieLearn's external-grader results.json, written to --out.
+    Prairielearn,
     /// JUnit XML on stdout.
     Junit,
 }

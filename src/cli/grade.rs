@@ -11,11 +11,11 @@ use boardgrade::grade::{self, GradeConfig, GradeEvent, Skipped, Store, Submissio
 use boardgrade::report::class::{summary_text, ClassReporter};
 use boardgrade::report::class_html::class_report;
 use boardgrade::report::json::ClassDocument;
-use boardgrade::report::{gradescope, junit};
-use boardgrade::scenario::sources;
+use boardgrade::report::{gradescope, junit, prairielearn};
+use boardgrade::scenario::{sources, Scenario};
 use boardgrade::{atomic, cancel, Error};
 
-use super::args::{GradeArgs, GradeFormat, MergeArgs, ReportFormat, ReportRequest};
+use super::args::{GradeArgs, GradeFormat, MergeArgs, ReportFormat, ReportRequest, ScenarioFilter};
 use super::exit;
 use super::test::{hidden_paths, python_candidate, run_config, sandbox};
 
@@ -113,13 +113,15 @@ impl Stdout {
     }
 }
 
-pub fn run(args: &GradeArgs) -> Result<i32, Error> {
-    let files = if args.specs.is_empty() {
+/// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
+/// and some scenario must pass the filter.
+pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<Scenario>, Error> {
+    let files = if specs.is_empty() {
         sources::bundled()
     } else {
-        sources::from_paths(&args.specs)?
+        sources::from_paths(specs)?
     };
-    let loaded = args.only.load(&files)?;
+    let loaded = only.load(&files)?;
     if let Some(error) = loaded.errors.first() {
         // Grading against part of the specs would be unfair: stop before any submission runs.
         return Err(Error::Scenario(error.clone()));
@@ -127,13 +129,18 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let scenarios: Vec<_> = loaded
         .scenarios
         .into_iter()
-        .filter(|s| args.only.keeps(s))
+        .filter(|s| only.keeps(s))
         .collect();
     if scenarios.is_empty() {
         return Err(Error::Usage(
             "no scenarios match the given specs and filters".into(),
         ));
     }
+    Ok(scenarios)
+}
+
+pub fn run(args: &GradeArgs) -> Result<i32, Error> {
+    let scenarios = graded_scenarios(&args.specs, &args.only)?;
     let discovery = grade::discover(
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
@@ -246,7 +253,21 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
             let xml = junit::junit(&results);
             stdout.write(|| std::io::stdout().lock().write_all(xml.as_bytes()));
         }
-        GradeFormat::Gradescope => write_gradescope(args, &results)?,
+        GradeFormat::Gradescope => {
+            let options = gradescope::Options {
+                format: args.feedback,
+                note: String::new(),
+            };
+            write_each(&results, &args.out, "gradescope", |r| {
+                gradescope::results(r, &options)
+            })?;
+        }
+        GradeFormat::Prairielearn => {
+            let note = format!("sandbox: {}", config.sandbox.as_str());
+            write_each(&results, &args.out, "prairielearn", |r| {
+                prairielearn::results(r, &note)
+            })?;
+        }
     }
     stdout.write(|| std::io::stdout().lock().flush());
     if let Some(e) = stdout.error {
@@ -262,20 +283,21 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     })
 }
 
-fn write_gradescope(args: &GradeArgs, results: &[SubmissionResult]) -> Result<(), Error> {
+/// A platform's results file per submission: `OUT/results.json` for one submission (what the
+/// platform reads), `OUT/FOLDER/ID.json` for a class.
+fn write_each<T: serde::Serialize>(
+    results: &[SubmissionResult],
+    out: &Path,
+    folder: &str,
+    document: impl Fn(&SubmissionResult) -> T,
+) -> Result<(), Error> {
     for result in results {
         let file = if results.len() == 1 {
-            args.out.join("results.json")
+            out.join("results.json")
         } else {
-            args.out
-                .join("gradescope")
-                .join(format!("{}.json", result.id))
+            out.join(folder).join(format!("{}.json", result.id))
         };
-        let options = gradescope::Options {
-            format: args.feedback,
-            note: String::new(),
-        };
-        atomic::write(&file, &json(&gradescope::results(result, &options))?)?;
+        atomic::write(&file, &json(&document(result))?)?;
     }
     Ok(())
 }

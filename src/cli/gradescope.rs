@@ -19,24 +19,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
     if let Some(error) = loaded.errors.first() {
         return Err(Error::Scenario(error.clone()));
     }
-    let mut grade_args = Vec::new();
-    for (flag, value) in [
-        ("--game", &args.only.game),
-        ("--dialect", &args.only.dialect),
-        ("--entry", &args.entry),
-    ] {
-        if let Some(value) = value {
-            grade_args.extend([flag.to_string(), value.clone()]);
-        }
-    }
-    for (flag, values) in [
-        ("--tag", &args.only.tag),
-        ("--skip-tag", &args.only.skip_tag),
-    ] {
-        for value in values {
-            grade_args.extend([flag.to_string(), value.clone()]);
-        }
-    }
+    let mut grade_args = args.only.grade_args(args.entry.as_deref());
     if args.feedback == FeedbackFormat::Text {
         grade_args.extend(["--feedback".to_string(), "text".to_string()]);
     }
@@ -48,7 +31,7 @@ pub fn run(args: &GradescopeArgs) -> Result<i32, Error> {
             binary,
             grade_args,
             sandbox: args.sandbox,
-            policy: policy_file(args),
+            policy: policy_file(args.only.policy.as_ref(), &args.specs),
         },
         &args.out,
     )?;
@@ -85,11 +68,11 @@ fn run_autograder(args: &GradescopeArgs) -> Result<i32, Error> {
 
 /// The course policy to ship: the one given, else the one nearest above the first specs
 /// path, when it lies outside the specs copied (one inside them is copied with them).
-fn policy_file(args: &GradescopeArgs) -> Option<PathBuf> {
-    if let Some(given) = &args.only.policy {
+pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf> {
+    if let Some(given) = given {
         return Some(given.clone());
     }
-    let first = args.specs.first()?;
+    let first = specs.first()?;
     let found = boardgrade::policy::find_beside(first)?;
     let copied = std::fs::canonicalize(first).ok()?;
     let root = if copied.is_dir() {

@@ -11,6 +11,7 @@ pub mod grade;
 pub mod gradescope;
 pub mod perft;
 pub mod play;
+pub mod prairielearn;
 pub mod record;
 pub mod test;
 
@@ -47,6 +48,7 @@ pub fn main() -> i32 {
         Command::Test(args) => test::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Gradescope(args) => gradescope::run(args),
+        Command::Prairielearn(args) => prairielearn::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Games => list_games(),
         Command::Perft(args) => perft::run(args),

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::mistake::{first_difference, Difference};
 use super::SubmissionResult;
 use crate::harness::Verdict;
 
@@ -18,7 +19,10 @@ pub struct ScenarioStat {
     pub failure_rate: f64,
 }
 
-/// Submissions that failed one scenario the same way: same verdict, step, and output.
+/// Submissions that made the same mistake: the same verdict and the same difference in
+/// the output, in one scenario or across several (an upper-case letter in every move
+/// string is one group naming each scenario). `scenario`, `step`, `send`, `expected` and
+/// `actual` describe its first occurrence.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FailureGroup {
     pub scenario: String,
@@ -27,6 +31,11 @@ pub struct FailureGroup {
     pub send: Option<String>,
     pub expected: Option<String>,
     pub actual: Option<String>,
+    /// What differs, when output was compared.
+    pub difference: Option<Difference>,
+    /// Every scenario where the mistake shows, in order of first appearance.
+    pub scenarios: Vec<String>,
+    /// Each submission once.
     pub submissions: Vec<String>,
 }
 
@@ -60,7 +69,7 @@ fn key(file: &str, name: &str) -> (String, String) {
 
 pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
     let mut stats: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
-    let mut groups: BTreeMap<(String, String, String), FailureGroup> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String), FailureGroup> = BTreeMap::new();
     for result in results {
         for o in &result.scenarios {
             if o.verdict == Verdict::Error {
@@ -73,26 +82,33 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             }
             entry.0 += 1;
             let d = o.first_divergence.as_ref();
-            let signature = format!(
-                "{:?}|{:?}|{:?}|{:?}",
-                o.verdict,
-                d.map(|d| d.step),
-                d.map(|d| &d.expected),
-                d.map(|d| &d.actual)
-            );
-            groups
-                .entry((o.file.clone(), o.name.clone(), signature))
-                .or_insert_with(|| FailureGroup {
-                    scenario: o.name.clone(),
-                    verdict: o.verdict,
-                    step: d.map(|d| d.step),
-                    send: d.and_then(|d| d.send.clone()),
-                    expected: d.map(|d| d.expected.clone()),
-                    actual: d.map(|d| d.actual.clone()),
-                    submissions: Vec::new(),
-                })
-                .submissions
-                .push(result.id.clone());
+            let difference = d.and_then(|d| first_difference(&d.expected, &d.actual));
+            // The same difference is the same mistake wherever it shows; without one (a
+            // crash, a timeout) a failure is grouped within its scenario and step.
+            let signature = match &difference {
+                Some(diff) => (String::new(), format!("{:?}|{:?}", o.verdict, diff.key)),
+                None => (
+                    format!("{}|{}", o.file, o.name),
+                    format!("{:?}|{:?}", o.verdict, d.map(|d| d.step)),
+                ),
+            };
+            let group = groups.entry(signature).or_insert_with(|| FailureGroup {
+                scenario: o.name.clone(),
+                verdict: o.verdict,
+                step: d.map(|d| d.step),
+                send: d.and_then(|d| d.send.clone()),
+                expected: d.map(|d| d.expected.clone()),
+                actual: d.map(|d| d.actual.clone()),
+                difference,
+                scenarios: Vec::new(),
+                submissions: Vec::new(),
+            });
+            if !group.scenarios.contains(&o.name) {
+                group.scenarios.push(o.name.clone());
+            }
+            if !group.submissions.contains(&result.id) {
+                group.submissions.push(result.id.clone());
+            }
         }
     }
     let mut scenarios: Vec<ScenarioStat> = stats
@@ -123,6 +139,7 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
         b.submissions
             .len()
             .cmp(&a.submissions.len())
+            .then_with(|| b.scenarios.len().cmp(&a.scenarios.len()))
             .then_with(|| a.scenario.cmp(&b.scenario))
     });
     ClassSummary {

@@ -4,6 +4,7 @@
 pub mod class;
 pub mod fingerprint;
 pub mod manifest;
+pub mod mistake;
 pub mod partition;
 pub mod probe;
 pub mod route;

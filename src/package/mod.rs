@@ -1,8 +1,9 @@
 //! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
 //! `run_autograder`, the specs and the boardgrade binary itself; [`autograder`] is what
-//! `run_autograder` runs.
+//! `run_autograder` runs. [`prairielearn`] writes PrairieLearn's external grader.
 
 pub mod autograder;
+pub mod prairielearn;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,8 +35,54 @@ pub struct Package {
     pub policy: Option<PathBuf>,
 }
 
+/// Every file of the spec files and folders given, each with its path below its folder
+/// (`/`-separated), in name order: what a package copies under its `specs/`.
+fn spec_files(specs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Error> {
+    let mut files = Vec::new();
+    for spec in specs {
+        let base = if spec.is_dir() {
+            spec.clone()
+        } else {
+            spec.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        for entry in walkdir::WalkDir::new(spec).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::path(spec, format!("cannot read: {e}")))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            files.push((entry.path().to_path_buf(), relative));
+        }
+    }
+    Ok(files)
+}
+
+/// The files a package ships under `specs/`, each as (path in the package, contents): the
+/// spec files, and the course policy as `specs/course.toml` in place of any file of that
+/// name among them.
+pub(crate) fn packaged_specs(
+    specs: &[PathBuf],
+    policy: Option<&Path>,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    };
+    let mut files = Vec::new();
+    for (path, relative) in spec_files(specs)? {
+        let name = format!("specs/{relative}");
+        if name != POLICY_NAME || policy.is_none() {
+            files.push((name, read(&path)?));
+        }
+    }
+    if let Some(policy) = policy {
+        files.push((POLICY_NAME.to_string(), read(policy)?));
+    }
+    Ok(files)
+}
+
 /// Quotes a word for a POSIX shell.
-fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()
@@ -80,33 +127,9 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
     zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
 
-    for spec in &package.specs {
-        let base = if spec.is_dir() {
-            spec.clone()
-        } else {
-            spec.parent().map(Path::to_path_buf).unwrap_or_default()
-        };
-        for entry in walkdir::WalkDir::new(spec).sort_by_file_name() {
-            let entry = entry.map_err(|e| Error::path(spec, format!("cannot read: {e}")))?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
-            let name = format!("specs/{}", relative.to_string_lossy().replace('\\', "/"));
-            if name == POLICY_NAME && package.policy.is_some() {
-                continue;
-            }
-            let bytes = std::fs::read(entry.path())
-                .map_err(|e| Error::io(format!("cannot read {}", entry.path().display()), e))?;
-            zip.start_file(name, text).map_err(zip_error)?;
-            zip.write_all(&bytes).map_err(|e| io("specs", e))?;
-        }
-    }
-    if let Some(policy) = &package.policy {
-        let bytes = std::fs::read(policy)
-            .map_err(|e| Error::io(format!("cannot read {}", policy.display()), e))?;
-        zip.start_file(POLICY_NAME, text).map_err(zip_error)?;
-        zip.write_all(&bytes).map_err(|e| io("course policy", e))?;
+    for (name, bytes) in packaged_specs(&package.specs, package.policy.as_deref())? {
+        zip.start_file(name, text).map_err(zip_error)?;
+        zip.write_all(&bytes).map_err(|e| io("specs", e))?;
     }
     zip.finish().map_err(zip_error)?;
     Ok(())

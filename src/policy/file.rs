@@ -102,7 +102,7 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
                 key.span(),
                 name,
                 format!(
-                    "unknown option; the top level takes {} (for every dialect) and one table per dialect such as [chess.ecs198f] (games: {})",
+                    "unknown option; the top level takes {} (for every dialect) and one [GAME.DIALECT] table per dialect (games: {})",
                     COMMON.iter().map(|o| o.key).collect::<Vec<_>>().join(", "),
                     games::names().join(", ")
                 ),

@@ -184,26 +184,50 @@ pub fn summary_text(s: &ClassSummary) -> String {
                 (Some(step), None) => format!("step {step}"),
                 _ => "no output compared".to_string(),
             };
-            out.push_str(&format!(
-                "  {} x {} in \"{}\" at {place}\n",
-                g.submissions.len(),
-                g.verdict,
-                g.scenario
-            ));
-            if let (Some(expected), Some(actual)) = (&g.expected, &g.actual) {
-                let first = |t: &str| {
-                    t.lines()
-                        .next()
-                        .unwrap_or("")
-                        .chars()
-                        .take(70)
-                        .collect::<String>()
+            if g.scenarios.len() > 1 {
+                out.push_str(&format!(
+                    "  {} x {} in {} scenarios, first \"{}\" at {place}\n",
+                    g.submissions.len(),
+                    g.verdict,
+                    g.scenarios.len(),
+                    g.scenario
+                ));
+            } else {
+                out.push_str(&format!(
+                    "  {} x {} in \"{}\" at {place}\n",
+                    g.submissions.len(),
+                    g.verdict,
+                    g.scenario
+                ));
+            }
+            if let Some(d) = &g.difference {
+                // The line around the differing words, unless it is just those words.
+                let line = |l: &Option<String>, words: &str| {
+                    l.as_deref()
+                        .filter(|l| l.trim() != words)
+                        .map(|l| format!(" in {:?}", clip(l)))
+                        .unwrap_or_default()
                 };
                 out.push_str(&format!(
-                    "      expected {:?}, got {:?}\n",
-                    first(expected),
-                    first(actual)
+                    "      expected {:?}{}, got {:?}{}\n",
+                    clip(&d.expected),
+                    line(&d.expected_line, &d.expected),
+                    clip(&d.actual),
+                    line(&d.actual_line, &d.actual)
                 ));
+            }
+            if g.scenarios.len() > 1 {
+                let mut names = g
+                    .scenarios
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                if g.scenarios.len() > 5 {
+                    names.push_str(&format!("; and {} more", g.scenarios.len() - 5));
+                }
+                out.push_str(&format!("      scenarios: {names}\n"));
             }
             let mut who = g
                 .submissions
@@ -219,6 +243,15 @@ pub fn summary_text(s: &ClassSummary) -> String {
         }
     }
     out
+}
+
+/// At most 70 characters of a line.
+fn clip(text: &str) -> String {
+    let mut clipped: String = text.chars().take(70).collect();
+    if clipped.len() < text.len() {
+        clipped.push_str("...");
+    }
+    clipped
 }
 
 fn clock(seconds: f64) -> String {

@@ -12,6 +12,7 @@ pub mod json;
 pub mod junit;
 pub mod leaderboard;
 pub mod markup;
+pub mod prairielearn;
 pub mod style;
 
 use std::io::{self, Write};

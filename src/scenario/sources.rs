@@ -115,9 +115,10 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
                 None => None,
                 Some((name, text)) => {
                     let new = !found.contains_key(&name);
-                    let parsed = found
-                        .entry(name.clone())
-                        .or_insert_with(|| CoursePolicy::parse(&name, &text));
+                    let parsed = found.entry(name.clone()).or_insert_with(|| match text {
+                        Ok(text) => CoursePolicy::parse(&name, &text),
+                        Err(message) => Err(ScenarioFileError::at(&name, "", 0, None, message)),
+                    });
                     match parsed {
                         Ok(policy) => Some(&*policy),
                         Err(error) => {
@@ -148,12 +149,14 @@ fn under(mut scenario: Scenario, course: Option<&CoursePolicy>) -> Scenario {
     scenario
 }
 
-/// The name and text of the course file that governs `file`, if any.
-fn course_source(file: &SourceFile) -> Option<(String, String)> {
+/// The name and text (or why it cannot be read) of the course file that governs `file`, if
+/// any.
+fn course_source(file: &SourceFile) -> Option<(String, Result<String, String>)> {
     match &file.path {
         Some(path) => {
             let course = policy::find_beside(path)?;
-            let text = std::fs::read_to_string(&course).ok()?;
+            let text = std::fs::read_to_string(&course)
+                .map_err(|e| format!("cannot read the course policy: {e}"));
             Some((course.display().to_string(), text))
         }
         None => {
@@ -166,7 +169,7 @@ fn course_source(file: &SourceFile) -> Option<(String, String)> {
                 bundle::FILES
                     .iter()
                     .find(|(bundled, _)| *bundled == name)
-                    .map(|(bundled, text)| (format!("specs/{bundled}"), text.to_string()))
+                    .map(|(bundled, text)| (format!("specs/{bundled}"), Ok(text.to_string())))
             })
         }
     }

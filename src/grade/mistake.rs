@@ -1,0 +1,140 @@
+//! The part of an output that differs, so one mistake made in many scenarios (an upper-case
+//! letter in every move string) is recognised as one, and shown by what differs rather than
+//! by lines that look the same.
+
+use serde::Serialize;
+
+/// The first place where expected and actual output differ.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// The first differing line, expected and actual (`None`: no such line).
+    pub expected_line: Option<String>,
+    pub actual_line: Option<String>,
+    /// Within those lines, the words that differ (whole words, for reading).
+    pub expected: String,
+    pub actual: String,
+    /// The characters that differ: what identifies the mistake across scenarios.
+    #[serde(skip)]
+    pub key: (String, String),
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Byte offsets of the changed middle of `a` and `b`: after their common prefix, before
+/// their common suffix (in characters).
+fn changed_middle(a: &str, b: &str) -> ((usize, usize), (usize, usize)) {
+    let prefix: usize = a
+        .chars()
+        .zip(b.chars())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (a_rest, b_rest) = (&a[prefix..], &b[prefix..]);
+    let suffix: usize = a_rest
+        .chars()
+        .rev()
+        .zip(b_rest.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    ((prefix, a.len() - suffix), (prefix, b.len() - suffix))
+}
+
+/// Widens `range` of `text` to whole words.
+fn widen(text: &str, (start, end): (usize, usize)) -> &str {
+    let start = text[..start]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map_or(start, |(i, _)| i);
+    let end = end
+        + text[end..]
+            .char_indices()
+            .take_while(|(_, c)| is_word(*c))
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+    &text[start..end]
+}
+
+/// What identifies a difference: the differing characters, or only the direction of a
+/// change of letter case (`n` for `N` and `b` for `B` are one mistake).
+fn key(expected: &str, actual: &str) -> (String, String) {
+    if expected != actual && expected.to_lowercase() == actual.to_lowercase() {
+        let upper = actual.chars().any(char::is_uppercase);
+        let case = if upper { "upper case" } else { "lower case" };
+        return ("letter case".to_string(), case.to_string());
+    }
+    (expected.to_string(), actual.to_string())
+}
+
+/// Where `expected` and `actual` first differ; `None` when they do not.
+pub fn first_difference(expected: &str, actual: &str) -> Option<Difference> {
+    let (mut e, mut a) = (expected.lines(), actual.lines());
+    loop {
+        match (e.next(), a.next()) {
+            (None, None) => {
+                // Same lines: only a final newline or trailing whitespace differs.
+                return (expected != actual).then(|| Difference {
+                    expected_line: None,
+                    actual_line: None,
+                    expected: format!("{:?}", expected.rsplit('\n').next().unwrap_or("")),
+                    actual: format!("{:?}", actual.rsplit('\n').next().unwrap_or("")),
+                    key: (expected.to_string(), actual.to_string()),
+                });
+            }
+            (Some(x), Some(y)) if x == y => continue,
+            (x, y) => {
+                let (line_e, line_a) = (x.unwrap_or(""), y.unwrap_or(""));
+                let (range_e, range_a) = changed_middle(line_e, line_a);
+                let shown = |line: Option<&str>, range| match line {
+                    None => "(no line)".to_string(),
+                    Some(text) if widen(text, range).is_empty() => format!("{text:?}"),
+                    Some(text) => widen(text, range).to_string(),
+                };
+                return Some(Difference {
+                    expected: shown(x, range_e),
+                    actual: shown(y, range_a),
+                    key: key(&line_e[range_e.0..range_e.1], &line_a[range_a.0..range_a.1]),
+                    expected_line: x.map(str::to_string),
+                    actual_line: y.map(str::to_string),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_letter_is_one_mistake_across_moves() {
+        let knight = first_difference("'ng1f3'\n", "'Ng1f3'\n").unwrap();
+        let bishop = first_difference("'bf8c5'\n", "'Bf8c5'\n").unwrap();
+        assert_eq!(knight.key, bishop.key);
+        let lower = first_difference("'Ng1f3'\n", "'ng1f3'\n").unwrap();
+        assert_ne!(knight.key, lower.key);
+        assert_eq!(
+            (knight.expected.as_str(), knight.actual.as_str()),
+            ("ng1f3", "Ng1f3")
+        );
+    }
+
+    #[test]
+    fn the_first_differing_line_is_shown_not_the_first_line() {
+        let board = "+---+\n| a | b |\n+---+\n";
+        let other = "+---+\n| a | c |\n+---+\n";
+        let d = first_difference(board, other).unwrap();
+        assert_eq!(d.expected_line.as_deref(), Some("| a | b |"));
+        assert_eq!((d.expected.as_str(), d.actual.as_str()), ("b", "c"));
+        let short = first_difference("False\nWhite wins!\n", "False\n").unwrap();
+        assert_eq!(short.actual, "(no line)");
+        assert_eq!(short.expected, "White wins!");
+        let spaces = first_difference("| x |\n", "| x | \n").unwrap();
+        assert_ne!(spaces.expected, spaces.actual, "{spaces:?}");
+        assert!(first_difference("same\n", "same\n").is_none());
+    }
+}

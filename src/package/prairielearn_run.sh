@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# PrairieLearn's external-grader entrypoint: grades /grade/student with boardgrade and always
+# writes /grade/results/results.json, whatever the submission does. PL_GRADE_ROOT moves the
+# whole layout (for trying it out).
+root="${PL_GRADE_ROOT:-/grade}"
+here="$root/serverFilesCourse/boardgrade"
+results="$root/results"
+mkdir -p "$results"
+# Only a file this script writes after grading is a result: nothing left there before counts.
+rm -f "$results/results.json"
+work="$(mktemp -d)"
+[ -x "$here/boardgrade" ] || chmod +x "$here/boardgrade"
+"$here/boardgrade" grade "$root/student" --specs "$root/tests/specs" \
+    --format prairielearn --out "$work" @ARGS@
+status=$?
+# 0: every test passed; 1: some did not. Anything else is the grader's failure, not the
+# student's: the submission is reported as not gradable, so it costs no attempt.
+if [ "$status" -le 1 ] && [ -f "$work/results.json" ]; then
+    cp "$work/results.json" "$results/results.json"
+else
+    cat > "$results/results.json" <<JSON
+{"gradable": false, "score": 0, "message": "The autograder could not grade this submission (boardgrade exit status $status). Please tell the course staff.", "tests": []}
+JSON
+fi
+rm -rf "$work"
+exit 0

@@ -1,0 +1,125 @@
+//! PrairieLearn's external-grader `results.json` for one submission: `gradable`, `score`
+//! from 0 to 1, `message`, `output`, and a test per scenario with `name`, `description`,
+//! `points`, `max_points`, `message`, `output` and, where the boards can be drawn, `images`
+//! (the SVG picture of the first divergence as a data URL).
+//!
+//! PrairieLearn shows every test to the student and has no later release, so only visible
+//! scenarios show their details; any other shows its name and points, and the course's
+//! `hidden_message` when it failed.
+
+use base64::Engine as _;
+use serde::Serialize;
+
+use super::details::details;
+use super::gradescope::status;
+use super::html::divergence_picture;
+use super::style::Style;
+use crate::grade::class::round_score;
+use crate::grade::SubmissionResult;
+use crate::harness::Outcome;
+use crate::scenario::Visibility;
+
+#[derive(Debug, Serialize)]
+pub struct Results {
+    /// False only when the grader itself failed (never for anything the submission did).
+    pub gradable: bool,
+    /// The share of the points earned, 0 to 1.
+    pub score: f64,
+    pub message: String,
+    pub output: String,
+    pub tests: Vec<Test>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Test {
+    pub name: String,
+    pub description: String,
+    pub points: f64,
+    pub max_points: f64,
+    pub message: String,
+    pub output: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<Image>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Image {
+    pub label: String,
+    pub url: String,
+}
+
+/// The picture of the first divergence as a data URL.
+fn picture(o: &Outcome) -> Option<Image> {
+    let svg = divergence_picture(o)?;
+    Some(Image {
+        label: "expected and actual board".to_string(),
+        url: format!(
+            "data:image/svg+xml;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(svg)
+        ),
+    })
+}
+
+fn test(o: &Outcome) -> Test {
+    let passed = status(o) == "passed";
+    let shown = o.visibility == Visibility::Visible;
+    let mut message = o.verdict.as_str().to_string();
+    if o.verdict.passed() && !passed {
+        if let Some(group) = &o.group {
+            message = format!(
+                "passed, but scores 0: the all-or-nothing group \"{group}\" did not pass as a whole"
+            );
+        }
+    }
+    let (output, images) = if shown {
+        (
+            details(o, Style { color: false }, true),
+            picture(o).into_iter().collect(),
+        )
+    } else {
+        let note = match (&o.hidden_message, passed) {
+            (Some(m), false) => m.clone(),
+            _ => "a hidden test: its details are not shown".to_string(),
+        };
+        (note, Vec::new())
+    };
+    Test {
+        name: o.name.clone(),
+        description: o.section.clone().unwrap_or_default(),
+        points: round_score(o.score),
+        max_points: round_score(o.max_score),
+        message,
+        output,
+        images,
+    }
+}
+
+/// The results of one graded submission; `note` (the sandbox in use, say) ends the output.
+pub fn results(result: &SubmissionResult, note: &str) -> Results {
+    let score = if result.max_score > 0.0 {
+        (result.score / result.max_score).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let passed = result
+        .scenarios
+        .iter()
+        .filter(|o| status(o) == "passed")
+        .count();
+    let message = match &result.error {
+        Some(error) => format!("Could not grade this submission: {error}"),
+        None => format!(
+            "{passed} of {} tests passed, {}/{} points.",
+            result.scenarios.len(),
+            round_score(result.score),
+            round_score(result.max_score)
+        ),
+    };
+    Results {
+        gradable: true,
+        score: round_score(score),
+        message,
+        output: note.to_string(),
+        tests: result.scenarios.iter().map(test).collect(),
+    }
+}

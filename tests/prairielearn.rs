@@ -1,0 +1,217 @@
+//! PrairieLearn's external grader through the real binary: `boardgrade prairielearn` writes
+//! the course files, and its entrypoint, run with PrairieLearn's mount layout (`/grade/...`)
+//! under a scratch root, grades a correct, a buggy and a hostile submission and always
+//! writes `results.json`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use common::{boardgrade, copy_tree};
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+const ONE_D: &str = "one_d_chess.py";
+
+/// A submission that forges a perfect result where PrairieLearn reads it, then hangs.
+const FORGER: &str = r#"import os, time
+
+
+def create_board():
+    root = os.environ.get("PL_GRADE_ROOT", "/grade")
+    try:
+        with open(root + "/results/results.json", "w") as f:
+            f.write('{"gradable": true, "score": 1.0, "message": "forged"}')
+    except OSError:
+        pass
+    time.sleep(60)
+"#;
+
+/// The course files for two scenario files of one-d-chess, one of them hidden, with short
+/// time limits so that a hanging submission is cut quickly.
+fn course(dir: &Path) -> PathBuf {
+    let specs = dir.join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let limit = |text: String| {
+        text.replace(
+            "dialect = \"project5\"",
+            "dialect = \"project5\"\ntime_limit = 3",
+        )
+    };
+    let visible =
+        std::fs::read_to_string(root().join("specs/one-d-chess/project5/move_king.toml")).unwrap();
+    std::fs::write(specs.join("move_king.toml"), limit(visible)).unwrap();
+    let hidden =
+        std::fs::read_to_string(root().join("specs/one-d-chess/project5/is_valid_move.toml"))
+            .unwrap()
+            .replace(
+                "dialect = \"project5\"",
+                "dialect = \"project5\"\nvisibility = \"hidden\"\nhidden_message = \"Check the board's bounds.\"",
+            );
+    std::fs::write(specs.join("is_valid_move.toml"), limit(hidden)).unwrap();
+    let out = dir.join("course");
+    let output = boardgrade()
+        .arg("prairielearn")
+        .arg("--specs")
+        .arg(&specs)
+        .arg("--out")
+        .arg(&out)
+        .args(["--question", "one-d-chess"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+/// Runs the entrypoint as PrairieLearn would, with `/grade` moved under `scratch`, and
+/// returns results.json.
+fn grade_in_layout(course: &Path, scratch: &Path, submission: &str) -> Value {
+    run_in_layout(course, scratch, submission, true)
+}
+
+/// The same, with or without the question's tests (its specs) mounted.
+fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bool) -> Value {
+    let grade = scratch.join("grade");
+    copy_tree(
+        &course.join("serverFilesCourse"),
+        &grade.join("serverFilesCourse"),
+    );
+    std::fs::create_dir_all(grade.join("tests")).unwrap();
+    if with_tests {
+        copy_tree(
+            &course.join("questions/one-d-chess/tests"),
+            &grade.join("tests"),
+        );
+    }
+    std::fs::create_dir_all(grade.join("student")).unwrap();
+    std::fs::write(grade.join("student").join(ONE_D), submission).unwrap();
+    let status = std::process::Command::new("bash")
+        .arg(grade.join("serverFilesCourse/boardgrade/run.sh"))
+        .env("PL_GRADE_ROOT", &grade)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(grade.join("results/results.json")).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn fixture(path: &str) -> String {
+    std::fs::read_to_string(root().join("fixtures").join(path)).unwrap()
+}
+
+#[test]
+fn the_course_files_ask_for_external_grading() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = course(dir.path());
+    let info: Value = serde_json::from_str(
+        &std::fs::read_to_string(course.join("questions/one-d-chess/info.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(info["gradingMethod"], "External");
+    let options = &info["externalGradingOptions"];
+    assert_eq!(options["enabled"], true);
+    assert_eq!(
+        options["entrypoint"],
+        "/grade/serverFilesCourse/boardgrade/run.sh"
+    );
+    assert_eq!(
+        options["serverFilesCourse"],
+        serde_json::json!(["boardgrade/"])
+    );
+    assert!(options["image"].as_str().unwrap().contains("python"));
+    assert_eq!(info["uuid"].as_str().unwrap().len(), 36);
+    let html = std::fs::read_to_string(course.join("questions/one-d-chess/question.html")).unwrap();
+    assert!(html.contains("file-names=\"one_d_chess.py\""), "{html}");
+    assert!(course
+        .join("questions/one-d-chess/tests/specs/move_king.toml")
+        .is_file());
+}
+
+#[test]
+fn correct_buggy_and_hostile_submissions_get_their_scores_and_always_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = course(dir.path());
+
+    let correct = grade_in_layout(
+        &course,
+        &dir.path().join("correct"),
+        &fixture("one-d-chess/project5/one_d_chess.py"),
+    );
+    assert_eq!(correct["gradable"], true);
+    assert_eq!(correct["score"], 1.0, "{correct:#}");
+    assert!(correct["output"].as_str().unwrap().starts_with("sandbox: "));
+
+    let buggy = grade_in_layout(
+        &course,
+        &dir.path().join("buggy"),
+        &fixture("one-d-chess/project5/bug-negative-index.py"),
+    );
+    let score = buggy["score"].as_f64().unwrap();
+    assert!(score > 0.0 && score < 1.0, "{buggy:#}");
+    let tests = buggy["tests"].as_array().unwrap();
+    let points: f64 = tests.iter().map(|t| t["points"].as_f64().unwrap()).sum();
+    let max: f64 = tests
+        .iter()
+        .map(|t| t["max_points"].as_f64().unwrap())
+        .sum();
+    assert!((points / max - score).abs() < 1e-3, "{buggy:#}");
+    // The hidden scenario it fails shows its name, points and the course's message only.
+    let hidden = tests
+        .iter()
+        .find(|t| t["output"] == "Check the board's bounds.")
+        .unwrap_or_else(|| panic!("{buggy:#}"));
+    assert_eq!(hidden["points"], 0.0);
+    assert!(hidden.get("images").is_none());
+
+    let king = grade_in_layout(
+        &course,
+        &dir.path().join("king"),
+        &fixture("one-d-chess/project5/bug-king-short-of-edge.py"),
+    );
+    let drawn = king["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t.get("images").is_some())
+        .unwrap_or_else(|| panic!("no picture: {king:#}"));
+    let url = drawn["images"][0]["url"].as_str().unwrap();
+    assert!(url.starts_with("data:image/svg+xml;base64,"));
+    assert!(drawn["output"]
+        .as_str()
+        .unwrap()
+        .contains("first divergence"));
+
+    // A hostile submission forges a perfect result and hangs: its result is the grader's.
+    let hostile = grade_in_layout(&course, &dir.path().join("hostile"), FORGER);
+    assert_eq!(hostile["gradable"], true);
+    assert_eq!(hostile["score"], 0.0, "{hostile:#}");
+    assert_ne!(hostile["message"], "forged");
+    assert!(hostile["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["message"] == "timeout"));
+}
+
+#[test]
+fn a_grader_failure_still_writes_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = course(dir.path());
+    // Broken course files: the specs are gone, so boardgrade cannot grade at all.
+    let result = run_in_layout(&course, &dir.path().join("broken"), "x = 1\n", false);
+    assert_eq!(result["gradable"], false);
+    assert!(result["message"]
+        .as_str()
+        .unwrap()
+        .contains("could not grade"));
+}
