@@ -146,6 +146,14 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             ],
         ),
         (
+            // Raises on a move from an empty square: told at that move, nowhere else.
+            "bug-raises-from-empty",
+            &[
+                ("impossible_moves.toml", "moves from empty squares are refused, the other side's pieces too"),
+                ("start.toml", "a move from an empty square is refused"),
+            ],
+        ),
+        (
             "bug-castling-notation",
             &[
                 ("notation.toml", "every piece's letter, with and without capture"),
@@ -162,6 +170,25 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             .collect();
         assert_eq!(failed_everywhere(team), expected, "{team}");
     }
+}
+
+#[test]
+fn a_submission_that_raises_on_an_illegal_move_is_told_which_move() {
+    let (_, report) = grade(
+        &format!("{SCENARIOS}/impossible_moves.toml"),
+        Some(&fixture("bug-raises-from-empty")),
+    );
+    let divergence = &scenario(
+        &report,
+        "moves from empty squares are refused, the other side's pieces too",
+    )["first_divergence"];
+    assert_eq!(divergence["step"], 1);
+    assert_eq!(divergence["send"], "play_move e4e5");
+    assert_eq!(
+        divergence["actual"],
+        "!error IndexError: string index out of range\n"
+    );
+    assert_eq!(divergence["expected"], "''\n");
 }
 
 #[test]
@@ -371,5 +398,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 12);
+    assert_eq!(teams, 13);
 }

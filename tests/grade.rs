@@ -108,9 +108,9 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
     assert_eq!(
         find("alice"),
-        ("alice".into(), 31.0, Some("project5".into()))
+        ("alice".into(), 33.0, Some("project5".into()))
     );
-    assert_eq!(find("bob").1, 29.0);
+    assert_eq!(find("bob").1, 31.0);
     assert_eq!(find("dave"), ("dave".into(), 14.0, Some("csc110".into())));
     assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
     assert!(find("frank").1 < 22.0);
@@ -157,7 +157,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert!(header.starts_with("submission,dialect,score,max_score,"));
     assert!(header.contains("is_valid_move: the handout's asserts"));
     assert_eq!(csv.lines().count(), 13, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("alice,project5,31,31,")));
+    assert!(csv.lines().any(|l| l.starts_with("alice,project5,33,33,")));
     assert!(
         csv.lines()
             .any(|l| l.starts_with("harry,,0,") && l.contains(",no Python file (.py) to grade")),
@@ -313,9 +313,9 @@ fn junit_lists_a_case_per_scenario() {
         .unwrap();
     let xml = String::from_utf8(output.stdout).unwrap();
     assert!(xml.starts_with("<?xml"));
-    assert_eq!(xml.matches("<testcase ").count(), 27);
+    assert_eq!(xml.matches("<testcase ").count(), 31);
     assert_eq!(xml.matches("<failure type=\"wrong\"").count(), 2);
-    assert!(xml.contains("<testsuite name=\"bob\" tests=\"27\" failures=\"2\" errors=\"0\""));
+    assert!(xml.contains("<testsuite name=\"bob\" tests=\"31\" failures=\"2\" errors=\"0\""));
 }
 
 #[test]
