@@ -1,19 +1,23 @@
-//! Grading speed, measured (not asserted):
+//! Grading speed, measured (not asserted), against the floor: the student's code itself.
 //!
-//! 1. the harness's overhead per scenario against running the same program with the same
-//!    input by hand (the adapter under `python3`, piped input, output read);
-//! 2. `--jobs 2` against `--jobs 1` on a folder of submissions;
-//! 3. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
+//! 1. per scenario, side by side: the student's code alone (a call protocol: one adapter
+//!    process answering the scenario's input many times over, per repetition; a whole
+//!    program: the program run many times in one interpreter, per run), the harness (one
+//!    scenario through `run_one`), and their ratio; for a call-protocol dialect (project5)
+//!    and a whole-program one (csc110);
+//! 2. one chess team's scenarios (all 48 of specs/chess) through `grade`;
+//! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
+//! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
 //!    default 200).
 //!
 //! Run with `cargo bench --bench grading`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
+use boardgrade::execution::{python, Launch, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
@@ -45,62 +49,140 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// (through the harness, by hand) median time of one scenario.
-fn overhead(
-    interpreter: &python::Interpreter,
-    scenario: &Scenario,
-    rounds: usize,
-) -> (Duration, Duration) {
-    let target = Target::with_interpreter(
-        TargetSpec::Python(PathBuf::from(ROOT).join(FIXTURE)),
+fn target(interpreter: &python::Interpreter, submission: &Path) -> Target {
+    Target::with_interpreter(
+        TargetSpec::Python(submission.to_path_buf()),
         Some(interpreter.clone()),
     )
     .expect("target")
-    .with_sandbox(Sandbox::Limits, Vec::new());
+    .with_sandbox(Sandbox::Limits, Vec::new())
+}
+
+/// The median time of one scenario through the harness.
+fn through_harness(target: &Target, scenario: &Scenario, rounds: usize) -> Duration {
     let limits = Limits::default();
-    run_one(scenario, &target, &limits); // lays out the adapter once
-    let harness = median(
+    run_one(scenario, target, &limits); // lays out the adapter once
+    median(
         (0..rounds)
             .map(|_| {
                 let start = Instant::now();
-                let outcome = run_one(scenario, &target, &limits);
+                let outcome = run_one(scenario, target, &limits);
                 assert!(outcome.verdict.passed(), "{outcome:?}");
                 start.elapsed()
             })
             .collect(),
-    );
+    )
+}
+
+/// Runs `launch` with `input` on stdin to its end; the wall time.
+fn by_hand(launch: &Launch, input: &[u8]) -> Duration {
+    let start = Instant::now();
+    let mut child = Command::new(&launch.program)
+        .args(&launch.args)
+        .current_dir(&launch.cwd)
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write");
+    assert!(output.status.success());
+    start.elapsed()
+}
+
+/// A call protocol's student code alone: one adapter process answers the scenario's input
+/// `repeat` times in a row; its time beyond an adapter given no input, per repetition.
+fn call_protocol_code_alone(target: &Target, scenario: &Scenario, repeat: usize) -> Duration {
     let launch = target
-        .program(scenario.game, scenario.dialect, &limits)
+        .program(scenario.game, scenario.dialect, &Limits::default())
         .expect("launch")
         .expect("a process")
         .launch;
     let input = expectation::input(scenario);
-    let by_hand = median(
-        (0..rounds)
-            .map(|_| {
-                let start = Instant::now();
-                let mut child = Command::new(&launch.program)
-                    .args(&launch.args)
-                    .current_dir(&launch.cwd)
-                    .envs(launch.env.iter().map(|(k, v)| (k, v)))
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .expect("spawn");
-                child
-                    .stdin
-                    .take()
-                    .expect("stdin")
-                    .write_all(&input)
-                    .expect("write");
-                let output = child.wait_with_output().expect("wait");
-                assert!(output.status.success());
-                start.elapsed()
-            })
+    let idle = median((0..5).map(|_| by_hand(&launch, b"")).collect());
+    let busy = median(
+        (0..5)
+            .map(|_| by_hand(&launch, &input.repeat(repeat)))
             .collect(),
     );
-    (harness, by_hand)
+    busy.saturating_sub(idle) / repeat as u32
+}
+
+/// Runs a whole program many times in one interpreter (stdin and stdout replaced by strings
+/// each time), and prints the median time of one run in seconds.
+const PROGRAM_LOOP: &str = r#"
+import io, os, runpy, sys, time
+stubs, script, data, rounds = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), int(sys.argv[4])
+sys.argv = [script]
+sys.path[0:1] = [stubs, os.path.dirname(script)]
+real, times = sys.stdout, []
+for _ in range(rounds):
+    sys.stdin, sys.stdout = io.StringIO(data), io.StringIO()
+    start = time.perf_counter()
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except (SystemExit, EOFError):
+        pass
+    times.append(time.perf_counter() - start)
+sys.stdout = real
+times.sort()
+print(times[len(times) // 2])
+"#;
+
+/// A whole program's code alone: the median of `rounds` runs in one interpreter.
+fn program_code_alone(target: &Target, scenario: &Scenario, rounds: usize) -> Duration {
+    let launch = target
+        .program(scenario.game, scenario.dialect, &Limits::default())
+        .expect("launch")
+        .expect("a process")
+        .launch;
+    // The launcher's arguments: -B, the launcher, the stubs folder, the entry file.
+    let (stubs, entry) = (&launch.args[2], &launch.args[3]);
+    let input_file = launch.cwd.join("bench-input.txt");
+    std::fs::write(&input_file, expectation::input(scenario)).expect("input");
+    let output = Command::new(&launch.program)
+        .arg("-c")
+        .arg(PROGRAM_LOOP)
+        .arg(stubs)
+        .arg(entry)
+        .arg(&input_file)
+        .arg(rounds.to_string())
+        .current_dir(&launch.cwd)
+        .output()
+        .expect("python");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{text}{}", String::from_utf8_lossy(&output.stderr)));
+    Duration::from_secs_f64(seconds)
+}
+
+fn side_by_side(label: &str, code: Duration, harness: Duration, steps: usize) {
+    println!(
+        "{label}: student code alone {:.2} ms, harness {:.1} ms per scenario, {:.0}x, {:+.1} ms  ({steps} steps, medians)",
+        code.as_secs_f64() * 1e3,
+        harness.as_secs_f64() * 1e3,
+        harness.as_secs_f64() / code.as_secs_f64().max(1e-6),
+        (harness.as_secs_f64() - code.as_secs_f64()) * 1e3,
+    );
+}
+
+fn specs(folder: &str) -> Vec<Scenario> {
+    let files = sources::from_paths(&[Path::new(ROOT).join(folder)]).expect("specs");
+    sources::load_all(&files).scenarios
+}
+
+fn pick<'a>(scenarios: &'a [Scenario], name: &str) -> &'a Scenario {
+    scenarios
+        .iter()
+        .find(|s| s.name.contains(name))
+        .unwrap_or_else(|| panic!("no scenario named {name:?}"))
 }
 
 fn class(dir: &Path, size: usize) -> Vec<Submission> {
@@ -152,18 +234,43 @@ fn main() {
         interpreter.version
     );
 
-    let scenario = scenarios
-        .iter()
-        .find(|s| s.name.contains("the handout's game"))
-        .expect("the handout's game");
-    let (harness, by_hand) = overhead(&interpreter, scenario, 30);
-    println!(
-        "overhead per scenario: harness {:.1} ms, by hand {:.1} ms, overhead {:+.1}%  ({} steps, median of 30)",
-        harness.as_secs_f64() * 1e3,
-        by_hand.as_secs_f64() * 1e3,
-        (harness.as_secs_f64() / by_hand.as_secs_f64() - 1.0) * 100.0,
-        scenario.steps.len()
+    let project5 = target(&interpreter, &Path::new(ROOT).join(FIXTURE));
+    let scenario = pick(&scenarios, "the handout's game");
+    side_by_side(
+        "project5 (call protocol)",
+        call_protocol_code_alone(&project5, scenario, 50),
+        through_harness(&project5, scenario, 30),
+        scenario.steps.len(),
     );
+    let csc110_specs = specs("specs/one-d-chess/csc110");
+    let csc110 = target(
+        &interpreter,
+        &Path::new(ROOT).join("fixtures/one-d-chess/csc110/chess.py"),
+    );
+    let game = csc110_specs
+        .iter()
+        .max_by_key(|s| s.steps.len())
+        .expect("a csc110 scenario");
+    side_by_side(
+        "csc110 (whole program)",
+        program_code_alone(&csc110, game, 50),
+        through_harness(&csc110, game, 30),
+        game.steps.len(),
+    );
+
+    let chess = specs("specs/chess");
+    let team = [Submission {
+        id: "team".into(),
+        path: Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),
+    }];
+    for jobs in [1, 2] {
+        let wall = grade_class(&team, &chess, &interpreter, jobs);
+        println!(
+            "one chess team x {} scenarios through grade (--jobs {jobs}): {:.2} s",
+            chess.len(),
+            wall.as_secs_f64()
+        );
+    }
 
     let dir = tempfile::tempdir().expect("tempdir");
     let twenty = class(&dir.path().join("twenty"), 20);

@@ -18,5 +18,6 @@ pub mod pool;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod verdict;
 
 pub use error::{Error, Result};

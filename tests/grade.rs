@@ -314,8 +314,17 @@ fn junit_lists_a_case_per_scenario() {
     let xml = String::from_utf8(output.stdout).unwrap();
     assert!(xml.starts_with("<?xml"));
     assert_eq!(xml.matches("<testcase ").count(), 31);
-    assert_eq!(xml.matches("<failure type=\"wrong\"").count(), 2);
-    assert!(xml.contains("<testsuite name=\"bob\" tests=\"31\" failures=\"2\" errors=\"0\""));
+    assert_eq!(
+        xml.matches("<failure message=\"wrong\" type=\"wrong\">")
+            .count(),
+        2
+    );
+    assert!(
+        xml.contains(
+            "<testsuite name=\"bob\" tests=\"31\" disabled=\"0\" errors=\"0\" failures=\"2\""
+        ),
+        "{xml}"
+    );
 }
 
 #[test]

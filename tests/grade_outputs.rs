@@ -270,3 +270,37 @@ fn one_mistake_across_many_scenarios_is_one_group() {
         "{text}"
     );
 }
+
+#[test]
+fn test_writes_junit_and_json_from_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (junit, json) = (dir.path().join("j.xml"), dir.path().join("r/r.json"));
+    let output = boardgrade()
+        .args([
+            "test",
+            "specs/one-d-chess/project5/is_valid_move.toml",
+            "--python",
+            "fixtures/one-d-chess/project5/bug-negative-index.py",
+            "--report",
+            &format!("junit={}", junit.display()),
+            "--report",
+            &format!("json={}", json.display()),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("WRONG"));
+    let xml = read(&junit);
+    let document: serde_json::Value = serde_json::from_str(&read(&json)).unwrap();
+    let scenarios = document["scenarios"].as_array().unwrap();
+    let wrong = scenarios.iter().filter(|s| s["verdict"] == "wrong").count();
+    assert_eq!(xml.matches("<testcase ").count(), scenarios.len());
+    assert_eq!(xml.matches("<failure ").count(), wrong);
+    assert!(wrong > 0);
+
+    let refused = boardgrade()
+        .args(["test", "--report", "csv=x.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+}

@@ -85,6 +85,8 @@ fn a_fault_is_shown_at_the_typed_line_that_caused_it() {
         .as_str()
         .unwrap()
         .ends_with("Black enter direction (l or r):\nr"));
+    // The steps after the crash were never reached: nothing more to say about them.
+    assert_eq!(divergence["notes"], serde_json::json!([]));
 
     // A debug line printed once both inputs are read is that move's divergence.
     let (_, report) = test_json(&[
@@ -100,6 +102,16 @@ fn a_fault_is_shown_at_the_typed_line_that_caused_it() {
     let actual = divergence["actual"].as_str().unwrap();
     assert!(actual.starts_with("checking 2 White\n+---"), "{actual}");
     assert!(actual.ends_with("Black enter index:\n"), "{actual}");
+    // Every later move prints it too: the report says so once, under the first.
+    let game = &scenario(&report, "the example game")["first_divergence"];
+    assert_eq!(game["step"], 2);
+    assert!(
+        game["notes"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("and 8 later steps differ")),
+        "{game:#}"
+    );
 }
 
 #[test]

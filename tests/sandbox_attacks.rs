@@ -300,3 +300,176 @@ fn a_scratch_folder_left_by_a_killed_grader_goes_with_the_next_run() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_under(&scratch), Vec::<String>::new());
 }
+
+/// `boardgrade test` of one fixture against the one-scenario game, as JSON: its scenario.
+fn test_one(fixture: &str, sandbox: &str, env: &[(&str, &str)]) -> Value {
+    let output = boardgrade()
+        .envs(env.iter().copied())
+        .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+        .arg(root().join("fixtures").join(fixture))
+        .args(["--sandbox", sandbox, "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["scenarios"][0].clone()
+}
+
+#[test]
+fn a_fork_bomb_is_capped_and_a_cpu_limit_kill_is_a_timeout() {
+    for (sandbox, env) in sandboxes() {
+        let bomb = test_one("hostile/fork_count.py", sandbox, &env);
+        let said = bomb["first_divergence"]["actual"].as_str().unwrap();
+        let forked: usize = said
+            .trim()
+            .strip_prefix("forked ")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{sandbox}: {said}"));
+        if is_root() {
+            // RLIMIT_NPROC binds the student user (it never binds root).
+            assert!(forked < 300, "{sandbox}: {forked} processes");
+        }
+        let stubborn = test_one("hostile/ignores_cpu_signal.py", sandbox, &env);
+        assert_eq!(stubborn["verdict"], "timeout", "{sandbox}: {stubborn:#}");
+        let detail = stubborn["detail"].as_str().unwrap();
+        // Killed at its CPU limit, or (on a machine too loaded to give it that much CPU time)
+        // at the wall-clock limit beside it: a timeout either way, never a crash.
+        assert!(detail.contains("CPU"), "{sandbox}: {detail}");
+    }
+}
+
+/// Grades a class of `students` (name, files as (name, fixture)) with `args`; the report.
+fn grade_class(dir: &Path, students: &[(String, Vec<(&str, &str)>)], args: &[&str]) -> Value {
+    let class = dir.join("class");
+    for (name, files) in students {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for (file, fixture) in files {
+            std::fs::copy(root().join("fixtures").join(fixture), folder.join(file)).unwrap();
+        }
+    }
+    let output = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .args(["--specs", "tests/selftest/hostile_game.toml", "--out"])
+        .arg(dir.join("out"))
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&output.stderr));
+    })
+}
+
+#[test]
+fn a_cpu_bound_correct_submission_passes_with_more_jobs_than_cores() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each spends 1.2 s of CPU of its 3 s limit: eight at once on two cores take about 5 s of
+    // wall-clock time each.
+    let students: Vec<(String, Vec<(&str, &str)>)> = (0..8)
+        .map(|i| {
+            (
+                format!("student{i}"),
+                vec![
+                    ("chess.py", "hostile/cpu_bound_correct.py"),
+                    ("correct_game.py", "one-d-chess/csc110/chess.py"),
+                ],
+            )
+        })
+        .collect();
+    let report = grade_class(
+        dir.path(),
+        &students,
+        &["--jobs", "8", "--sandbox", "limits"],
+    );
+    for result in report["submissions"].as_array().unwrap() {
+        let scenario = &result["scenarios"][0];
+        assert_eq!(
+            scenario["verdict"], "pass",
+            "{}: {scenario:#}",
+            result["id"]
+        );
+    }
+}
+
+#[test]
+fn floods_leave_the_grader_and_the_stored_results_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let students = vec![
+        (
+            "endless".to_string(),
+            vec![("chess.py", "hostile/endless_line.py")],
+        ),
+        (
+            "flood".to_string(),
+            vec![("chess.py", "hostile/stderr_flood.py")],
+        ),
+    ];
+    let report = grade_class(dir.path(), &students, &["--sandbox", "limits"]);
+    let rss = report["grader"]["max_rss_kib"].as_u64().unwrap();
+    assert!(rss < 100 * 1024, "grader peak memory {rss} KiB");
+    for stored in std::fs::read_dir(dir.path().join("out/submissions"))
+        .unwrap()
+        .flatten()
+    {
+        let size = stored.metadata().unwrap().len();
+        assert!(size < 64 << 10, "{:?}: {size} bytes", stored.path());
+    }
+}
+
+#[test]
+fn sigterm_stops_test_and_grade_at_once_with_every_child_killed() {
+    for (sandbox, env) in sandboxes() {
+        for command in ["test", "grade"] {
+            let dir = tempfile::tempdir().unwrap();
+            let scratch = dir.path().join("tmp");
+            let class = dir.path().join("class/a");
+            std::fs::create_dir_all(&scratch).unwrap();
+            std::fs::create_dir_all(&class).unwrap();
+            let fixture = root().join("fixtures/hostile/sleep_forever.py");
+            std::fs::copy(&fixture, class.join("chess.py")).unwrap();
+            let mut grader = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+            grader
+                .current_dir(root())
+                .env("TMPDIR", &scratch)
+                .envs(env.iter().copied());
+            if command == "test" {
+                grader.args(["test", "tests/selftest/hostile_game.toml", "--python"]);
+                grader.arg(&fixture);
+            } else {
+                grader.arg("grade").arg(dir.path().join("class"));
+                grader.args(["--specs", "tests/selftest/hostile_game.toml", "--out"]);
+                grader.arg(dir.path().join("out"));
+            }
+            let mut grader = grader
+                .args(["--sandbox", sandbox])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let started = Instant::now();
+            while !processes_under(&scratch)
+                .iter()
+                .any(|p| p.contains("sleep_forever"))
+                && started.elapsed() < Duration::from_secs(20)
+            {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
+            rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+            let asked = Instant::now();
+            grader.wait().unwrap();
+            assert!(
+                asked.elapsed() < Duration::from_secs(1),
+                "{sandbox} {command}: took {:?}",
+                asked.elapsed()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+            assert_eq!(
+                processes_under(&scratch),
+                Vec::<String>::new(),
+                "{sandbox} {command}"
+            );
+        }
+    }
+}

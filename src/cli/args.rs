@@ -201,6 +201,10 @@ pub struct TestArgs {
     pub run: RunArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// A further report from the same run, written atomically (repeatable): `json=r.json`,
+    /// `junit=j.xml`.
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportRequest>,
 }
 
 /// Which scenarios to keep, by game and dialect.

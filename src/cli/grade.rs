@@ -241,6 +241,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
                 "skipped": manifest.skipped,
                 "grader": {
                     "sandbox": config.sandbox.as_str(),
+                    "sandbox_missing": config.sandbox.missing(),
                     "jobs": config.jobs,
                     "max_rss_kib": boardgrade::execution::own_peak_rss_kib(),
                 },

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::grade::{self, route::Routing};
 use boardgrade::harness::{run_all, RunConfig};
-use boardgrade::report::reporter;
+use boardgrade::report::{json, junit, reporter};
 use boardgrade::scenario::sources::{self, SourceFile};
 use boardgrade::scenario::Scenario;
-use boardgrade::Error;
+use boardgrade::{atomic, Error};
 
-use super::args::{RunArgs, TestArgs};
+use super::args::{ReportFormat, RunArgs, TestArgs};
 use super::exit;
 
 /// The interpreter named by flag, environment or default.
@@ -24,9 +24,18 @@ pub fn run_config(args: &RunArgs) -> RunConfig {
     let mut config = RunConfig::default();
     if let Some(jobs) = args.jobs {
         config.jobs = jobs.max(1);
+        let cores = boardgrade::pool::default_jobs();
+        if config.jobs > cores {
+            eprintln!(
+                "boardgrade: note: --jobs {} is more than the {cores} core(s) here; time limits \
+                 are judged on CPU time, and a timeout among other jobs is run again alone",
+                config.jobs
+            );
+        }
     }
     config.limits = Limits {
         output_bytes: args.output_limit,
+        // The flag is bounded (16 TiB), so this cannot wrap around.
         memory_bytes: (args.memory_limit > 0).then_some(args.memory_limit << 20),
         ..Limits::default()
     };
@@ -83,6 +92,16 @@ fn one_dialect(
 }
 
 pub fn run(args: &TestArgs) -> Result<i32, Error> {
+    if let Some(request) = args
+        .reports
+        .iter()
+        .find(|r| !matches!(r.format, ReportFormat::Json | ReportFormat::Junit))
+    {
+        return Err(Error::Usage(format!(
+            "`test` writes json and junit reports; {} is a report of `grade`",
+            request.path.display()
+        )));
+    }
     let files: Vec<SourceFile> = if args.paths.is_empty() {
         sources::bundled()
     } else {
@@ -132,6 +151,15 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
             }
         },
     );
+    for request in &args.reports {
+        let bytes = match request.format {
+            ReportFormat::Json => json::test_document(&target_name, &outcomes, &loaded.errors)
+                .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?,
+            ReportFormat::Junit => junit::junit_run(&target_name, &outcomes).into_bytes(),
+            _ => continue, // refused before the run
+        };
+        atomic::write(&request.path, &bytes)?;
+    }
     if let Some(e) = write_error {
         return Err(io_error(e));
     }
@@ -145,7 +173,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
 }
 
 fn describe_target(target: &Target) -> String {
-    let sandbox = target.sandbox().as_str();
+    let sandbox = target.sandbox().describe();
     match target.spec() {
         TargetSpec::Reference => "the reference engine".to_string(),
         TargetSpec::Command(cmd) => format!("`{cmd}` (sandbox: {sandbox})"),

@@ -122,6 +122,31 @@ pub fn match_split(
     Ok(starts)
 }
 
+/// How many steps after `step` print something other than their expectation, each judged on
+/// its own stretch (steps the program never reached, with no output, are not counted).
+pub fn later_mismatches(
+    steps: &[StepPattern],
+    actual: &[u8],
+    stretches: &[Range<usize>],
+    step: usize,
+    mode: CompareMode,
+) -> usize {
+    steps
+        .iter()
+        .zip(stretches)
+        .skip(step + 1)
+        .filter(|(pattern, stretch)| {
+            !stretch.is_empty()
+                && match_steps(
+                    std::slice::from_ref(*pattern),
+                    &actual[(*stretch).clone()],
+                    mode,
+                )
+                .is_err()
+        })
+        .count()
+}
+
 struct Matcher<'a> {
     steps: &'a [StepPattern],
     actual: &'a [u8],

@@ -7,5 +7,5 @@ pub mod pattern;
 pub mod reads;
 pub mod visible;
 
-pub use matcher::{match_split, match_steps, prepare, Mismatch};
+pub use matcher::{later_mismatches, match_split, match_steps, prepare, Mismatch};
 pub use pattern::{Segment, StepPattern};

@@ -294,12 +294,12 @@ impl Running {
             self.stdout = None;
         }
         self.stdout_bytes += self.pending.len() - before;
-        if !drain(&mut self.stderr, &mut self.stderr_tail, usize::MAX) {
+        if !drain_tail(
+            &mut self.stderr,
+            &mut self.stderr_tail,
+            self.limits.stderr_tail_bytes,
+        ) {
             self.stderr = None;
-        }
-        if self.stderr_tail.len() > self.limits.stderr_tail_bytes {
-            let cut = self.stderr_tail.len() - self.limits.stderr_tail_bytes;
-            self.stderr_tail.drain(..cut);
         }
         if self.stdout_bytes > self.limits.output_bytes {
             self.stop(Ending::OutputLimit);
@@ -391,6 +391,24 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool 
             Err(_) => return false,
         }
     }
+}
+
+/// Reads what is available into `tail`, keeping only its last `keep` bytes as it goes: a
+/// flood never grows it past `keep` and a chunk, and at most a few chunks are read per call,
+/// so the driver gets back to its deadline. False at end of stream.
+fn drain_tail<R: Read>(pipe: &mut Option<R>, tail: &mut Vec<u8>, keep: usize) -> bool {
+    for _ in 0..16 {
+        let open = drain(pipe, tail, keep + CHUNK);
+        let stopped_at_cap = tail.len() >= keep + CHUNK;
+        if tail.len() > keep {
+            let cut = tail.len() - keep;
+            tail.drain(..cut);
+        }
+        if !open || !stopped_at_cap {
+            return open;
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -293,11 +293,17 @@ impl Program {
         }
     }
 
-    /// Whether a timeout of this run may be the doing of other programs: others ran beside
-    /// it and (where a cgroup measured it) it was using the CPU, not sleeping.
+    /// Whether a timeout of this run may be the doing of other programs: it was using the
+    /// CPU, not sleeping (where a cgroup measured it), and other programs of this grader ran
+    /// beside it, or it got less CPU than its limit while busy (others on the machine).
     pub fn slowed_by_company(&self, elapsed: Duration) -> bool {
-        self.jail_run().is_some_and(|run| {
-            run.had_company() && run.cpu_time().is_none_or(|cpu| cpu * 10 >= elapsed)
+        let cpu_limit = self.limits.cpu_seconds.map(Duration::from_secs);
+        self.jail_run().is_some_and(|run| match run.cpu_time() {
+            Some(cpu) => {
+                let starved = cpu_limit.is_some_and(|limit| cpu < limit);
+                cpu * 10 >= elapsed && (run.had_company() || starved)
+            }
+            None => run.had_company(),
         })
     }
 }

@@ -6,9 +6,27 @@
 
 pub mod board_text;
 pub mod chess;
+pub mod matches;
 pub mod minichess;
 pub mod one_d_chess;
 pub mod pown_chess;
+#[cfg(test)]
+mod toy;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_dialect_reads_the_same_in_every_run() {
+        // Its debug text goes into scenario fingerprints, so it holds no address.
+        for game in super::REGISTRY {
+            for dialect in game.dialects() {
+                let text = format!("{dialect:?}");
+                assert!(!text.contains("0x"), "{text}");
+                assert!(text.contains(dialect.entry_file), "{text}");
+            }
+        }
+    }
+}
 
 use std::borrow::Cow;
 use std::fmt;
@@ -24,6 +42,8 @@ pub static REGISTRY: &[&dyn Game] = &[
     &pown_chess::PownChess,
     &minichess::MiniChess,
     &chess::Chess,
+    #[cfg(test)]
+    &toy::Counter,
 ];
 
 /// How a dialect talks over stdin/stdout.
@@ -51,7 +71,7 @@ pub enum PythonLaunch {
 }
 
 /// One handout's version of a game's interface.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Dialect {
     pub name: &'static str,
     pub protocol: Protocol,
@@ -64,6 +84,23 @@ pub struct Dialect {
     /// called. Empty for whole programs that need no particular name.
     pub defines: &'static [&'static str],
     pub python: PythonLaunch,
+    /// Starts a reference session of this dialect. Unknown or ill-typed options are errors.
+    pub session: fn(&GameOptions) -> Result<Box<dyn Session>, OptionError>,
+}
+
+/// Every field but `session`, whose address changes from run to run: a dialect's debug text
+/// is part of a scenario's fingerprint (a stored result is reused only for the same one).
+impl fmt::Debug for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dialect")
+            .field("name", &self.name)
+            .field("protocol", &self.protocol)
+            .field("handout", &self.handout)
+            .field("entry_file", &self.entry_file)
+            .field("defines", &self.defines)
+            .field("python", &self.python)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Scenario-level options for a game (the scenario file's `options` table).
@@ -215,8 +252,14 @@ pub trait Game: Sync {
     /// The game's name on the command line and in scenario files (`one-d-chess`).
     fn name(&self) -> &'static str;
     fn dialects(&self) -> &'static [Dialect];
-    /// Start a reference session. Unknown or ill-typed options are errors.
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError>;
+    /// Start a reference session of the dialect of that name (its table's `session`).
+    /// Unknown or ill-typed options are errors.
+    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        let found = self
+            .dialect(dialect)
+            .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))?;
+        (found.session)(options)
+    }
     /// Reads this game's board renderings out of output text.
     fn board_reader(&self) -> &dyn BoardReader;
 
@@ -231,6 +274,11 @@ pub trait Game: Sync {
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Whole games against the game's reference players, where the game has them.
+    fn match_play(&self) -> Option<&dyn matches::MatchPlay> {
+        None
     }
 
     /// The names of the parts a call dialect's responses have, for scenarios' `judge` key

@@ -32,7 +32,8 @@ pub use submission::{discover, Discovery, Skipped, Submission};
 /// How to grade.
 #[derive(Debug, Clone)]
 pub struct GradeConfig {
-    /// Submissions graded at once.
+    /// Submissions graded at once; a class smaller than that runs several scenarios of a
+    /// submission at once, so one submission uses every core.
     pub jobs: usize,
     pub limits: Limits,
     pub interpreter: Interpreter,
@@ -239,6 +240,16 @@ fn mine<'a>(
 
 /// Grades one planned submission.
 pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
+    grade_with(plan, scenarios, config, config.jobs)
+}
+
+/// [`grade_one`], running `scenario_jobs` of its scenarios at once.
+fn grade_with(
+    plan: &Plan,
+    scenarios: &[Scenario],
+    config: &GradeConfig,
+    scenario_jobs: usize,
+) -> SubmissionResult {
     let started = Instant::now();
     let dialect = routed_dialect(&plan.routing);
     let mine: Vec<&Scenario> = mine(scenarios, dialect).collect();
@@ -281,10 +292,9 @@ pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> S
             .with_sandbox(config.sandbox, config.hidden.clone())
     });
     let mut outcomes: Vec<Outcome> = match &target {
-        Ok(target) => mine
-            .iter()
-            .map(|s| run_one(s, target, &config.limits))
-            .collect(),
+        Ok(target) => crate::pool::map(&mine, scenario_jobs, |_, s| {
+            run_one(s, target, &config.limits)
+        }),
         Err(error) => {
             result.error = Some(error.to_string());
             Vec::new()
@@ -347,13 +357,17 @@ pub fn grade_all(
     let pending: Vec<usize> = (0..submissions.len())
         .filter(|&i| stored[i].is_none())
         .collect();
+    // Fewer submissions than workers: the spare workers run their scenarios.
+    let scenario_jobs = (config.jobs / pending.len().clamp(1, config.jobs.max(1))).max(1);
     crate::pool::each(
         &pending,
         config.jobs,
         |_, &index| {
             // Once Ctrl-C is pressed, nothing more is started.
-            (!crate::cancel::is_requested())
-                .then(|| (index, grade_one(&plans[index], scenarios, config)))
+            (!crate::cancel::is_requested()).then(|| {
+                let result = grade_with(&plans[index], scenarios, config, scenario_jobs);
+                (index, result)
+            })
         },
         |_, graded| {
             // A result finished after Ctrl-C may be cut short: it is neither stored nor

@@ -7,7 +7,9 @@ use std::time::Duration;
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
-use crate::compare::{match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern};
+use crate::compare::{
+    later_mismatches, match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern,
+};
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
@@ -19,6 +21,9 @@ const MAX_CHUNK_LINES: usize = 60;
 const SENT_BEFORE: usize = 12;
 /// Most lines of transcript kept before the divergence.
 const TRANSCRIPT_LINES: usize = 24;
+/// Most bytes of a step's output kept in a divergence, and of each transcript line: an endless
+/// line is not stored whole.
+const MAX_SHOWN_BYTES: usize = 4 << 10;
 
 /// The outcome of a run of `scenario`.
 pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
@@ -44,10 +49,17 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         same_positions(scenario, &steps, &compared)
     });
 
-    let first_divergence = matched
+    let mut first_divergence = matched
         .as_ref()
         .err()
         .map(|m| divergence(scenario, &steps, &compared, m));
+    if let (Some(d), Some(stretches), Err(m)) = (&mut first_divergence, &stretches, &matched) {
+        let later = later_mismatches(&steps, &compared, stretches, m.step, mode);
+        if later > 0 {
+            let s = if later == 1 { "" } else { "s" };
+            d.notes.push(format!("and {later} later step{s} differ"));
+        }
+    }
     let transcript = matched
         .as_ref()
         .err()
@@ -318,7 +330,7 @@ fn divergence(
         Some(step_end) => after_lines(actual, start, MAX_CHUNK_LINES).min(step_end),
         None => after_lines(actual, start, lines),
     };
-    let chunk = visible::lossless(&actual[start..end]);
+    let chunk = clip(visible::lossless(&actual[start..end]));
     let step = m.step.checked_sub(1).and_then(|i| scenario.steps.get(i));
     let sent: Vec<&str> = scenario.steps[..m.step.min(scenario.steps.len())]
         .iter()
@@ -353,6 +365,21 @@ fn divergence(
     }
 }
 
+/// `text` cut to [`MAX_SHOWN_BYTES`] (at a character boundary), saying how much was left out.
+fn clip(mut text: String) -> String {
+    if text.len() <= MAX_SHOWN_BYTES {
+        return text;
+    }
+    let mut cut = MAX_SHOWN_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let left_out = text.len() - cut;
+    text.truncate(cut);
+    text.push_str(&format!("... [{left_out} more bytes]"));
+    text
+}
+
 /// The output up to the divergence as a terminal shows it: each typed line right after the
 /// output that preceded it.
 fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
@@ -372,7 +399,7 @@ fn transcript(scenario: &Scenario, actual: &[u8], m: &Mismatch) -> String {
         from = start;
     }
     text.push_str(&visible::lossless(&actual[from.min(end)..end]));
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<String> = text.lines().map(|l| clip(l.to_string())).collect();
     let skip = lines.len().saturating_sub(TRANSCRIPT_LINES);
     let mut shown = lines[skip..].join("\n");
     if skip > 0 {

@@ -75,14 +75,7 @@ impl<W: Write> HumanReporter<W> {
     }
 }
 
-/// A score without needless decimals.
-pub fn number(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{:.2}", x).trim_end_matches('0').to_string()
-    }
-}
+pub use crate::harness::scoring::number;
 
 impl<W: Write> Reporter for HumanReporter<W> {
     fn invalid_file(&mut self, error: &ScenarioFileError) -> io::Result<()> {

@@ -23,6 +23,26 @@ struct Document<'a> {
     invalid_files: &'a [InvalidFile],
 }
 
+/// A `test` run as the JSON document, for a file written beside the terminal report.
+pub fn test_document(
+    target: &str,
+    outcomes: &[Outcome],
+    invalid: &[ScenarioFileError],
+) -> serde_json::Result<Vec<u8>> {
+    let invalid: Vec<InvalidFile> = invalid.iter().map(InvalidFile::from).collect();
+    let document = Document {
+        version: FORMAT_VERSION,
+        boardgrade: env!("CARGO_PKG_VERSION"),
+        target,
+        summary: &Summary::of(outcomes),
+        scenarios: outcomes,
+        invalid_files: &invalid,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&document)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
 #[derive(Serialize)]
 struct InvalidFile {
     file: String,
@@ -30,6 +50,18 @@ struct InvalidFile {
     column: usize,
     key: Option<String>,
     message: String,
+}
+
+impl From<&ScenarioFileError> for InvalidFile {
+    fn from(e: &ScenarioFileError) -> Self {
+        InvalidFile {
+            file: e.file.clone(),
+            line: e.line,
+            column: e.column,
+            key: e.key.clone(),
+            message: e.message.clone(),
+        }
+    }
 }
 
 pub struct JsonReporter<W: Write> {
@@ -50,13 +82,7 @@ impl<W: Write> JsonReporter<W> {
 
 impl<W: Write> Reporter for JsonReporter<W> {
     fn invalid_file(&mut self, e: &ScenarioFileError) -> io::Result<()> {
-        self.invalid.push(InvalidFile {
-            file: e.file.clone(),
-            line: e.line,
-            column: e.column,
-            key: e.key.clone(),
-            message: e.message.clone(),
-        });
+        self.invalid.push(InvalidFile::from(e));
         Ok(())
     }
 

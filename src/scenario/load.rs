@@ -316,7 +316,7 @@ fn resolve_match(
             "a match scenario's points are the sum of its awards' `points`",
         ));
     }
-    crate::harness::matchplay::check(game, dialect, play.get_ref())
+    crate::games::matches::check(game, dialect, play.get_ref())
         .map_err(|e| at(play.span(), &format!("match.{}", e.key), &e.message))?;
     Ok(Some(play.get_ref().clone()))
 }

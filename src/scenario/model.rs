@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+pub use crate::games::matches::{AwardDef, MatchDef, MatchSide};
+
 /// One scenario table, or the file's top level (whose keys are then defaults).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -64,68 +66,6 @@ pub struct StepDef {
     /// Other outputs that are also correct.
     #[serde(default)]
     pub accept: Vec<String>,
-}
-
-/// A match scenario's `[scenario.match]` table: the submission plays whole games through
-/// its own functions against the game's reference players, every opponent in both colours
-/// on every size, and earns each award whose threshold its record meets. The game's
-/// PROTOCOL.md names its players.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MatchDef {
-    /// Reference players to meet, by name.
-    pub opponents: Vec<String>,
-    /// Board sizes to play on.
-    pub sizes: Vec<usize>,
-    /// Games per opponent, colour and size.
-    #[serde(default = "MatchDef::one")]
-    pub games: u32,
-    /// Seed of the random players (each game gets its own, derived from this one).
-    #[serde(default)]
-    pub seed: u64,
-    /// The thresholds that earn points; the scenario's points are their sum.
-    pub award: Vec<AwardDef>,
-}
-
-impl MatchDef {
-    fn one() -> u32 {
-        1
-    }
-
-    /// The most a submission can earn: every award's points.
-    pub fn max_points(&self) -> f64 {
-        self.award.iter().fold(0.0, |total, a| total + a.points)
-    }
-}
-
-/// Points for a record that meets a threshold. At least one of `min_win_rate` and
-/// `max_losses` is given; the games counted are the `opponent`'s (all when absent) played
-/// on the `side`'s colour.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AwardDef {
-    pub points: f64,
-    pub opponent: Option<String>,
-    #[serde(default)]
-    pub side: MatchSide,
-    /// Least share of the counted games won, from 0 to 1.
-    pub min_win_rate: Option<f64>,
-    /// Most counted games lost.
-    pub max_losses: Option<u32>,
-}
-
-/// Which of the submission's games an award counts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MatchSide {
-    #[default]
-    Both,
-    White,
-    Black,
-    /// The colour that wins the start position with perfect play.
-    Winning,
-    /// The colour that loses the start position with perfect play.
-    Losing,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]

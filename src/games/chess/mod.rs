@@ -31,8 +31,7 @@ pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol,
-    PythonLaunch, Response, Session,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, Part, Protocol, PythonLaunch, Response,
 };
 use crate::policy::{Policy, PolicyOption};
 use ecs198f::{Ecs198f, ScenarioOptions};
@@ -47,6 +46,7 @@ const DIALECTS: &[Dialect] = &[Dialect {
     python: PythonLaunch::Adapter {
         script: include_str!("ecs198f_adapter.py"),
     },
+    session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
 }];
 
 /// The game `chess`.
@@ -59,17 +59,6 @@ impl Game for Chess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        let options = ScenarioOptions::parse(options)?;
-        match dialect {
-            "ecs198f" => Ok(Box::new(Ecs198f::new(options))),
-            other => Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {other:?}"),
-            )),
-        }
     }
 
     fn board_reader(&self) -> &dyn BoardReader {

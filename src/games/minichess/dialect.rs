@@ -45,6 +45,15 @@ macro_rules! flavor {
                         ")\n"
                     ),
                 },
+                session: |options| {
+                    crate::games::check_option_keys(options, &[])?;
+                    const FUNCTIONS: Functions = Functions {
+                        maker: $maker,
+                        chooser: $chooser,
+                        color_first: $color_first,
+                    };
+                    Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
+                },
             },
             functions: Functions {
                 maker: $maker,

@@ -42,23 +42,14 @@ pub use solver::{Solution, SolveError, Solver, SolverStats, Value};
 use std::borrow::Cow;
 
 use crate::games::board_text::NoBoards;
-use crate::games::{
-    check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part,
-    Response, Session,
-};
+use crate::games::matches::MatchPlay;
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response};
 
 /// The game's name on the command line and in scenario files.
 pub const NAME: &str = "minichess";
 
 /// The game `minichess`.
 pub struct MiniChess;
-
-impl MiniChess {
-    fn functions(dialect: &str) -> Result<&'static dialect::Functions, OptionError> {
-        dialect::functions(dialect)
-            .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))
-    }
-}
 
 impl Game for MiniChess {
     fn name(&self) -> &'static str {
@@ -69,11 +60,8 @@ impl Game for MiniChess {
         &dialect::DIALECTS
     }
 
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[])?;
-        Ok(Box::new(session::CallSession::new(Self::functions(
-            dialect,
-        )?)))
+    fn match_play(&self) -> Option<&dyn MatchPlay> {
+        Some(&matches::MiniChessMatches)
     }
 
     /// Answers are one-line lists, drawn by `explain` rather than read cell by cell.

@@ -7,8 +7,7 @@ pub mod project5;
 pub mod render;
 
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
-    PythonLaunch, Response, Session,
+    check_option_keys, BoardReader, Dialect, Game, Part, Protocol, PythonLaunch, Response,
 };
 use crate::policy::PolicyOption;
 
@@ -30,6 +29,10 @@ const DIALECTS: &[Dialect] = &[
         python: PythonLaunch::Adapter {
             script: include_str!("project5_adapter.py"),
         },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(project5::Project5::new()))
+        },
     },
     Dialect {
         name: "csc110",
@@ -48,6 +51,10 @@ const DIALECTS: &[Dialect] = &[
         python: PythonLaunch::Program {
             stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
         },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(csc110::Csc110::new()))
+        },
     },
 ];
 
@@ -61,18 +68,6 @@ impl Game for OneDChess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[])?;
-        match dialect {
-            "project5" => Ok(Box::new(project5::Project5::new())),
-            "csc110" => Ok(Box::new(csc110::Csc110::new())),
-            other => Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {other:?}"),
-            )),
-        }
     }
 
     fn board_reader(&self) -> &dyn BoardReader {

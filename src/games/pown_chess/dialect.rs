@@ -24,6 +24,12 @@ const DIALECTS: &[Dialect] = &[Dialect {
     // The handout asks for a whole script, with no function of a given name.
     defines: &[],
     python: PythonLaunch::Program { stubs: &[] },
+    session: |table| {
+        Ok(Box::new(Program {
+            program: PownProgram::new(options(table)?),
+            refused: false,
+        }))
+    },
 }];
 
 /// The game `pown-chess`.
@@ -123,19 +129,6 @@ impl Game for PownChess {
 
     fn dialects(&self) -> &'static [Dialect] {
         DIALECTS
-    }
-
-    fn start(&self, dialect: &str, table: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        if dialect != "pown" {
-            return Err(OptionError::new(
-                "dialect",
-                format!("unknown dialect {dialect:?}"),
-            ));
-        }
-        Ok(Box::new(Program {
-            program: PownProgram::new(options(table)?),
-            refused: false,
-        }))
     }
 
     fn board_reader(&self) -> &dyn BoardReader {

@@ -1,62 +1,13 @@
-//! Who answers a match's calls: the reference session in-process, or the student's program
-//! driven one exchange at a time. Both are a [`Conversation`], so a match is played the same
-//! way against either.
+//! The student's program answering a match's calls, driven one exchange at a time: a
+//! [`Conversation`], as the reference session in-process is one, so a match is played the
+//! same way against either.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use crate::execution::{Ending, Program, Running};
-use crate::games::{Response, Session};
+use crate::games::matches::{Conversation, Stop};
 use crate::harness::ending::{decided_by_ending, describe_ending};
 use crate::harness::Verdict;
-
-/// The program stopped answering, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Stop {
-    /// The verdict this stop earns the match (never `pass`).
-    pub kind: Verdict,
-    pub detail: String,
-}
-
-/// A line-by-line exchange with whatever plays the submission's side.
-pub trait Conversation {
-    fn send(&mut self, line: &str) -> Result<(), Stop>;
-    fn read_line(&mut self) -> Result<String, Stop>;
-}
-
-/// The reference session answering in-process.
-pub struct ReferenceConversation {
-    session: Box<dyn Session>,
-    pending: VecDeque<String>,
-}
-
-impl ReferenceConversation {
-    pub fn new(session: Box<dyn Session>) -> Self {
-        ReferenceConversation {
-            session,
-            pending: VecDeque::new(),
-        }
-    }
-}
-
-impl Conversation for ReferenceConversation {
-    fn send(&mut self, line: &str) -> Result<(), Stop> {
-        // Framed as a program speaking the call protocol frames it.
-        let reply = Response::from_text(&self.session.respond(line).text);
-        self.pending
-            .extend(reply.encode().lines().map(str::to_string));
-        Ok(())
-    }
-
-    fn read_line(&mut self) -> Result<String, Stop> {
-        self.pending.pop_front().ok_or_else(|| Stop {
-            kind: Verdict::Error,
-            detail: "the reference gave no answer".into(),
-        })
-    }
-}
 
 /// The student's program. It is started on the first call and started again after it
 /// stops, so one crash costs one game, not the match. Its time budget runs only while it is
@@ -157,6 +108,7 @@ impl Conversation for ProcessConversation<'_> {
 mod tests {
     use super::*;
     use crate::execution::{Launch, Limits};
+    use crate::games::matches::ReferenceConversation;
     use crate::games::{Reply, Session};
 
     struct Echo;

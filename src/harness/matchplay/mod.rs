@@ -2,25 +2,24 @@
 //! game's reference players, through its own functions, and earns points by thresholds on
 //! its record (a scenario's `[scenario.match]` table, see [`MatchDef`]).
 //!
-//! The games themselves are the game's business (`games::minichess::matches`); this module
-//! checks the table ([`check`]), connects the submission ([`conversation`]), and turns the
-//! record ([`record`]) into an [`Outcome`].
+//! The games themselves are the game's business (its [`MatchPlay`], see
+//! [`crate::games::matches`]); this module connects the submission ([`conversation`]) and
+//! turns the record ([`record`]) into an [`Outcome`].
 
-mod check;
 pub mod conversation;
 pub mod record;
 
 use std::time::Instant;
 
-pub use check::{check, uses_theory, MAX_GAMES};
-use conversation::{Conversation, ProcessConversation, ReferenceConversation};
-pub use record::{AwardResult, GameResult, MatchReport, Record};
+use conversation::ProcessConversation;
+pub use record::{AwardResult, MatchReport, Record};
 
 use super::judge::error_outcome;
 use super::outcome::{Outcome, Verdict};
 use crate::execution::{Limits, Target};
-use crate::games::{minichess, Dialect, Game};
-use crate::scenario::{MatchDef, Scenario};
+use crate::games::matches::{Conversation, GameResult, MatchDef, ReferenceConversation};
+use crate::games::{Dialect, Game};
+use crate::scenario::Scenario;
 
 /// Plays the match of `scenario` with `target` on the submission's side.
 pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits) -> Outcome {
@@ -93,9 +92,9 @@ fn play(
     def: &MatchDef,
     conversation: &mut dyn Conversation,
 ) -> Result<Vec<GameResult>, String> {
-    match game.name() {
-        minichess::NAME => minichess::matches::play(dialect, def, conversation),
-        other => Err(format!("{other} has no match play")),
+    match game.match_play() {
+        Some(matches) => matches.play(dialect, def, conversation),
+        None => Err(format!("{} has no match play", game.name())),
     }
 }
 

@@ -3,34 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::conversation::Stop;
-use crate::report::human::number;
-use crate::scenario::{AwardDef, MatchDef, MatchSide};
-
-/// One finished game, from the submission's side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameResult {
-    pub opponent: String,
-    pub size: usize,
-    /// The submission's colour, `white` or `black`.
-    pub color: String,
-    /// Whether that colour wins the start position with perfect play, where known.
-    pub winning_side: Option<bool>,
-    /// The seed of the game's random choices.
-    pub seed: u64,
-    pub won: bool,
-    /// True when the submission lost by failing on its turn (a wrong answer, or no answer).
-    pub forfeit: bool,
-    /// How the game ended, in words.
-    pub ending: String,
-    /// The moves played, in order, each with its colour (`white (0,1)-(1,1)`).
-    pub moves: Vec<String>,
-    /// The last position, as a text grid.
-    pub final_board: String,
-    /// Set when the program stopped answering (and so lost the game).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop: Option<Stop>,
-}
+use crate::games::matches::{AwardDef, GameResult, MatchDef, MatchSide};
+use crate::harness::scoring::number;
 
 /// Games won and lost against one opponent, in one colour, on one size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

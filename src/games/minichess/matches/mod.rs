@@ -15,11 +15,9 @@ use super::players::{GreedyPlayer, PerfectPlayer, Player, RandomPlayer};
 use super::render::render_grid;
 use super::rules::WinReason;
 use super::AlphaBetaPlayer;
+use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay};
 use crate::games::{Dialect, OptionError};
-use crate::harness::matchplay::conversation::Conversation;
-use crate::harness::matchplay::{uses_theory, GameResult};
 use crate::rng::Rng;
-use crate::scenario::MatchDef;
 
 /// The reference players a match may name.
 pub const OPPONENTS: [&str; 4] = ["random", "greedy", "alpha-beta", "perfect"];
@@ -45,8 +43,26 @@ pub fn start_winner(size: usize) -> Option<Color> {
         .map(|(_, color)| *color)
 }
 
+/// miniChess's match play: the functions above behind [`MatchPlay`].
+pub struct MiniChessMatches;
+
+impl MatchPlay for MiniChessMatches {
+    fn check(&self, dialect: &Dialect, def: &MatchDef) -> Result<(), OptionError> {
+        check(dialect, def)
+    }
+
+    fn play(
+        &self,
+        dialect: &Dialect,
+        def: &MatchDef,
+        conversation: &mut dyn Conversation,
+    ) -> Result<Vec<GameResult>, String> {
+        play(dialect, def, conversation)
+    }
+}
+
 /// The game-specific checks of a match table: opponents and sizes.
-pub fn check(dialect: &Dialect, def: &MatchDef) -> Result<(), OptionError> {
+fn check(dialect: &Dialect, def: &MatchDef) -> Result<(), OptionError> {
     if dialect::functions(dialect.name).is_none() {
         return Err(OptionError::new(
             "dialect",
@@ -71,7 +87,7 @@ pub fn check(dialect: &Dialect, def: &MatchDef) -> Result<(), OptionError> {
                 format!("board size {size} is not supported (3 to 8)"),
             ));
         }
-        if uses_theory(def) && start_winner(size).is_none() {
+        if def.uses_theory() && start_winner(size).is_none() {
             return Err(OptionError::new(
                 format!("sizes[{i}]"),
                 format!(
@@ -85,7 +101,7 @@ pub fn check(dialect: &Dialect, def: &MatchDef) -> Result<(), OptionError> {
 }
 
 /// Plays every game of the match, in a fixed order: opponent, size, colour, game.
-pub fn play(
+fn play(
     dialect: &Dialect,
     def: &MatchDef,
     conversation: &mut dyn Conversation,
@@ -195,12 +211,11 @@ fn result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::matches::{AwardDef, MatchSide, ReferenceConversation, Stop};
     use crate::games::minichess::dialect::DIALECTS;
     use crate::games::minichess::session::CallSession;
     use crate::games::minichess::Solver;
     use crate::games::minichess::Value;
-    use crate::harness::matchplay::conversation::{ReferenceConversation, Stop};
-    use crate::scenario::{AwardDef, MatchSide};
 
     fn def(opponents: &[&str], sizes: &[usize], games: u32) -> MatchDef {
         MatchDef {

@@ -2,10 +2,10 @@
 //! driver calls them, and every way that can go wrong turned into a lost turn.
 
 use crate::compare::framed;
+use crate::games::matches::{Conversation, Stop};
 use crate::games::minichess::dialect::Functions;
 use crate::games::minichess::notation::{self, Rows};
 use crate::games::minichess::{render_grid, Board, Color, Move, Player};
-use crate::harness::matchplay::conversation::{Conversation, Stop};
 
 /// Most characters of a wrong answer quoted in a game's ending.
 const QUOTE: usize = 160;
