@@ -473,3 +473,33 @@ fn sigterm_stops_test_and_grade_at_once_with_every_child_killed() {
         }
     }
 }
+
+#[test]
+fn specs_every_user_can_read_are_named_under_limits_as_root() {
+    if !is_root() {
+        return;
+    }
+    let output = boardgrade()
+        .args([
+            "test",
+            "tests/selftest/hostile_game.toml",
+            "--sandbox",
+            "limits",
+        ])
+        .arg("--python")
+        .arg(root().join("fixtures/one-d-chess/csc110/chess.py"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let readable = std::fs::metadata(root().join("tests/selftest/hostile_game.toml"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o004
+        != 0;
+    assert_eq!(
+        stderr.contains("hostile_game.toml can be read by every user"),
+        readable && Path::new("/").metadata().unwrap().permissions().mode() & 0o001 != 0,
+        "{stderr}"
+    );
+}

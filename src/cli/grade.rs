@@ -17,7 +17,7 @@ use boardgrade::{atomic, cancel, Error};
 
 use super::args::{GradeArgs, GradeFormat, MergeArgs, ReportFormat, ReportRequest, ScenarioFilter};
 use super::exit;
-use super::test::{hidden_paths, python_candidate, run_config, sandbox};
+use super::test::{hidden_paths, python_candidate, run_config, sandbox, warn_exposed};
 
 /// The class files every run writes to `--out`, by name.
 const CLASS_FILES: [&str; 4] = ["grades.csv", "gradebook.csv", "summary.txt", "summary.json"];
@@ -173,6 +173,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         sandbox: sandbox(&args.run),
         hidden: hidden_paths(&args.specs),
     };
+    warn_exposed(config.sandbox, &config.hidden);
     let mut manifest = Manifest::new(args.partition, members, discovery.skipped);
     manifest.write(&args.out)?;
     for skipped in &manifest.skipped {

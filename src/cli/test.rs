@@ -115,8 +115,12 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
         (None, Some(file)) => TargetSpec::Python(file.clone()),
         (None, None) => TargetSpec::Reference,
     };
+    let hidden = hidden_paths(&args.paths);
     let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
-        .with_sandbox(sandbox(&args.run), hidden_paths(&args.paths));
+        .with_sandbox(sandbox(&args.run), hidden.clone());
+    if !target.is_reference() {
+        warn_exposed(target.sandbox(), &hidden);
+    }
     if let (TargetSpec::Python(file), Some(python)) = (target.spec(), target.interpreter()) {
         scenarios = one_dialect(scenarios, file, python)?;
     }
@@ -185,6 +189,13 @@ fn describe_target(target: &Target) -> String {
             ),
             None => path.display().to_string(),
         },
+    }
+}
+
+/// Says on stderr which of `hidden` (and the grader's binary) student programs could read.
+pub fn warn_exposed(sandbox: Sandbox, hidden: &[PathBuf]) {
+    for warning in sandbox.exposed(hidden) {
+        eprintln!("boardgrade: warning: {warning}");
     }
 }
 

@@ -112,6 +112,28 @@ impl Sandbox {
         missing
     }
 
+    /// Warnings about `paths` (the specs; the grader's binary is added) that student programs
+    /// could read under this sandbox here: under `limits` only file permissions keep a
+    /// student user out, and a file every user may read is not kept out.
+    pub fn exposed(self, paths: &[std::path::PathBuf]) -> Vec<String> {
+        if self != Sandbox::Limits || !student::grader_is_root() {
+            return Vec::new();
+        }
+        let binary = std::env::current_exe().ok();
+        paths
+            .iter()
+            .chain(binary.iter())
+            .filter(|path| readable_by_others(path))
+            .map(|path| {
+                format!(
+                    "{} can be read by every user, student programs included, under `--sandbox \
+                     limits`: close it (chmod o-rwx) or use bubblewrap",
+                    path.display()
+                )
+            })
+            .collect()
+    }
+
     /// The name of the sandbox and what it lacks here, for reports.
     pub fn describe(self) -> String {
         let missing = self.missing();
@@ -121,6 +143,17 @@ impl Sandbox {
             format!("{} ({})", self.as_str(), missing.join("; "))
         }
     }
+}
+
+/// Whether a user other than the owner (and outside its group) can read `path`: every folder
+/// above it open to others, and itself readable by them.
+fn readable_by_others(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.permissions().mode());
+    let Ok(path) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    mode(&path) & 0o004 != 0 && path.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0)
 }
 
 /// Whether bubblewrap can run the exact sandbox scenarios use here (containers may forbid
