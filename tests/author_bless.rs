@@ -25,7 +25,11 @@ fn wrong_expectations_are_rewritten_in_place() {
             "{ send = \"is_valid_move 6 BLACK\", expect = \"False\\n\" },  # kept",
             1,
         )
-        .replacen("| BKn | BKn | BKi |", "| BKn | BKn | BKX |", 1);
+        .replacen(
+            "{ send = \"is_valid_move 10 BLACK\", expect = \"False\\n\" },",
+            "{ send = \"is_valid_move 10 BLACK\", expect = \"True\\n\" },",
+            1,
+        );
     assert_ne!(broken, original);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("is_valid_move.toml");
@@ -36,7 +40,7 @@ fn wrong_expectations_are_rewritten_in_place() {
         .arg(&file)
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("step 6 (`is_valid_move 6 BLACK`)"))
+        .stdout(predicate::str::contains("step 5 (`is_valid_move 6 BLACK`)"))
         .stdout(predicate::str::contains("    - False\n    + True"))
         .stdout(predicate::str::contains("would change 2 expectation(s)"));
     assert_eq!(

@@ -73,89 +73,148 @@ fn the_correct_team_passes_given_its_repository_its_pychess_folder_or_its_file()
     assert_eq!(code, 0, "{folder}: {:?}", failed(&report));
 }
 
+/// Every scenario of the bundled specs a team fails: (file, scenario name).
+fn failed_everywhere(team: &str) -> BTreeSet<(String, String)> {
+    let (_, report) = grade(SPECS, Some(&fixture(team)));
+    scenarios(&report)
+        .iter()
+        .filter(|s| s["verdict"] != "pass")
+        .map(|s| {
+            let file = s["file"].as_str().unwrap().rsplit('/').next().unwrap();
+            (file.to_string(), s["name"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
-    let cases: &[(&str, &str, &[&str])] = &[
+    // Over every bundled scenario: rule scenarios judge the position, notation scenarios
+    // the strings returned, so one bug costs the scenarios about it and nothing else.
+    let cases: &[(&str, &[(&str, &str)])] = &[
         (
             "bug-no-en-passant",
-            "en_passant.toml",
             &[
-                "White takes en passant right after the double step",
-                "Black takes en passant right after the double step",
+                ("en_passant.toml", "White takes en passant right after the double step"),
+                ("en_passant.toml", "Black takes en passant right after the double step"),
+                ("notation.toml", "en passant is written as a capture"),
             ],
         ),
         (
             "bug-castling-through-check",
-            "castling.toml",
-            &["refused through an attacked square"],
+            &[("castling.toml", "refused through an attacked square")],
         ),
         (
             "bug-promotion-not-applied",
-            "promotion.toml",
             &[
-                "the handout's g7g8=Q: White promotes without capture",
-                "the handout's g7xh8=Q: White promotes with a capture",
-                "Black promotes without capture",
-                "Black promotes with a capture",
+                ("promotion.toml", "the handout's g7g8=Q: White promotes without capture"),
+                ("promotion.toml", "the handout's g7xh8=Q: White promotes with a capture"),
+                ("promotion.toml", "Black promotes without capture"),
+                ("promotion.toml", "Black promotes with a capture"),
             ],
         ),
         (
+            // The king steps into check: onto the queen's e1, and onto f1 on its way to g1.
             "bug-king-capturable",
-            "check.toml",
-            &["the handout's example: the king may not step onto e1 while the queen attacks it"],
+            &[
+                ("castling.toml", "refused through an attacked square"),
+                (
+                    "check.toml",
+                    "the handout's example: the king may not step onto e1 while the queen attacks it",
+                ),
+            ],
         ),
         (
             "bug-no-checkmate",
-            "checkmate.toml",
             &[
-                "fool's mate: Black wins",
-                "scholar's mate: White wins",
-                "a back-rank mate: the king is shut in by its own pawns",
+                ("checkmate.toml", "fool's mate: Black wins"),
+                ("checkmate.toml", "scholar's mate: White wins"),
+                ("checkmate.toml", "a back-rank mate: the king is shut in by its own pawns"),
             ],
         ),
         (
+            // Notation only: every rule scenario passes with the strings as notes.
             "bug-uppercase-letter",
-            "notation.toml",
             &[
-                "the handout's ng1f3",
-                "the handout's ng1xf3",
-                "every piece's letter, with and without capture",
+                ("notation.toml", "the handout's ng1f3"),
+                ("notation.toml", "the handout's ng1xf3"),
+                ("notation.toml", "every piece's letter, with and without capture"),
+                ("notation.toml", "castling returns 0-0 on the king side"),
+                ("notation.toml", "castling returns 0-0-0 on the queen side"),
+                ("notation.toml", "the handout's g7g8=Q and g7xh8=Q: promotion is written =Q"),
+                ("notation.toml", "a capture that promotes is written with x and =Q"),
+                ("notation.toml", "Black's promotions are written =Q too"),
+            ],
+        ),
+        (
+            // Raises on a move from an empty square: told at that move, nowhere else.
+            "bug-raises-from-empty",
+            &[
+                ("impossible_moves.toml", "moves from empty squares are refused, the other side's pieces too"),
+                ("start.toml", "a move from an empty square is refused"),
             ],
         ),
         (
             "bug-castling-notation",
-            "castling.toml",
             &[
-                "the handout's e1g1 and e8g8: both sides castle king side",
-                "both sides castle queen side",
-                "allowed when only the rook passes an attacked square",
+                ("notation.toml", "every piece's letter, with and without capture"),
+                ("notation.toml", "castling returns 0-0 on the king side"),
+                ("notation.toml", "castling returns 0-0-0 on the queen side"),
+                ("options.toml", "lenient_notation: piece letters and castling spelled either way"),
             ],
         ),
     ];
-    for (team, file, bug) in cases {
-        let (code, report) = grade(&format!("{SCENARIOS}/{file}"), Some(&fixture(team)));
-        assert_eq!(code, 1, "{team}");
-        let expected: BTreeSet<String> = bug.iter().map(|s| s.to_string()).collect();
-        assert_eq!(failed(&report), expected, "{team} on {file}");
-        for name in bug.iter() {
-            assert_eq!(
-                scenario(&report, name)["verdict"],
-                "wrong",
-                "{team}: {name}"
-            );
-        }
-        // Away from its bug the team is right.
-        let (code, report) = grade(
-            &format!("{SCENARIOS}/invalid_strings.toml"),
-            Some(&fixture(team)),
-        );
-        assert_eq!(
-            code,
-            0,
-            "{team} on invalid_strings.toml: {:?}",
-            failed(&report)
-        );
+    for (team, bug) in cases {
+        let expected: BTreeSet<(String, String)> = bug
+            .iter()
+            .map(|(file, name)| (file.to_string(), name.to_string()))
+            .collect();
+        assert_eq!(failed_everywhere(team), expected, "{team}");
     }
+}
+
+#[test]
+fn a_submission_that_raises_on_an_illegal_move_is_told_which_move() {
+    let (_, report) = grade(
+        &format!("{SCENARIOS}/impossible_moves.toml"),
+        Some(&fixture("bug-raises-from-empty")),
+    );
+    let divergence = &scenario(
+        &report,
+        "moves from empty squares are refused, the other side's pieces too",
+    )["first_divergence"];
+    assert_eq!(divergence["step"], 1);
+    assert_eq!(divergence["send"], "play_move e4e5");
+    assert_eq!(
+        divergence["actual"],
+        "!error IndexError: string index out of range\n"
+    );
+    assert_eq!(divergence["expected"], "''\n");
+}
+
+#[test]
+fn a_notation_bug_is_a_note_in_the_rule_scenarios() {
+    let (code, report) = grade(
+        &format!("{SCENARIOS}/castling.toml"),
+        Some(&fixture("bug-uppercase-letter")),
+    );
+    assert_eq!(code, 0, "{:?}", failed(&report));
+    let handout = scenario(
+        &report,
+        "the handout's e1g1 and e8g8: both sides castle king side",
+    );
+    assert_eq!(handout["verdict"], "pass");
+    assert_eq!(
+        handout["notes"][0],
+        "step 3 `play_move g1f3`: notation differs: expected \"'ng1f3'\", got \"'Ng1f3'\" (not judged by this scenario)"
+    );
+    boardgrade()
+        .args(["test", &format!("{SCENARIOS}/castling.toml")])
+        .args(["--python", &fixture("bug-uppercase-letter")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "    note: step 3 `play_move g1f3`: notation differs",
+        ));
 }
 
 #[test]
@@ -175,6 +234,7 @@ fn the_report_names_squares_moves_and_the_position() {
         serde_json::json!([
             "moves played before this step (9): h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6g7 g8f6 g7g8",
             "position before this step (FEN): rnbqkbQr/1ppppp1p/5n2/p7/8/8/PPPPPPP1/RNBQKBNR b KQkq - 0 5",
+            "differs in: board",
             "and 1 later step differs",
         ])
     );
@@ -186,7 +246,7 @@ fn the_report_names_squares_moves_and_the_position() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "first divergence at step 5 (line 15): sent `play_move e5d6`",
+            "first divergence at step 5 (line 18): sent `play_move e5d6`",
         ))
         .stdout(predicate::str::contains(
             "moves played before this step (4): e2e4 a7a6 e4e5 d7d5",
@@ -205,10 +265,17 @@ fn lenient_notation_accepts_an_upper_case_piece_letter() {
     );
     let lenient = "lenient_notation: piece letters and castling spelled either way";
     assert_eq!(scenario(&report, lenient)["verdict"], "pass");
-    let strict = scenario(
+    // A rule scenario judges the position: the letter is a note there.
+    let rules = scenario(
         &report,
         "without draw_rules a repetition does not end the game",
     );
+    assert_eq!(rules["verdict"], "pass");
+    let (_, report) = grade(
+        &format!("{SCENARIOS}/notation.toml"),
+        Some(&fixture("bug-uppercase-letter")),
+    );
+    let strict = scenario(&report, "the handout's ng1f3");
     assert_eq!(strict["first_divergence"]["actual"], "'Ng1f3'\n");
 }
 
@@ -331,5 +398,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 12);
+    assert_eq!(teams, 13);
 }

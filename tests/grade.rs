@@ -108,9 +108,9 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
     assert_eq!(
         find("alice"),
-        ("alice".into(), 26.0, Some("project5".into()))
+        ("alice".into(), 33.0, Some("project5".into()))
     );
-    assert_eq!(find("bob").1, 24.0);
+    assert_eq!(find("bob").1, 31.0);
     assert_eq!(find("dave"), ("dave".into(), 14.0, Some("csc110".into())));
     assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
     assert!(find("frank").1 < 22.0);
@@ -157,7 +157,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert!(header.starts_with("submission,dialect,score,max_score,"));
     assert!(header.contains("is_valid_move: the handout's asserts"));
     assert_eq!(csv.lines().count(), 13, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("alice,project5,26,26,")));
+    assert!(csv.lines().any(|l| l.starts_with("alice,project5,33,33,")));
     assert!(
         csv.lines()
             .any(|l| l.starts_with("harry,,0,") && l.contains(",no Python file (.py) to grade")),
@@ -313,7 +313,7 @@ fn junit_lists_a_case_per_scenario() {
         .unwrap();
     let xml = String::from_utf8(output.stdout).unwrap();
     assert!(xml.starts_with("<?xml"));
-    assert_eq!(xml.matches("<testcase ").count(), 23);
+    assert_eq!(xml.matches("<testcase ").count(), 31);
     assert_eq!(
         xml.matches("<failure message=\"wrong\" type=\"wrong\">")
             .count(),
@@ -321,7 +321,7 @@ fn junit_lists_a_case_per_scenario() {
     );
     assert!(
         xml.contains(
-            "<testsuite name=\"bob\" tests=\"23\" disabled=\"0\" errors=\"0\" failures=\"2\""
+            "<testsuite name=\"bob\" tests=\"31\" disabled=\"0\" errors=\"0\" failures=\"2\""
         ),
         "{xml}"
     );
@@ -393,7 +393,7 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
         )
         .unwrap();
         let tests = results["tests"].as_array().unwrap();
-        assert_eq!(tests.len(), 12, "{name}");
+        assert_eq!(tests.len(), 14, "{name}");
         for test in tests {
             for key in [
                 "name",
@@ -411,9 +411,9 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
         assert!(results["execution_time"].is_number() && results["output"].is_string());
         let score = results["score"].as_f64().unwrap();
         match name {
-            "correct" | "renamed" => assert_eq!(score, 12.0, "{name}: {results}"),
+            "correct" | "renamed" => assert_eq!(score, 14.0, "{name}: {results}"),
             "buggy" => {
-                assert!(score > 0.0 && score < 12.0);
+                assert!(score > 0.0 && score < 14.0);
                 let hidden = tests
                     .iter()
                     .find(|t| {

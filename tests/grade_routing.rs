@@ -87,7 +87,7 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
     };
     assert_eq!(
         summary("ecs"),
-        ("ecs10".into(), "prog67.py".into(), 24.0, 24.0)
+        ("ecs10".into(), "prog67.py".into(), 26.0, 26.0)
     );
     assert_eq!(
         summary("hex"),
@@ -216,7 +216,7 @@ fn entry_keeps_a_submission_folder_one_submission() {
     assert_eq!(all.len(), 1, "{report:#}");
     assert_eq!(all[0]["id"], "alice");
     assert_eq!(all[0]["file"], "solution.py");
-    assert_eq!(all[0]["score"], 26.0);
+    assert_eq!(all[0]["score"], 33.0);
 }
 
 /// `(student, score, whether the stored result was reused)` per submission of a `--resume` run.

@@ -46,14 +46,14 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-negative-index.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        5,
+        4,
         &[],
     ),
     (
         "project5/bug-any-piece-valid.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        3,
+        2,
         &[],
     ),
     (
@@ -110,15 +110,15 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-winner-message.py",
         "is_game_over: the handout's game, White wins",
         "wrong",
-        30,
+        20,
         &[],
     ),
     (
         "project5/bug-missing-move-knight.py",
-        "printable_board does not change the board list",
+        "move_knight: jumps over pieces",
         "wrong",
-        // `move 2 RIGHT` raises NameError (no move_knight): that step is the divergence.
-        4,
+        // `move_knight 1 RIGHT` raises NameError: that step is the divergence.
+        2,
         &[],
     ),
     (
@@ -187,6 +187,151 @@ fn each_buggy_fixture_fails_where_its_bug_is() {
     }
 }
 
+/// Each one-function bug of project5 and every scenario it fails, with the step charged
+/// (all others pass): the scenarios start from boards set up without the submission and
+/// judge one part each, and an error or a print is the step of the call that made it.
+const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
+    (
+        "bug-create-board-cell.py",
+        &[("create_board returns the starting list", 1)],
+    ),
+    (
+        "bug-negative-index.py",
+        &[
+            ("is_valid_move: the handout's asserts", 4),
+            ("is_valid_move: a negative index is off the board", 2),
+        ],
+    ),
+    (
+        "bug-king-short-of-edge.py",
+        &[
+            ("move_king: a lone king slides to an empty edge", 5),
+            ("move_king: a white king slides right to an empty edge", 3),
+            // The seeded battery of random play catches it too.
+            ("random game 1 of seed 2026", 16),
+            ("random game 2 of seed 2026", 18),
+            ("random game 4 of seed 2026", 28),
+        ],
+    ),
+    (
+        "bug-knight-spares-own.py",
+        &[
+            ("move_knight: captures its own piece", 3),
+            ("random game 3 of seed 2026", 4),
+        ],
+    ),
+    (
+        // Raises at every `move`: each move scenario fails at its first `move`.
+        "bug-move-raises.py",
+        &[
+            ("move: the handout's test cases", 3),
+            ("move: dispatches knights and kings", 2),
+            ("move: the handout's game of \"Game over\", White wins", 3),
+            ("move, move_king and move_knight print nothing", 2),
+            ("random game 1 of seed 2026", 3),
+            ("random game 2 of seed 2026", 2),
+            ("random game 3 of seed 2026", 3),
+            ("random game 4 of seed 2026", 2),
+        ],
+    ),
+    (
+        // A debug print in move_king: the print scenario fails at the move_king step.
+        "bug-debug-print.py",
+        &[("move, move_king and move_knight print nothing", 4)],
+    ),
+    (
+        "bug-print-mutates-board.py",
+        &[("printable_board does not change the board list", 3)],
+    ),
+    (
+        "bug-trailing-space.py",
+        &[
+            ("printable_board returns the starting board", 2),
+            ("printable_board draws any position", 2),
+        ],
+    ),
+    (
+        "bug-print-not-return.py",
+        &[
+            ("printable_board returns the starting board", 2),
+            ("printable_board draws any position", 2),
+        ],
+    ),
+    (
+        "bug-winner-message.py",
+        &[("is_game_over: the handout's game, White wins", 20)],
+    ),
+    (
+        // Prints too little: charged to the is_game_over step, never to the next command.
+        "bug-game-over-silent.py",
+        &[
+            ("is_game_over: the handout's game, White wins", 20),
+            ("is_game_over: Black wins", 9),
+            (
+                "is_game_over: a knight that takes its own king loses the game",
+                3,
+            ),
+        ],
+    ),
+];
+
+#[test]
+fn a_project5_bug_fails_only_the_scenarios_of_its_function() {
+    for (fixture, expected) in ONLY_ITS_SCENARIOS {
+        let (_, report) = grade(PROJECT5, &format!("project5/{fixture}"));
+        let mut failed: Vec<(String, u64)> = failures(&report)
+            .into_iter()
+            .map(|(name, _, divergence)| (name, divergence["step"].as_u64().unwrap_or(0)))
+            .collect();
+        failed.sort();
+        let mut expected: Vec<(String, u64)> = expected
+            .iter()
+            .map(|(name, step)| (name.to_string(), *step))
+            .collect();
+        expected.sort();
+        assert_eq!(failed, expected, "{fixture}");
+    }
+}
+
+#[test]
+fn an_error_or_a_print_is_reported_at_the_call_that_made_it() {
+    let (_, report) = grade(PROJECT5, "project5/bug-move-raises.py");
+    let (_, _, divergence) = failures(&report)
+        .into_iter()
+        .find(|(name, _, _)| name == "move: dispatches knights and kings")
+        .unwrap();
+    assert_eq!(divergence["send"], "move 1 RIGHT");
+    assert_eq!(
+        divergence["actual"],
+        "!error AttributeError: 'str' object has no attribute 'endwith'\n"
+    );
+    // A debug print is a note wherever printing is not judged.
+    let (_, report) = grade(PROJECT5, "project5/bug-debug-print.py");
+    let king = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "move_king: a king already at the edge stays")
+        .unwrap();
+    assert_eq!(king["verdict"], "pass");
+    assert_eq!(
+        king["notes"][0],
+        "step 2 `move_king 8 RIGHT`: printed differs: expected nothing, got \"king from 8 to 8\" (not judged by this scenario)"
+    );
+    // A message printed too little is that step's, not the next command's.
+    let (_, report) = grade(PROJECT5, "project5/bug-game-over-silent.py");
+    let (_, _, divergence) = failures(&report)
+        .into_iter()
+        .find(|(name, _, _)| name == "is_game_over: Black wins")
+        .unwrap();
+    assert_eq!(divergence["send"], "is_game_over");
+    assert_eq!(divergence["actual"], "True\n");
+    assert!(divergence["expected"]
+        .as_str()
+        .unwrap()
+        .ends_with("Black wins!\nTrue\n"));
+}
+
 #[test]
 fn the_human_report_names_step_command_and_cells() {
     boardgrade()
@@ -200,14 +345,14 @@ fn the_human_report_names_step_command_and_cells() {
         .code(1)
         .stdout(predicate::str::contains("WRONG"))
         .stdout(predicate::str::contains(
-            "first divergence at step 5 (line 61): sent `printable_board`",
+            "first divergence at step 5 (line 55): sent `board`",
         ))
         .stdout(predicate::str::contains(
-            "after: create_board; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",
+            "after: set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",
         ))
         .stdout(predicate::str::contains("cell 0: expected WKi, got empty"))
-        .stdout(predicate::str::contains("- | WKi |"))
-        .stdout(predicate::str::contains("+ |     | WKi |"));
+        .stdout(predicate::str::contains("- ['WKi', 'EMPTY',"))
+        .stdout(predicate::str::contains("+ ['EMPTY', 'WKi',"));
 }
 
 #[test]

@@ -21,7 +21,7 @@ const ONE_D: &str = "one_d_chess.py";
 const FORGER: &str = r#"import os, time
 
 
-def create_board():
+def move_king(board, position, direction):
     root = os.environ.get("PL_GRADE_ROOT", "/grade")
     try:
         with open(root + "/results/results.json", "w") as f:

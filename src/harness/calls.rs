@@ -201,8 +201,10 @@ fn check_step(
         .position(|(judged, _)| judged.is_empty())
         .filter(|_| complete);
     let shown = best.unwrap_or(0);
-    // Unjudged parts that differ, unless some accepted form matches every part.
-    let unjudged = if compared.iter().any(|(j, u)| j.is_empty() && u.is_empty()) {
+    // Unjudged parts that differ, unless some accepted form matches every part or the call
+    // raised (the error says it all).
+    let raised = response.error.is_some() || !complete;
+    let unjudged = if raised || compared.iter().any(|(j, u)| j.is_empty() && u.is_empty()) {
         Vec::new()
     } else {
         compared[shown]

@@ -11,7 +11,40 @@ use super::logic::{ChessLogic, ChessOptions};
 use super::position::Position;
 use super::render::board_lines;
 use super::types::{Color, Role, Square};
-use crate::games::{bool_option, check_option_keys, GameOptions, OptionError, Reply, Session};
+use crate::games::{
+    bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
+};
+
+/// The parts of an ecs198f response a scenario may judge: whether `play_move` accepted the
+/// move (a non-empty answer) or refused it (`''`), the notation string it returned, the
+/// `board` field and the `result` field. Rule scenarios judge the state (`accepted`,
+/// `board`, `result`), notation scenarios the `notation`.
+pub const PARTS: &[&str] = &["accepted", "notation", "board", "result"];
+
+/// The named parts of a response to `command` (see [`PARTS`]).
+pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
+    let value = response.value.clone().unwrap_or_default();
+    let (mut accepted, mut notation, mut board, mut result) = Default::default();
+    match command.split_whitespace().next().unwrap_or("") {
+        "play_move" => {
+            accepted = match value.trim_end() {
+                "" => String::new(),
+                "''" | "\"\"" => "refused\n".to_string(),
+                _ => "accepted\n".to_string(),
+            };
+            notation = value;
+        }
+        "board" => board = value,
+        "result" => result = value,
+        _ => notation = value,
+    }
+    vec![
+        Part::new("accepted", accepted),
+        Part::new("notation", notation),
+        Part::new("board", board),
+        Part::new("result", result),
+    ]
+}
 
 /// The keys of a scenario's `options` table.
 pub const OPTION_KEYS: &[&str] = &["draw_rules", "lenient_notation", "upper_case_moves"];

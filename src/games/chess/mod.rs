@@ -31,7 +31,7 @@ pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, Protocol, PythonLaunch,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, Part, Protocol, PythonLaunch, Response,
 };
 use crate::policy::{Policy, PolicyOption};
 use ecs198f::{Ecs198f, ScenarioOptions};
@@ -80,6 +80,14 @@ impl Game for Chess {
         options: &GameOptions,
     ) -> Vec<GameOptions> {
         spellings::variants(policy, options)
+    }
+
+    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+        ecs198f::PARTS
+    }
+
+    fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+        ecs198f::response_parts(command, response)
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

@@ -11,6 +11,20 @@ student = load_submission(sys.argv[1])
 session = {"board": list(START)}
 
 
+CELLS = ("WKi", "WKn", "BKi", "BKn", "EMPTY")
+
+
+def set_board(*cells):
+    """Set-up: the session board becomes this list; no student code runs."""
+    if len(cells) != len(START):
+        raise ValueError("set_board takes %d cells, got %d" % (len(START), len(cells)))
+    for cell in cells:
+        if cell not in CELLS:
+            raise ValueError("a cell is WKi, WKn, BKi, BKn or EMPTY, got %r" % cell)
+    session["board"] = list(cells)
+    return NOTHING
+
+
 def create_board():
     result = call(student, "create_board")
     if isinstance(result, list):
@@ -43,6 +57,7 @@ def board():
 
 
 serve({
+    "set_board": set_board,
     "create_board": create_board,
     "printable_board": printable_board,
     "is_valid_move": is_valid_move,
