@@ -91,7 +91,7 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
     );
     assert_eq!(
         summary("hex"),
-        ("hexapawn".into(), "prog67.py".into(), 7.0, 7.0)
+        ("hexapawn".into(), "prog67.py".into(), 8.5, 8.5)
     );
     assert_eq!(summary("john.smith").2, 24.0);
     assert!(summary("john.doe").2 < 24.0);
