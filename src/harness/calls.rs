@@ -3,7 +3,7 @@
 //! the parts the scenario judges. A divergence in another part is a note.
 
 use super::expectation::Expectation;
-use super::judge::{classify, scored, Judged};
+use super::judge::{classify, later_steps_note, scored, Judged};
 use super::outcome::{Divergence, Outcome};
 use crate::compare::framed::{decode, Response};
 use crate::compare::pattern::render;
@@ -295,13 +295,7 @@ fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) 
             .iter()
             .map(|n| format!("{n} (not judged here)")),
     );
-    if later > 0 {
-        notes.push(format!(
-            "and {later} later step{} differ{}",
-            if later == 1 { "" } else { "s" },
-            if later == 1 { "s" } else { "" }
-        ));
-    }
+    notes.extend(later_steps_note(later));
     let line = check
         .expected_text
         .lines()

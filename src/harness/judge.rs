@@ -55,10 +55,7 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .map(|m| divergence(scenario, &steps, &compared, m));
     if let (Some(d), Some(stretches), Err(m)) = (&mut first_divergence, &stretches, &matched) {
         let later = later_mismatches(&steps, &compared, stretches, m.step, mode);
-        if later > 0 {
-            let s = if later == 1 { "" } else { "s" };
-            d.notes.push(format!("and {later} later step{s} differ"));
-        }
+        d.notes.extend(later_steps_note(later));
     }
     let transcript = matched
         .as_ref()
@@ -80,6 +77,15 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
             notes: Vec::new(),
         },
     )
+}
+
+/// The note that says how many steps after the first divergence differ too, if any.
+pub(crate) fn later_steps_note(later: usize) -> Option<String> {
+    match later {
+        0 => None,
+        1 => Some("and 1 later step differs".to_string()),
+        n => Some(format!("and {n} later steps differ")),
+    }
 }
 
 /// What judging found, before scoring.
