@@ -307,3 +307,46 @@ fn resume_is_keyed_by_the_exact_submission_its_files_and_its_scenarios() {
     let fourth = stored_markers(&class, &specs, &out);
     assert!(fourth.iter().all(|r| !r.2), "{fourth:?}");
 }
+
+#[test]
+fn a_function_taken_from_a_helper_module_counts_as_defined() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let mary = class.join("Mary O'Neil");
+    std::fs::create_dir_all(&mary).unwrap();
+    let source =
+        std::fs::read_to_string(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
+            .unwrap();
+    let start = source.find("\ndef move_knight(").unwrap();
+    let end = start + 1 + source[start + 1..].find("\ndef ").unwrap();
+    let knight = &source[start..end];
+    std::fs::write(
+        mary.join("helpers.py"),
+        format!("EMPTY = 'EMPTY'\nLEFT = 'LEFT'\nRIGHT = 'RIGHT'\n{knight}"),
+    )
+    .unwrap();
+    std::fs::write(
+        mary.join("my_1d_chess.py"),
+        format!(
+            "from helpers import move_knight\n{}",
+            source.replace(knight, "\n")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("results");
+    let (code, report, stderr) = grade(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let mary = result(&report, "Mary O'Neil");
+    assert_eq!(mary["dialect"], "project5");
+    assert_eq!(mary["score"], mary["max_score"]);
+    assert!(
+        !mary.to_string().contains("does not define"),
+        "an imported function is defined: {mary:#}"
+    );
+}

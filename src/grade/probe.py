@@ -23,11 +23,14 @@ MAX_MESSAGE = 200
 
 def definitions(body):
     """Top-level def/class names, also those under a top-level if/try (Python 2 fallbacks,
-    `if __name__` blocks)."""
+    `if __name__` blocks), and names taken from a helper module by `from helpers import f`
+    (the adapter keeps imports, so the function is there when the module loads)."""
     names = []
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.append(stmt.name)
+        elif isinstance(stmt, ast.ImportFrom):
+            names += [alias.asname or alias.name for alias in stmt.names if alias.name != "*"]
         elif isinstance(stmt, ast.If):
             names += definitions(stmt.body) + definitions(stmt.orelse)
         elif isinstance(stmt, ast.Try):
