@@ -54,6 +54,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Join the result folders of `grade --partition K/N` runs into one, as a single run.
     Merge(MergeArgs),
+    /// Course variants of a dialect: `variant new BASE NAME` starts one.
+    Variant(super::variant::VariantArgs),
 }
 
 /// The game, dialect and options an authoring command works on.
@@ -61,7 +63,8 @@ pub enum Command {
 pub struct GameArgs {
     /// The game (see `boardgrade games`).
     pub game: String,
-    /// The dialect (default: the game's first).
+    /// The dialect (default: the game's first): a built-in one, a variant bundled or among
+    /// the specs, or a variant file's path.
     #[arg(long)]
     pub dialect: Option<String>,
     /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.

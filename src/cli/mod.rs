@@ -14,6 +14,7 @@ pub mod play;
 pub mod prairielearn;
 pub mod record;
 pub mod test;
+pub mod variant;
 
 use clap::Parser;
 
@@ -58,6 +59,7 @@ pub fn main() -> i32 {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Play(args) => play::run(args),
         Command::Merge(args) => grade::merge(args),
+        Command::Variant(args) => variant::run(args),
     };
     match result {
         Ok(code) => code,
@@ -87,6 +89,9 @@ fn list_games() -> Result<i32, Error> {
                 dialect.handout
             );
         }
+    }
+    for found in variant::found_variants() {
+        println!("{found}");
     }
     Ok(exit::SUCCESS)
 }
