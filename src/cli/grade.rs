@@ -12,12 +12,12 @@ use boardgrade::report::class::{summary_text, ClassReporter};
 use boardgrade::report::class_html::class_report;
 use boardgrade::report::json::ClassDocument;
 use boardgrade::report::{gradescope, junit, prairielearn};
-use boardgrade::scenario::{sources, Scenario};
 use boardgrade::{atomic, cancel, Error};
 
-use super::args::{GradeArgs, GradeFormat, MergeArgs, ReportFormat, ReportRequest, ScenarioFilter};
-use super::exit;
-use super::test::{hidden_paths, python_candidate, run_config, sandbox, warn_exposed};
+use super::args::{GradeArgs, GradeFormat, MergeArgs, ReportFormat, ReportRequest};
+use super::console::Stdout;
+use super::exit::Status;
+use super::resolve::{self, hidden_paths, python_candidate, run_config, sandbox, warn_exposed};
 
 /// The class files every run writes to `--out`, by name.
 const CLASS_FILES: [&str; 4] = ["grades.csv", "gradebook.csv", "summary.txt", "summary.json"];
@@ -85,62 +85,8 @@ fn remove_stale(out: &Path) {
     }
 }
 
-/// Standard output that stops being written once its reader has gone (`| head`), and
-/// remembers that it did.
-struct Stdout {
-    broken: bool,
-    error: Option<std::io::Error>,
-}
-
-impl Stdout {
-    fn new() -> Self {
-        Stdout {
-            broken: false,
-            error: None,
-        }
-    }
-
-    /// Runs a write unless the reader has gone; a broken pipe is remembered, not fatal.
-    fn write(&mut self, write: impl FnOnce() -> std::io::Result<()>) {
-        if self.broken || self.error.is_some() {
-            return;
-        }
-        match write() {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => self.broken = true,
-            Err(e) => self.error = Some(e),
-        }
-    }
-}
-
-/// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
-/// and some scenario must pass the filter.
-pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<Scenario>, Error> {
-    let files = if specs.is_empty() {
-        sources::bundled()
-    } else {
-        sources::from_paths(specs)?
-    };
-    let loaded = only.load(&files)?;
-    if let Some(error) = loaded.errors.first() {
-        // Grading against part of the specs would be unfair: stop before any submission runs.
-        return Err(Error::Scenario(error.clone()));
-    }
-    let scenarios: Vec<_> = loaded
-        .scenarios
-        .into_iter()
-        .filter(|s| only.keeps(s))
-        .collect();
-    if scenarios.is_empty() {
-        return Err(Error::Usage(
-            "no scenarios match the given specs and filters".into(),
-        ));
-    }
-    Ok(scenarios)
-}
-
-pub fn run(args: &GradeArgs) -> Result<i32, Error> {
-    let scenarios = graded_scenarios(&args.specs, &args.only)?;
+pub fn run(args: &GradeArgs) -> Result<Status, Error> {
+    let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
     let discovery = grade::discover(
         &args.submissions,
         &grade::entry_files(&scenarios, args.entry.as_deref()),
@@ -185,9 +131,9 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
     let mut reporter = ClassReporter::new(
         std::io::stdout().lock(),
         show_progress.then(std::io::stderr),
-        args.color.style(),
+        resolve::style(args.color),
     );
-    let mut stdout = Stdout::new();
+    let mut stdout = Stdout::default();
     let results = grade::grade_all(
         &submissions,
         &scenarios,
@@ -220,7 +166,7 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
             results.len(),
             submissions.len()
         );
-        return Ok(exit::INTERRUPTED);
+        return Err(Error::Interrupted);
     }
     let summary = class::summarize(&results);
     ClassFiles {
@@ -277,12 +223,12 @@ pub fn run(args: &GradeArgs) -> Result<i32, Error> {
         return Err(Error::io("cannot write to stdout", e));
     }
     Ok(if !results.iter().all(|r| r.passed()) {
-        exit::FAILED
+        Status::Failed
     } else if stdout.broken {
         // The files are complete, but the report on stdout was cut: never success.
-        exit::BROKEN_PIPE
+        Status::OutputCut
     } else {
-        exit::SUCCESS
+        Status::Passed
     })
 }
 
@@ -306,7 +252,7 @@ fn write_each<T: serde::Serialize>(
 }
 
 /// `boardgrade merge`: the results of partitioned runs joined, written as one run would.
-pub fn merge(args: &MergeArgs) -> Result<i32, Error> {
+pub fn merge(args: &MergeArgs) -> Result<Status, Error> {
     let (results, skipped) = manifest::join(&args.parts)?;
     let store = Store::open(&args.out.join("submissions"))?;
     for result in &results {
@@ -337,9 +283,5 @@ pub fn merge(args: &MergeArgs) -> Result<i32, Error> {
         results.len(),
         args.out.display()
     );
-    Ok(if results.iter().all(|r| r.passed()) {
-        exit::SUCCESS
-    } else {
-        exit::FAILED
-    })
+    Ok(Status::from_passed(results.iter().all(|r| r.passed())))
 }
