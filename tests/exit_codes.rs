@@ -117,7 +117,11 @@ fn help_ends_with_the_exit_codes() {
     let output = boardgrade().arg("--help").output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     let help = String::from_utf8_lossy(&output.stdout);
-    for code in ["0 all scenarios passed", "130 interrupted", "141 stdout closed"] {
+    for code in [
+        "0 all scenarios passed",
+        "130 interrupted",
+        "141 stdout closed",
+    ] {
         assert!(help.contains(code), "{code} missing from:\n{help}");
     }
 }
