@@ -306,7 +306,8 @@ pub struct GradeArgs {
     pub feedback: FeedbackFormat,
     /// A further report, written besides the others from the same run, atomically
     /// (repeatable): `json=all.json`, `junit=junit.xml`, `csv=grades.csv`,
-    /// `summary=summary.txt`, `gradebook=gradebook.csv`, `html=report.html`.
+    /// `summary=summary.txt`, `gradebook=gradebook.csv`, `html=report.html`; for one
+    /// submission `gradescope=results.json`, `prairielearn=results.json`.
     #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub reports: Vec<ReportRequest>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -336,7 +337,8 @@ pub struct MergeArgs {
 pub enum ReportFormat {
     /// The class report: one self-contained HTML page.
     Html,
-    /// Every result as one JSON document (schemas/grade.schema.json).
+    /// Every result as one JSON document (`test`: schemas/test.schema.json, `grade`:
+    /// schemas/grade.schema.json).
     Json,
     /// JUnit XML: a suite per submission, a case per scenario.
     Junit,
@@ -346,12 +348,21 @@ pub enum ReportFormat {
     Summary,
     /// One column for the assignment's total, students as named, for an LMS to import.
     Gradebook,
+    /// Gradescope's results.json (one submission).
+    Gradescope,
+    /// PrairieLearn's external-grader results.json (one submission).
+    Prairielearn,
 }
 
 impl ReportFormat {
     /// Whether `test` writes this format (the others are a class's).
     pub fn is_test_report(self) -> bool {
         matches!(self, ReportFormat::Json | ReportFormat::Junit)
+    }
+
+    /// Whether the format is one submission's (a platform's results).
+    pub fn is_one_submissions(self) -> bool {
+        matches!(self, ReportFormat::Gradescope | ReportFormat::Prairielearn)
     }
 }
 

@@ -12,6 +12,7 @@ pub mod games;
 pub mod gen;
 pub mod grade;
 pub mod gradescope;
+pub mod outputs;
 pub mod perft;
 pub mod play;
 pub mod prairielearn;

@@ -18,7 +18,9 @@ use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
 use boardgrade::Error;
 
-use super::args::{ColorChoice, GameArgs, HeadArgs, RunArgs, ScenarioFilter, TargetArgs, TestArgs};
+use super::args::{
+    ColorChoice, GameArgs, HeadArgs, ReportRequest, RunArgs, ScenarioFilter, TargetArgs, TestArgs,
+};
 
 /// The interpreter named by flag, environment or default.
 pub fn python_candidate(flag: &Option<PathBuf>) -> PathBuf {
@@ -295,6 +297,22 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
         copied.parent()?
     };
     (!found.starts_with(root)).then_some(found)
+}
+
+/// `--report` of a platform's results asks for one submission's.
+pub fn platform_reports(reports: &[ReportRequest], submissions: usize) -> Result<(), Error> {
+    match reports.iter().any(|r| r.format.is_one_submissions()) && submissions != 1 {
+        true => Err(one_submission_only(submissions)),
+        false => Ok(()),
+    }
+}
+
+/// The error of a platform's results asked for several submissions.
+pub fn one_submission_only(submissions: usize) -> Error {
+    Error::Usage(format!(
+        "a platform's results are one submission's, and {submissions} were found: use \
+         --format gradescope or --format prairielearn for a class"
+    ))
 }
 
 /// The running binary, which the packages copy.

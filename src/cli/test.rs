@@ -2,7 +2,8 @@
 //! reports written from the same run.
 
 use boardgrade::harness::run_all;
-use boardgrade::report::{json, junit, reporter};
+use boardgrade::report::format::{self, TestReport};
+use boardgrade::report::{junit, reporter};
 use boardgrade::{atomic, Error};
 
 use super::args::{ReportFormat, TestArgs};
@@ -37,8 +38,9 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
     );
     for request in &args.reports {
         let bytes = match request.format {
-            ReportFormat::Json => json::test_document(&run.target_name, &outcomes, &run.invalid)
-                .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?,
+            ReportFormat::Json => {
+                format::encode(&TestReport::new(&run.target_name, &outcomes, &run.invalid))
+            }
             ReportFormat::Junit => junit::junit_run(&run.target_name, &outcomes).into_bytes(),
             _ => continue, // refused when the run was resolved
         };
