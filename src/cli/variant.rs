@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use boardgrade::games::{self, Dialect, Game};
 use boardgrade::{variant, Error};
 
-use super::exit;
+use super::exit::Status;
 
 #[derive(Debug, Args)]
 pub struct VariantArgs {
@@ -28,7 +28,7 @@ pub enum VariantCommand {
     },
 }
 
-pub fn run(args: &VariantArgs) -> Result<i32, Error> {
+pub fn run(args: &VariantArgs) -> Result<Status, Error> {
     match &args.command {
         VariantCommand::New { base, name, out } => new(base, name, out.as_deref()),
     }
@@ -64,7 +64,7 @@ fn base_dialect(base: &str) -> Result<(&'static dyn Game, &'static Dialect), Err
     }
 }
 
-fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<i32, Error> {
+fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<Status, Error> {
     let (game, dialect) = base_dialect(base)?;
     let path = out.map_or_else(
         || {
@@ -101,7 +101,7 @@ fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<i32, Err
         game.name(),
         dialect.name
     );
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }
 
 /// A line per variant found: those in `specs/` under the current folder, then the bundled
