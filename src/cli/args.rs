@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 use boardgrade::execution::Sandbox;
 use boardgrade::report::gradescope::FeedbackFormat;
@@ -54,6 +54,37 @@ pub enum Command {
     Merge(MergeArgs),
     /// Course variants of a dialect: `variant new BASE NAME` starts one.
     Variant(super::variant::VariantArgs),
+    /// List the scenarios bundled into boardgrade (or of the files given), by game,
+    /// dialect and file.
+    List(ListArgs),
+    /// Print a shell's completion script for boardgrade.
+    Completions(CompletionsArgs),
+    /// Write the man pages (boardgrade.1 and one per subcommand) to a folder.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Scenario files or folders (default: the specs bundled into boardgrade).
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
+    /// Only scenarios whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell, e.g. `boardgrade completions bash > /etc/bash_completion.d/boardgrade`.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The folder to write the pages to (created if missing).
+    #[arg(value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 /// The game, dialect and options an authoring command works on.
@@ -113,7 +144,8 @@ pub struct BlessArgs {
     /// Only report what would change; exit 1 if anything would.
     #[arg(long)]
     pub check: bool,
-    /// Colours in the diffs.
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
@@ -180,9 +212,13 @@ pub struct FuzzArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Colours in the diffs.
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Show only the failures found, not each failing game.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -264,7 +300,8 @@ pub struct RunArgs {
 pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Colours in the human report.
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Show only scenarios that did not pass.
@@ -313,6 +350,9 @@ pub struct GradeArgs {
     /// submission `gradescope=results.json`, `prairielearn=results.json`.
     #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub reports: Vec<ReportRequest>,
+
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
@@ -465,14 +505,6 @@ pub enum GradeFormat {
     Prairielearn,
     /// JUnit XML on stdout.
     Junit,
-}
-
-/// Colours on stdout: `auto` colours a terminal unless NO_COLOR is set and not empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 /// `engine` takes a game, a dialect and options, as the authoring commands do.

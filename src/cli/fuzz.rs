@@ -64,7 +64,7 @@ pub fn run(args: &FuzzArgs) -> Result<Status, Error> {
                 game,
                 steps,
                 failed: Some(signature),
-            } => println!("game {game} ({steps} lines): {signature}"),
+            } if !args.quiet => println!("game {game} ({steps} lines): {signature}"),
             FuzzEvent::Played { .. } => {}
             FuzzEvent::Found(failure) => {
                 let path = args.out.join(&failure.file_name);

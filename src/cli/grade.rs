@@ -63,9 +63,13 @@ pub fn run(args: &GradeArgs) -> Result<Status, Error> {
     }
 
     let show_progress = args.format == GradeFormat::Human && std::io::stderr().is_terminal();
+    let progress = match show_progress {
+        true => indicatif::ProgressBar::new(0),
+        false => indicatif::ProgressBar::hidden(),
+    };
     let mut reporter = ClassReporter::new(
         std::io::stdout().lock(),
-        show_progress.then(std::io::stderr),
+        progress,
         resolve::style(args.color),
     );
     let mut stdout = Stdout::default();

@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod bless;
+pub mod completions;
 pub mod console;
 pub mod engine;
 pub mod exit;
@@ -12,6 +13,8 @@ pub mod games;
 pub mod gen;
 pub mod grade;
 pub mod gradescope;
+pub mod list;
+pub mod man;
 pub mod outputs;
 pub mod perft;
 pub mod play;
@@ -65,6 +68,9 @@ pub fn main() -> i32 {
         Command::Play(args) => play::run(args),
         Command::Merge(args) => grade::merge(args),
         Command::Variant(args) => variant::run(args),
+        Command::List(args) => list::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     if let Err(error) = &result {
         if let Some(message) = exit::message(error) {

@@ -17,9 +17,10 @@ use boardgrade::report::Style;
 use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
 use boardgrade::Error;
+use clap::ColorChoice;
 
 use super::args::{
-    ColorChoice, GameArgs, HeadArgs, ReportRequest, RunArgs, ScenarioFilter, TargetArgs, TestArgs,
+    GameArgs, HeadArgs, ReportRequest, RunArgs, ScenarioFilter, TargetArgs, TestArgs,
 };
 
 /// The interpreter named by flag, environment or default.
@@ -113,19 +114,21 @@ pub fn describe_target(target: &Target) -> String {
     }
 }
 
-/// Colours for a report on stdout: the one place the choice is made.
+/// Colours for a report on stdout: the one place the choice is made. `--color auto`
+/// follows the conventions as clap's own help does (anstream): NO_COLOR set and not empty
+/// turns colours off, CLICOLOR_FORCE set and not empty turns them on, else a colour
+/// terminal gets them. The choice is made global, so clap's messages follow it too.
 pub fn style(choice: ColorChoice) -> Style {
-    use std::io::IsTerminal;
-    let color = match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        // The NO_COLOR convention: set and not empty turns colours off.
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+    let choice = match choice {
+        ColorChoice::Always => anstream::ColorChoice::Always,
+        ColorChoice::Never => anstream::ColorChoice::Never,
+        ColorChoice::Auto => anstream::ColorChoice::Auto,
     };
-    Style { color }
+    choice.write_global();
+    let decided = anstream::AutoStream::choice(&std::io::stdout());
+    Style {
+        color: decided != anstream::ColorChoice::Never,
+    }
 }
 
 /// Parses `KEY=VALUE` options with TOML values (a bare word is a string).
@@ -220,6 +223,23 @@ pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario) -> bool {
             .is_none_or(|d| scenario.dialect.name == d)
         && (filter.tag.is_empty() || tagged(&filter.tag))
         && !tagged(&filter.skip_tag)
+}
+
+/// The scenario files of `paths` (the bundled specs when none) loaded, and the scenarios
+/// the filter and the name filter keep.
+pub fn selected(
+    paths: &[PathBuf],
+    only: &ScenarioFilter,
+    name: Option<&str>,
+) -> Result<(Loaded, Vec<Scenario>), Error> {
+    let only = filter(only)?;
+    let mut loaded = load(only, &files(paths)?)?;
+    let scenarios = std::mem::take(&mut loaded.scenarios)
+        .into_iter()
+        .filter(|s| keeps(only, s))
+        .filter(|s| name.is_none_or(|n| s.name.contains(n)))
+        .collect();
+    Ok((loaded, scenarios))
 }
 
 /// The scenario files of `paths`, or the bundled specs when none is given.
@@ -349,18 +369,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
             request.path.display()
         )));
     }
-    let only = filter(&args.only)?;
-    let loaded = load(only, &files(&args.paths)?)?;
-    let mut scenarios: Vec<Scenario> = loaded
-        .scenarios
-        .into_iter()
-        .filter(|s| keeps(only, s))
-        .filter(|s| {
-            args.filter
-                .as_ref()
-                .is_none_or(|f| s.name.contains(f.as_str()))
-        })
-        .collect();
+    let (loaded, mut scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
     if scenarios.is_empty() && loaded.errors.is_empty() {
         return Err(Error::Usage(
             "no scenarios match the given paths and filters".into(),

@@ -160,9 +160,11 @@ impl Target {
                 return Err(error);
             }
         };
+        let limits = self.sandbox.limits(limits);
+        run.cap_memory(limits.memory_bytes);
         Ok(Some(Program {
             launch: run.launch.clone(),
-            limits: self.sandbox.limits(limits),
+            limits,
             run: Some(Arc::new(JailRun {
                 run: Some(run),
                 slot: Some(slot),
@@ -258,7 +260,27 @@ impl Program {
 
     /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
     pub fn run(&self, input: &[u8]) -> Execution {
-        child::run(&self.launch, input, &self.limits)
+        let kills = self.out_of_memory_kills();
+        let mut execution = child::run(&self.launch, input, &self.limits);
+        execution.ending = self.ending_under_memory_cap(execution.ending, kills);
+        execution
+    }
+
+    /// How many of the program's processes the kernel killed so far for going over the
+    /// memory cap of its cgroup (0 where there is none).
+    pub fn out_of_memory_kills(&self) -> u64 {
+        self.jail_run().map_or(0, Run::out_of_memory_kills)
+    }
+
+    /// `ending` as [`Ending::OutOfMemory`] when the program died and the kernel killed one of
+    /// its processes for memory since the count was `kills_before`.
+    pub fn ending_under_memory_cap(&self, ending: Ending, kills_before: u64) -> Ending {
+        let died = matches!(ending, Ending::Signaled(_) | Ending::Exited(1..));
+        if died && self.out_of_memory_kills() > kills_before {
+            Ending::OutOfMemory
+        } else {
+            ending
+        }
     }
 
     /// Starts the program to be driven a line at a time; it must be done by `deadline`.

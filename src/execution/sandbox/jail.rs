@@ -103,8 +103,10 @@ impl Jail {
             clean_env: true,
             user: self.user(),
             cgroup_procs: group
-                .as_ref()
-                .and_then(|g| CString::new(g.procs_file().into_os_string().into_vec()).ok()),
+                .iter()
+                .flat_map(Group::procs_files)
+                .filter_map(|file| CString::new(file.into_os_string().into_vec()).ok())
+                .collect(),
             started_fd: report
                 .as_ref()
                 .map(|(_, write): &(OwnedFd, OwnedFd)| write.as_raw_fd()),
@@ -185,6 +187,18 @@ impl Run {
     /// Whether other student programs ran at some time during this run.
     pub fn had_company(&self) -> bool {
         self.share.had_company()
+    }
+
+    /// Caps the memory of all the run's processes together, where a cgroup can.
+    pub fn cap_memory(&self, bytes: Option<u64>) {
+        if let (Some(group), Some(bytes)) = (&self.group, bytes) {
+            group.cap_memory(bytes);
+        }
+    }
+
+    /// How many of the run's processes the kernel killed for going over the memory cap.
+    pub fn out_of_memory_kills(&self) -> u64 {
+        self.group.as_ref().map_or(0, Group::out_of_memory_kills)
     }
 
     /// CPU time the run's processes used, where a cgroup measured it.
