@@ -71,8 +71,10 @@ impl Interface {
             Castling::LetterO if answer.starts_with("0-0") => answer.replace('0', "O"),
             _ => answer.to_string(),
         };
-        match (self.notation.piece_letter, castled.chars().next()) {
-            (Letter::Upper, Some(letter @ ('k' | 'q' | 'r' | 'b' | 'n'))) => {
+        // A piece letter is followed by a file (`bc8g4`); a pawn's file by a rank (`b7b8`).
+        let mut chars = castled.chars();
+        match (self.notation.piece_letter, chars.next(), chars.next()) {
+            (Letter::Upper, Some(letter @ ('k' | 'q' | 'r' | 'b' | 'n')), Some('a'..='h')) => {
                 format!("{}{}", letter.to_ascii_uppercase(), &castled[1..])
             }
             _ => castled,
@@ -182,6 +184,7 @@ mod tests {
         assert_eq!(upper.spell("ng1xf3"), "Ng1xf3");
         assert_eq!(upper.spell("e2e4"), "e2e4");
         assert_eq!(upper.spell("b7b8=Q"), "b7b8=Q");
+        assert_eq!(upper.spell("bc8g4"), "Bc8g4");
         assert_eq!(HANDOUT.spell("0-0"), "0-0");
     }
 
