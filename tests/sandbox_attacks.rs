@@ -543,12 +543,13 @@ fn a_signal_stops_every_command_at_once_with_every_child_killed() {
                 let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
                 rustix::process::kill_process(pid, signal).unwrap();
                 let asked = Instant::now();
-                grader.wait().unwrap();
+                let status = grader.wait().unwrap();
                 assert!(
                     asked.elapsed() < Duration::from_secs(1),
                     "{case}: took {:?}",
                     asked.elapsed()
                 );
+                assert_eq!(status.code(), Some(130), "{case}: interrupted");
                 std::thread::sleep(Duration::from_millis(200));
                 assert_eq!(processes_under(&scratch), Vec::<String>::new(), "{case}");
             }
