@@ -95,7 +95,10 @@ fn autograde(
         .unwrap();
     let log = String::from_utf8_lossy(&output.stdout).into_owned();
     let results = std::fs::read_to_string(layout.join("results/results.json")).unwrap();
-    (layout, serde_json::from_str(&results).unwrap(), log)
+    let results = serde_json::from_str(&results).unwrap();
+    // Whatever happened, Gradescope gets a results.json it reads.
+    common::schema::assert_valid("gradescope", &results, "the autograder's results.json");
+    (layout, results, log)
 }
 
 fn is_root() -> bool {

@@ -4,6 +4,7 @@
 pub mod class;
 pub mod enabled;
 pub mod fingerprint;
+pub mod leaderboard;
 pub mod manifest;
 pub mod mistake;
 pub mod partition;
