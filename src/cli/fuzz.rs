@@ -34,7 +34,8 @@ pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
         TargetSpec::Reference => unreachable!("fuzzing needs a target"),
     };
     let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
-        .with_sandbox(sandbox(&args.run), Vec::new());
+        .with_sandbox(sandbox(&args.run), Vec::new())
+        .with_runner(args.run.python_runner);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Error::path(&args.out, format!("cannot create: {e}")))?;
     let config = FuzzConfig {

@@ -117,7 +117,8 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
     };
     let hidden = hidden_paths(&args.paths);
     let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
-        .with_sandbox(sandbox(&args.run), hidden.clone());
+        .with_sandbox(sandbox(&args.run), hidden.clone())
+        .with_runner(args.run.python_runner);
     if !target.is_reference() {
         warn_exposed(target.sandbox(), &hidden);
     }
@@ -166,6 +167,9 @@ pub fn run(args: &TestArgs) -> Result<i32, Error> {
     }
     if let Some(e) = write_error {
         return Err(io_error(e));
+    }
+    for note in target.runner_notes() {
+        eprintln!("boardgrade: note: {note}");
     }
     Ok(if !loaded.errors.is_empty() {
         exit::INVALID

@@ -11,9 +11,10 @@
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
+use super::fork::Forked;
 use super::spawn::{spawn, Launch, Limits};
 use super::sys::{kill_group, pidfd, poll, set_nonblocking, Interest};
 
@@ -55,7 +56,16 @@ const CHUNK: usize = 64 << 10;
 /// Runs the program with `input` on stdin (then closed) under `limits`, to its end.
 pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
     let started = Instant::now();
-    match Running::start(launch, limits, started + limits.wall) {
+    drive(
+        Running::start(launch, limits, started + limits.wall),
+        input,
+        started,
+    )
+}
+
+/// Runs a process started at `started` with `input` on stdin (then closed), to its end.
+pub fn drive(start: Result<Running, Ending>, input: &[u8], started: Instant) -> Execution {
+    match start {
         Ok(mut running) => {
             running.feed(input);
             running.finish()
@@ -69,9 +79,47 @@ pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
     }
 }
 
+/// The process a [`Running`] drives: one it spawned, or one a loaded Python runner forked
+/// for it ([`super::fork`]).
+enum Process {
+    Spawned(Child),
+    Forked(Forked),
+}
+
+impl Process {
+    fn id(&self) -> u32 {
+        match self {
+            Process::Spawned(child) => child.id(),
+            Process::Forked(forked) => forked.id(),
+        }
+    }
+
+    fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        match self {
+            Process::Spawned(child) => child.try_wait(),
+            Process::Forked(forked) => forked.try_wait(),
+        }
+    }
+
+    fn wait(&mut self) -> io::Result<ExitStatus> {
+        match self {
+            Process::Spawned(child) => child.wait(),
+            Process::Forked(forked) => forked.wait(),
+        }
+    }
+
+    /// Kills the process's group (and a forked process itself, whatever its group).
+    fn kill(&self) {
+        kill_group(self.id());
+        if let Process::Forked(forked) = self {
+            forked.kill();
+        }
+    }
+}
+
 /// A running student process. Dropping it kills its process group.
 pub struct Running {
-    child: Child,
+    child: Process,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -107,7 +155,7 @@ impl Running {
         stderr.iter().for_each(set_nonblocking);
         let exit_fd = pidfd(child.id());
         Ok(Running {
-            child,
+            child: Process::Spawned(child),
             stdin,
             stdout,
             stderr,
@@ -120,6 +168,40 @@ impl Running {
             deadline,
             ended: None,
         })
+    }
+
+    /// Drives a process a loaded runner forked, given the grader's ends of its stdin,
+    /// stdout and stderr; it must be done by `deadline`.
+    pub(crate) fn forked(
+        forked: Forked,
+        [stdin, stdout, stderr]: [OwnedFd; 3],
+        limits: &Limits,
+        started: Instant,
+        deadline: Instant,
+    ) -> Running {
+        let (stdin, stdout, stderr) = (
+            ChildStdin::from(stdin),
+            ChildStdout::from(stdout),
+            ChildStderr::from(stderr),
+        );
+        set_nonblocking(&stdin);
+        set_nonblocking(&stdout);
+        set_nonblocking(&stderr);
+        let exit_fd = forked.exit_fd();
+        Running {
+            child: Process::Forked(forked),
+            stdin: Some(stdin),
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            exit_fd,
+            pending: Vec::new(),
+            stdout_bytes: 0,
+            stderr_tail: Vec::new(),
+            limits: limits.clone(),
+            started,
+            deadline,
+            ended: None,
+        }
     }
 
     /// Moves the deadline (a driver that pauses the clock while it thinks itself).
@@ -170,7 +252,7 @@ impl Running {
 
     /// Writes all of `input` and closes stdin, taking in output meanwhile. A program that
     /// stops reading early simply gets no more.
-    fn feed(&mut self, input: &[u8]) {
+    pub(crate) fn feed(&mut self, input: &[u8]) {
         if !input.is_empty() {
             let _ = self.write(input);
         }
@@ -186,7 +268,7 @@ impl Running {
             exited = self.wait_once(None).unwrap_or(false);
         }
         // Whatever happened, nothing of the program outlives this call.
-        kill_group(self.child.id());
+        self.child.kill();
         if exited {
             let grace = Instant::now() + DRAIN_GRACE;
             while self.output_open() && self.ended.is_none() && Instant::now() < grace {
@@ -328,7 +410,7 @@ impl Running {
             return ending.clone();
         }
         let exited = matches!(self.child.try_wait(), Ok(Some(_)));
-        kill_group(self.child.id());
+        self.child.kill();
         let status = self.child.wait();
         let ending = if !exited && Instant::now() >= self.deadline {
             Ending::TimedOut
@@ -344,7 +426,7 @@ impl Running {
         if let Some(previous) = &self.ended {
             return previous.clone();
         }
-        kill_group(self.child.id());
+        self.child.kill();
         let _ = self.child.wait();
         self.ended = Some(ending.clone());
         ending
@@ -354,7 +436,7 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         // Whatever happened, nothing of the program outlives its driver.
-        kill_group(self.child.id());
+        self.child.kill();
         let _ = self.child.wait();
     }
 }
