@@ -91,8 +91,10 @@ fn scenarios(report: &Value) -> Vec<(String, Vec<String>)> {
                     if fields["verdict"] == "timeout" {
                         // "no end after 6.01s of wall-clock time": a measured time.
                         let detail = fields["detail"].as_str().unwrap_or_default();
-                        let detail: String =
-                            detail.chars().filter(|c| !c.is_ascii_digit()).collect();
+                        let detail: String = detail
+                            .chars()
+                            .filter(|c| !c.is_ascii_digit() && *c != '.')
+                            .collect();
                         fields.insert("detail".into(), detail.into());
                     }
                     without_scratch_names(&s.to_string())
