@@ -6,6 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 
+/// The exit status of a process stopped by a second signal: 128 + SIGINT, as shells report
+/// an interrupted program.
+const INTERRUPTED_STATUS: i32 = 130;
+
 /// The stop flag, shared with the signal handlers.
 fn flag() -> &'static Arc<AtomicBool> {
     static REQUESTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
@@ -22,11 +26,15 @@ pub fn is_requested() -> bool {
 }
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a stop request; a second one, once a stop is
-/// requested, ends the process at once.
+/// requested, ends the process at once, with the status of an interrupted run (130).
 pub fn install_interrupt_handler() -> std::io::Result<()> {
     for signal in [SIGINT, SIGTERM] {
         // Registered first, so it sees the flag as it was before this signal set it.
-        signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(flag()))?;
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            INTERRUPTED_STATUS,
+            Arc::clone(flag()),
+        )?;
         signal_hook::flag::register(signal, Arc::clone(flag()))?;
     }
     Ok(())

@@ -52,12 +52,18 @@ impl fmt::Display for ScenarioFileError {
 pub enum Error {
     #[error(transparent)]
     Scenario(#[from] ScenarioFileError),
+    /// A game or dialect name that names nothing.
+    #[error(transparent)]
+    Lookup(#[from] crate::games::LookupError),
     /// A path given on the command line that cannot be read.
     #[error("{}: {message}", path.display())]
     Path { path: PathBuf, message: String },
     /// The command line asks for something that cannot be done.
     #[error("{0}")]
     Usage(String),
+    /// Stopped by Ctrl-C or SIGTERM before the run finished.
+    #[error("interrupted")]
+    Interrupted,
     #[error("{context}: {source}")]
     Io {
         context: String,

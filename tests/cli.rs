@@ -97,7 +97,7 @@ fn json_has_the_fields_of_the_design() {
         "fixtures/one-d-chess/project5/bug-negative-index.py",
     ]);
     assert_eq!(code, 1);
-    assert_eq!(report["version"], 1);
+    assert_eq!(report["schema_version"], 2);
     for key in ["passed", "failed", "score", "max_score"] {
         assert!(report["summary"][key].is_number(), "summary.{key}");
     }

@@ -95,7 +95,9 @@ fn gradescope(submission: &Path, specs: &Path, out: &Path, extra: &[&str]) -> Va
             String::from_utf8_lossy(&output.stderr)
         )
     });
-    serde_json::from_str(&text).unwrap()
+    let results = serde_json::from_str(&text).unwrap();
+    common::schema::assert_valid("gradescope", &results, "results.json");
+    results
 }
 
 fn test<'a>(results: &'a Value, name: &str) -> &'a Value {

@@ -102,7 +102,9 @@ fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bo
         .unwrap();
     assert!(status.success());
     let text = std::fs::read_to_string(grade.join("results/results.json")).unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    let results = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    common::schema::assert_valid("prairielearn", &results, "results.json");
+    results
 }
 
 fn fixture(path: &str) -> String {

@@ -337,6 +337,29 @@ fn a_fork_bomb_is_capped_and_a_cpu_limit_kill_is_a_timeout() {
     }
 }
 
+#[test]
+fn a_run_is_capped_in_memory_for_all_its_processes_together() {
+    for (sandbox, env) in sandboxes() {
+        let output = boardgrade()
+            .envs(env.iter().copied())
+            .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+            .arg(root().join("fixtures/hostile/memory_by_children.py"))
+            .args(["--sandbox", sandbox, "--format", "json"])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let capped = !report["target"]
+            .as_str()
+            .unwrap()
+            .contains("no memory cgroup");
+        let scenario = &report["scenarios"][0];
+        // Six children of 600 MiB each stay under the per-process limit; only a cap on the
+        // whole run stops them, and then it is the memory limit, not a crash.
+        let expected = if capped { "memory-limit" } else { "wrong" };
+        assert_eq!(scenario["verdict"], expected, "{sandbox}: {scenario:#}");
+    }
+}
+
 /// Grades a class of `students` (name, files as (name, fixture)) with `args`; the report.
 fn grade_class(dir: &Path, students: &[(String, Vec<(&str, &str)>)], args: &[&str]) -> Value {
     let class = dir.join("class");
@@ -417,60 +440,142 @@ fn floods_leave_the_grader_and_the_stored_results_small() {
     }
 }
 
-#[test]
-fn sigterm_stops_test_and_grade_at_once_with_every_child_killed() {
-    for (sandbox, env) in sandboxes() {
-        for command in ["test", "grade"] {
-            let dir = tempfile::tempdir().unwrap();
-            let scratch = dir.path().join("tmp");
-            let class = dir.path().join("class/a");
-            std::fs::create_dir_all(&scratch).unwrap();
-            std::fs::create_dir_all(&class).unwrap();
-            let fixture = root().join("fixtures/hostile/sleep_forever.py");
-            std::fs::copy(&fixture, class.join("chess.py")).unwrap();
-            let mut grader = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
-            grader
-                .current_dir(root())
-                .env("TMPDIR", &scratch)
-                .envs(env.iter().copied());
-            if command == "test" {
-                grader.args(["test", "tests/selftest/hostile_game.toml", "--python"]);
-                grader.arg(&fixture);
-            } else {
-                grader.arg("grade").arg(dir.path().join("class"));
-                grader.args(["--specs", "tests/selftest/hostile_game.toml", "--out"]);
-                grader.arg(dir.path().join("out"));
-            }
-            let mut grader = grader
-                .args(["--sandbox", sandbox])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
-            let started = Instant::now();
-            while !processes_under(&scratch)
-                .iter()
-                .any(|p| p.contains("sleep_forever"))
-                && started.elapsed() < Duration::from_secs(20)
-            {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
-            rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
-            let asked = Instant::now();
-            grader.wait().unwrap();
-            assert!(
-                asked.elapsed() < Duration::from_secs(1),
-                "{sandbox} {command}: took {:?}",
-                asked.elapsed()
-            );
-            std::thread::sleep(Duration::from_millis(200));
-            assert_eq!(
-                processes_under(&scratch),
-                Vec::<String>::new(),
-                "{sandbox} {command}"
-            );
+/// A miniChess match whose program would keep the grader waiting for a minute.
+const SLOW_MATCH: &str = r#"game = "minichess"
+dialect = "ecs10"
+
+[[scenario]]
+name = "strength"
+time_limit = 60
+
+[scenario.match]
+opponents = ["random"]
+sizes = [3]
+seed = 5
+
+[[scenario.match.award]]
+points = 1
+min_win_rate = 0.0
+"#;
+
+/// The grader command line for `command` against the sleeping fixture, run in `dir`.
+fn sleeping_run(command: &str, dir: &Path) -> Command {
+    let fixture = root().join("fixtures/hostile/sleep_forever.py");
+    let class = dir.join("class/a");
+    std::fs::create_dir_all(&class).unwrap();
+    std::fs::copy(&fixture, class.join("chess.py")).unwrap();
+    let mut grader = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+    grader.current_dir(root());
+    match command {
+        "test" => {
+            grader.args(["test", "tests/selftest/hostile_game.toml", "--python"]);
+            grader.arg(&fixture);
         }
+        "grade" => {
+            grader.arg("grade").arg(dir.join("class"));
+            grader.args(["--specs", "tests/selftest/hostile_game.toml", "--out"]);
+            grader.arg(dir.join("out"));
+        }
+        "match" => {
+            let spec = dir.join("match.toml");
+            std::fs::write(&spec, SLOW_MATCH).unwrap();
+            // A chooser that sleeps on its first move.
+            let chooser =
+                std::fs::read_to_string(root().join("fixtures/minichess/ecs10/random-chooser.py"))
+                    .unwrap()
+                    .replace(
+                        "    return random.choice(mlist)\n",
+                        "    import time\n    time.sleep(600)\n",
+                    );
+            let program = dir.join("prog67.py");
+            std::fs::write(&program, chooser).unwrap();
+            grader.arg("test").arg(&spec).arg("--python").arg(&program);
+        }
+        "fuzz" => {
+            grader.args([
+                "fuzz",
+                "one-d-chess",
+                "--dialect",
+                "csc110",
+                "--time-limit",
+                "60",
+            ]);
+            grader.arg("--python").arg(&fixture).arg("--out").arg(dir);
+        }
+        other => panic!("no such command {other}"),
+    }
+    grader
+}
+
+#[test]
+fn a_signal_stops_every_command_at_once_with_every_child_killed() {
+    use rustix::process::Signal;
+    let every_mode = sandboxes().into_iter().chain([("none", Vec::new())]);
+    for (sandbox, env) in every_mode {
+        for command in ["test", "grade", "match", "fuzz"] {
+            for signal in [Signal::TERM, Signal::INT] {
+                let dir = tempfile::tempdir().unwrap();
+                let scratch = dir.path().join("tmp");
+                std::fs::create_dir_all(&scratch).unwrap();
+                let mut grader = sleeping_run(command, dir.path())
+                    .env("TMPDIR", &scratch)
+                    .envs(env.iter().copied())
+                    .args(["--sandbox", sandbox])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap();
+                let started = Instant::now();
+                // The student program itself (not, say, the interpreter's version check).
+                let student =
+                    |p: &String| p.contains("boardgrade_launch") || p.contains("adapter_");
+                while !processes_under(&scratch).iter().any(student)
+                    && started.elapsed() < Duration::from_secs(20)
+                {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                let case = format!("{sandbox} {command} {signal:?}");
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "{case}: the program never started"
+                );
+                std::thread::sleep(Duration::from_millis(300)); // into its sleep
+                let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
+                rustix::process::kill_process(pid, signal).unwrap();
+                let asked = Instant::now();
+                let status = grader.wait().unwrap();
+                assert!(
+                    asked.elapsed() < Duration::from_secs(1),
+                    "{case}: took {:?}",
+                    asked.elapsed()
+                );
+                assert_eq!(status.code(), Some(130), "{case}: interrupted");
+                std::thread::sleep(Duration::from_millis(200));
+                assert_eq!(processes_under(&scratch), Vec::<String>::new(), "{case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_signal_stops_play_at_once() {
+    use rustix::process::Signal;
+    for signal in [Signal::TERM, Signal::INT] {
+        let mut play = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+            .args(["play", "minichess", "--against"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Waiting for a move (stdin is open and silent).
+        std::thread::sleep(Duration::from_millis(300));
+        let pid = rustix::process::Pid::from_raw(play.id() as i32).unwrap();
+        rustix::process::kill_process(pid, signal).unwrap();
+        let asked = Instant::now();
+        let status = play.wait().unwrap();
+        assert!(asked.elapsed() < Duration::from_secs(1), "{signal:?}");
+        assert!(!status.success(), "{signal:?}: {status:?}");
     }
 }
 

@@ -42,11 +42,10 @@ pub enum Invalid {
 impl Setup {
     /// The game of that name in `dialect` (its first when `None`), with `options` checked.
     pub fn new(game: &str, dialect: Option<&str>, options: GameOptions) -> Result<Setup, Error> {
-        let usage = |e: games::LookupError| Error::Usage(e.to_string());
-        let game = games::lookup(game).map_err(usage)?;
+        let game = games::lookup(game)?;
         let dialect = match dialect {
             None => &game.dialects()[0],
-            Some(name) => games::lookup_dialect(game, name).map_err(usage)?,
+            Some(name) => games::lookup_dialect(game, name)?,
         };
         let setup = Setup {
             game,

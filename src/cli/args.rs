@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 use boardgrade::execution::{PythonRunner, Sandbox};
 use boardgrade::report::gradescope::FeedbackFormat;
@@ -15,9 +15,7 @@ use boardgrade::report::Format;
     version,
     about = "Autograder and test harness for board-game programming assignments"
 )]
-#[command(
-    after_help = "Exit codes: 0 all scenarios passed; 1 some scenario did not pass; 2 bad invocation or an invalid scenario file."
-)]
+#[command(after_help = super::exit::HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -54,6 +52,37 @@ pub enum Command {
     Play(PlayArgs),
     /// Join the result folders of `grade --partition K/N` runs into one, as a single run.
     Merge(MergeArgs),
+    /// List the scenarios bundled into boardgrade (or of the files given), by game,
+    /// dialect and file.
+    List(ListArgs),
+    /// Print a shell's completion script for boardgrade.
+    Completions(CompletionsArgs),
+    /// Write the man pages (boardgrade.1 and one per subcommand) to a folder.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Scenario files or folders (default: the specs bundled into boardgrade).
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
+    /// Only scenarios whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell, e.g. `boardgrade completions bash > /etc/bash_completion.d/boardgrade`.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The folder to write the pages to (created if missing).
+    #[arg(value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 /// The game, dialect and options an authoring command works on.
@@ -112,6 +141,10 @@ pub struct BlessArgs {
     /// Only report what would change; exit 1 if anything would.
     #[arg(long)]
     pub check: bool,
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 #[derive(Debug, Args)]
@@ -135,16 +168,24 @@ pub struct GenArgs {
     pub head: HeadArgs,
 }
 
+/// The program under test (neither: the reference engine, where a command allows it).
 #[derive(Debug, Args)]
-pub struct FuzzArgs {
-    #[command(flatten)]
-    pub game: GameArgs,
+pub struct TargetArgs {
     /// Run this command (through `sh -c`) as the program under test.
-    #[arg(long, conflicts_with = "python", required_unless_present = "python")]
+    #[arg(long, conflicts_with = "python")]
     pub cmd: Option<String>,
     /// A Python submission (file or folder) to test.
     #[arg(long, value_name = "FILE")]
     pub python: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The program under test: --cmd or --python is required.
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Seed of the random games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -168,6 +209,13 @@ pub struct FuzzArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Show only the failures found, not each failing game.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -186,12 +234,9 @@ pub struct PlayArgs {
 pub struct TestArgs {
     /// Scenario files or folders (default: the specs bundled into boardgrade).
     pub paths: Vec<PathBuf>,
-    /// Run this command (through `sh -c`) as the program under test.
-    #[arg(long, conflicts_with = "python")]
-    pub cmd: Option<String>,
-    /// A Python submission (file or folder) to test.
-    #[arg(long, value_name = "FILE")]
-    pub python: Option<PathBuf>,
+    /// The program under test (default: the reference engine).
+    #[command(flatten)]
+    pub target: TargetArgs,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// Only scenarios whose name contains this text.
@@ -227,54 +272,6 @@ pub struct ScenarioFilter {
     pub policy: Option<PathBuf>,
 }
 
-impl ScenarioFilter {
-    /// The same filter (and `--entry`) as arguments of `boardgrade grade`, for the packages
-    /// that run it.
-    pub fn grade_args(&self, entry: Option<&str>) -> Vec<String> {
-        let mut args = Vec::new();
-        for (flag, value) in [
-            ("--game", self.game.as_deref()),
-            ("--dialect", self.dialect.as_deref()),
-            ("--entry", entry),
-        ] {
-            if let Some(value) = value {
-                args.extend([flag.to_string(), value.to_string()]);
-            }
-        }
-        for (flag, values) in [("--tag", &self.tag), ("--skip-tag", &self.skip_tag)] {
-            for value in values {
-                args.extend([flag.to_string(), value.clone()]);
-            }
-        }
-        args
-    }
-
-    /// Loads the files under the course policy given, or else the one found beside each.
-    pub fn load(
-        &self,
-        files: &[boardgrade::scenario::sources::SourceFile],
-    ) -> Result<boardgrade::scenario::sources::Loaded, boardgrade::Error> {
-        use boardgrade::scenario::sources;
-        Ok(match &self.policy {
-            Some(path) => {
-                sources::load_under(files, Some(&boardgrade::policy::CoursePolicy::read(path)?))
-            }
-            None => sources::load_all(files),
-        })
-    }
-
-    pub fn keeps(&self, scenario: &boardgrade::scenario::Scenario) -> bool {
-        let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
-        self.game.as_ref().is_none_or(|g| scenario.game.name() == g)
-            && self
-                .dialect
-                .as_ref()
-                .is_none_or(|d| scenario.dialect.name == d)
-            && (self.tag.is_empty() || tagged(&self.tag))
-            && !tagged(&self.skip_tag)
-    }
-}
-
 /// How scenarios are run.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -304,7 +301,8 @@ pub struct RunArgs {
 pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Colours in the human report.
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Show only scenarios that did not pass.
@@ -349,9 +347,13 @@ pub struct GradeArgs {
     pub feedback: FeedbackFormat,
     /// A further report, written besides the others from the same run, atomically
     /// (repeatable): `json=all.json`, `junit=junit.xml`, `csv=grades.csv`,
-    /// `summary=summary.txt`, `gradebook=gradebook.csv`, `html=report.html`.
+    /// `summary=summary.txt`, `gradebook=gradebook.csv`, `html=report.html`; for one
+    /// submission `gradescope=results.json`, `prairielearn=results.json`.
     #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub reports: Vec<ReportRequest>,
+
+    /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
+    /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
@@ -379,7 +381,8 @@ pub struct MergeArgs {
 pub enum ReportFormat {
     /// The class report: one self-contained HTML page.
     Html,
-    /// Every result as one JSON document (schemas/grade.schema.json).
+    /// Every result as one JSON document (`test`: schemas/test.schema.json, `grade`:
+    /// schemas/grade.schema.json).
     Json,
     /// JUnit XML: a suite per submission, a case per scenario.
     Junit,
@@ -389,6 +392,22 @@ pub enum ReportFormat {
     Summary,
     /// One column for the assignment's total, students as named, for an LMS to import.
     Gradebook,
+    /// Gradescope's results.json (one submission).
+    Gradescope,
+    /// PrairieLearn's external-grader results.json (one submission).
+    Prairielearn,
+}
+
+impl ReportFormat {
+    /// Whether `test` writes this format (the others are a class's).
+    pub fn is_test_report(self) -> bool {
+        matches!(self, ReportFormat::Json | ReportFormat::Junit)
+    }
+
+    /// Whether the format is one submission's (a platform's results).
+    pub fn is_one_submissions(self) -> bool {
+        matches!(self, ReportFormat::Gradescope | ReportFormat::Prairielearn)
+    }
 }
 
 /// One `--report FORMAT=PATH`.
@@ -487,28 +506,6 @@ pub enum GradeFormat {
     Prairielearn,
     /// JUnit XML on stdout.
     Junit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-impl ColorChoice {
-    /// Colours on when asked, or (auto) when stdout is a terminal and NO_COLOR is unset.
-    pub fn style(self) -> boardgrade::report::Style {
-        use std::io::IsTerminal;
-        let color = match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-            }
-        };
-        boardgrade::report::Style { color }
-    }
 }
 
 /// `engine` takes a game, a dialect and options, as the authoring commands do.

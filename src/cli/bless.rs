@@ -1,17 +1,16 @@
 //! `boardgrade bless`: rewrite expectations from the reference, showing each change as a
 //! diff; `--check` only reports.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use boardgrade::author::bless::{bless, Change};
 use boardgrade::report::diff;
-use boardgrade::report::Style;
 use boardgrade::scenario::sources;
 use boardgrade::Error;
 
 use super::args::BlessArgs;
-use super::exit;
+use super::exit::Status;
+use super::resolve;
 
 fn heading(file: &str, change: &Change) -> String {
     let what = match &change.send {
@@ -21,16 +20,14 @@ fn heading(file: &str, change: &Change) -> String {
     format!("{file}:{}: {:?}, {what}", change.line, change.scenario)
 }
 
-pub fn run(args: &BlessArgs) -> Result<i32, Error> {
+pub fn run(args: &BlessArgs) -> Result<Status, Error> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("specs")]
     } else {
         args.paths.clone()
     };
     let files = sources::from_paths(&paths)?;
-    let style = Style {
-        color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
+    let style = resolve::style(args.color);
     let (mut changed_steps, mut changed_files, mut invalid) = (0, 0, false);
     for file in &files {
         let blessed = match bless(&file.name, &file.text) {
@@ -67,10 +64,8 @@ pub fn run(args: &BlessArgs) -> Result<i32, Error> {
         files.len()
     );
     Ok(if invalid {
-        exit::INVALID
-    } else if args.check && changed_steps > 0 {
-        exit::FAILED
+        Status::Invalid
     } else {
-        exit::SUCCESS
+        Status::from_passed(!(args.check && changed_steps > 0))
     })
 }

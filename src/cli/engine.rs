@@ -2,41 +2,15 @@
 
 use std::io::{BufRead, Write};
 
-use boardgrade::author::Setup;
-use boardgrade::games::{GameOptions, Protocol};
+use boardgrade::games::Protocol;
 use boardgrade::Error;
 
-use super::args::{EngineArgs, GameArgs};
-use super::exit;
+use super::args::EngineArgs;
+use super::exit::Status;
+use super::resolve;
 
-/// Parses `KEY=VALUE` options with TOML values (a bare word is a string).
-pub fn parse_options(items: &[String]) -> Result<GameOptions, Error> {
-    let mut options = GameOptions::new();
-    for item in items {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| Error::Usage(format!("--option {item:?}: expected KEY=VALUE")))?;
-        let parsed = format!("v = {value}")
-            .parse::<toml::Table>()
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| toml::Value::String(value.to_string()));
-        options.insert(key.trim().to_string(), parsed);
-    }
-    Ok(options)
-}
-
-/// The game, dialect and options named on the command line.
-pub fn setup(args: &GameArgs) -> Result<Setup, Error> {
-    Setup::new(
-        &args.game,
-        args.dialect.as_deref(),
-        parse_options(&args.options)?,
-    )
-}
-
-pub fn run(args: &EngineArgs) -> Result<i32, Error> {
-    let setup = setup(args)?;
+pub fn run(args: &EngineArgs) -> Result<Status, Error> {
+    let setup = resolve::setup(args)?;
     let mut session = setup.session()?;
     // Call protocols frame each response (PROTOCOL.md): the reply's parts, then `.`.
     let framed = setup.dialect.protocol == Protocol::Call;
@@ -62,5 +36,5 @@ pub fn run(args: &EngineArgs) -> Result<i32, Error> {
             write(&mut out, &reply)?;
         }
     }
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }

@@ -4,47 +4,40 @@
 use std::time::Duration;
 
 use boardgrade::author::fuzz::{fuzz, FuzzConfig, FuzzEvent};
-use boardgrade::execution::{Target, TargetSpec};
-use boardgrade::report::{diff, Style};
+use boardgrade::execution::TargetSpec;
+use boardgrade::report::diff;
 use boardgrade::Error;
 
 use super::args::FuzzArgs;
-use super::engine::setup;
-use super::exit;
-use super::test::{python_candidate, run_config, sandbox};
+use super::exit::Status;
+use super::resolve;
 
-pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
-    let setup = setup(&args.game)?;
+pub fn run(args: &FuzzArgs) -> Result<Status, Error> {
+    let setup = resolve::setup(&args.game)?;
     if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
         return Err(Error::Usage(
             "--time-limit is in seconds, above 0 and at most 3600".into(),
         ));
     }
-    let spec = match (&args.cmd, &args.python) {
-        (Some(cmd), _) => TargetSpec::Command(cmd.clone()),
-        (None, Some(file)) => TargetSpec::Python(file.clone()),
-        (None, None) => return Err(Error::Usage("give --cmd or --python".into())),
-    };
-    let (target_text, target_flag) = match &spec {
+    let target = resolve::target(&args.target, &args.run, Vec::new())?
+        .ok_or_else(|| Error::Usage("give the program to fuzz: --cmd or --python".into()))?;
+    let (target_text, target_flag) = match target.spec() {
         TargetSpec::Command(cmd) => (cmd.clone(), format!("--cmd {cmd:?}")),
         TargetSpec::Python(path) => (
             path.display().to_string(),
             format!("--python {}", path.display()),
         ),
-        TargetSpec::Reference => unreachable!("fuzzing needs a target"),
+        TargetSpec::Reference => ("the reference engine".to_string(), String::new()),
     };
-    let target = Target::new(spec, &python_candidate(&args.run.python_bin))?
-        .with_sandbox(sandbox(&args.run), Vec::new())
-        .with_runner(args.run.python_runner);
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| Error::path(&args.out, format!("cannot create: {e}")))?;
+    let run = resolve::run_config(&args.run);
+    resolve::out_dir(&args.out)?;
     let config = FuzzConfig {
         seed: args.seed,
         games: args.games,
         max_steps: args.max_steps.max(1),
         shrink_budget: args.shrink_budget,
         max_failures: args.max_failures.max(1),
-        jobs: run_config(&args.run).jobs,
+        jobs: run.jobs,
         time_limit: Duration::from_secs_f64(args.time_limit),
         command: format!(
             "boardgrade fuzz {} --dialect {} {target_flag} --seed {}",
@@ -59,19 +52,19 @@ pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
         args.games,
         args.seed
     );
-    let style = Style { color: false };
+    let style = resolve::style(args.color);
     let mut write_error = None;
     let report = fuzz(
         &setup,
         &target,
-        &run_config(&args.run).limits,
+        &run.limits,
         &config,
         &mut |event| match event {
             FuzzEvent::Played {
                 game,
                 steps,
                 failed: Some(signature),
-            } => println!("game {game} ({steps} lines): {signature}"),
+            } if !args.quiet => println!("game {game} ({steps} lines): {signature}"),
             FuzzEvent::Played { .. } => {}
             FuzzEvent::Found(failure) => {
                 let path = args.out.join(&failure.file_name);
@@ -105,9 +98,5 @@ pub fn run(args: &FuzzArgs) -> Result<i32, Error> {
             String::new()
         }
     );
-    Ok(if report.failures.is_empty() {
-        exit::SUCCESS
-    } else {
-        exit::FAILED
-    })
+    Ok(Status::from_passed(report.failures.is_empty()))
 }

@@ -5,12 +5,12 @@ use boardgrade::author::write::file_text;
 use boardgrade::Error;
 
 use super::args::GenArgs;
-use super::engine::setup;
-use super::exit;
-use super::record::{with_flags, write_out};
+use super::console::write_out;
+use super::exit::Status;
+use super::resolve;
 
-pub fn run(args: &GenArgs) -> Result<i32, Error> {
-    let setup = setup(&args.game)?;
+pub fn run(args: &GenArgs) -> Result<Status, Error> {
+    let setup = resolve::setup(&args.game)?;
     if args.count == 0 || args.max_steps == 0 {
         return Err(Error::Usage(
             "--count and --max-steps must be at least 1".into(),
@@ -38,7 +38,7 @@ pub fn run(args: &GenArgs) -> Result<i32, Error> {
         command,
     };
     let scenarios = generate(&setup, &request)?;
-    let head = with_flags(head(&setup, &request), &args.head)?;
+    let head = resolve::head(head(&setup, &request), &args.head)?;
     write_out(
         args.head.out.as_deref(),
         &file_text(&setup, &head, &scenarios),
@@ -51,5 +51,5 @@ pub fn run(args: &GenArgs) -> Result<i32, Error> {
             out.display()
         );
     }
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }

@@ -1,24 +1,32 @@
-//! The thin command line over the library: parse, configure, run, and turn errors into
-//! messages and exit codes (the one place that does).
+//! The thin command line over the library: arguments parsed (`args`), resolved once into
+//! what the library takes (`resolve`), run by one file per subcommand, and the end turned
+//! into a message and an exit code (`exit`, the one place that does).
 
 pub mod args;
 pub mod bless;
+pub mod completions;
+pub mod console;
 pub mod engine;
 pub mod exit;
 pub mod fuzz;
+pub mod games;
 pub mod gen;
 pub mod grade;
 pub mod gradescope;
+pub mod list;
+pub mod man;
+pub mod outputs;
 pub mod perft;
 pub mod play;
 pub mod prairielearn;
 pub mod record;
+pub mod resolve;
 pub mod test;
 
 use clap::Parser;
 
 use args::{Cli, Command};
-use boardgrade::{games, Error};
+use exit::Status;
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
@@ -34,8 +42,8 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    // Commands that run student code stop them all on Ctrl-C (an interactive one keeps
-    // the terminal's default).
+    // Commands that run student code stop them all on Ctrl-C or SIGTERM (an interactive
+    // one keeps the terminal's default).
     if matches!(
         cli.command,
         Command::Test(_) | Command::Grade(_) | Command::Gradescope(_) | Command::Fuzz(_)
@@ -44,13 +52,13 @@ pub fn main() -> i32 {
             eprintln!("boardgrade: cannot catch Ctrl-C: {error}");
         }
     }
-    let result = match &cli.command {
+    let result: Result<Status, boardgrade::Error> = match &cli.command {
         Command::Test(args) => test::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Gradescope(args) => gradescope::run(args),
         Command::Prairielearn(args) => prairielearn::run(args),
         Command::Engine(args) => engine::run(args),
-        Command::Games => list_games(),
+        Command::Games => games::run(),
         Command::Perft(args) => perft::run(args),
         Command::Record(args) => record::run(args),
         Command::Bless(args) => bless::run(args),
@@ -58,35 +66,14 @@ pub fn main() -> i32 {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Play(args) => play::run(args),
         Command::Merge(args) => grade::merge(args),
+        Command::List(args) => list::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
-    match result {
-        Ok(code) => code,
-        // A reader that went away (`| head`) is not an error worth a message, but the run
-        // did not finish writing: never success.
-        Err(error) if is_broken_pipe(&error) => exit::BROKEN_PIPE,
-        Err(error) => {
-            eprintln!("boardgrade: error: {error}");
-            exit::INVALID
+    if let Err(error) = &result {
+        if let Some(message) = exit::message(error) {
+            eprintln!("{message}");
         }
     }
-}
-
-fn is_broken_pipe(error: &Error) -> bool {
-    matches!(error, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
-}
-
-fn list_games() -> Result<i32, Error> {
-    for game in games::REGISTRY {
-        for dialect in game.dialects() {
-            println!(
-                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}",
-                game.name(),
-                dialect.name,
-                dialect.protocol,
-                dialect.entry_file,
-                dialect.handout
-            );
-        }
-    }
-    Ok(exit::SUCCESS)
+    exit::code(&result)
 }

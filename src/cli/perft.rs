@@ -10,9 +10,9 @@ use boardgrade::games::chess::Position;
 use boardgrade::Error;
 
 use super::args::PerftArgs;
-use super::exit;
+use super::exit::Status;
 
-pub fn run(args: &PerftArgs) -> Result<i32, Error> {
+pub fn run(args: &PerftArgs) -> Result<Status, Error> {
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -49,11 +49,11 @@ pub fn run(args: &PerftArgs) -> Result<i32, Error> {
         rate(nodes, elapsed)
     )
     .map_err(write_error)?;
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }
 
 /// Checks every count of the suite up to the node budget.
-fn suite(args: &PerftArgs, threads: usize) -> Result<i32, Error> {
+fn suite(args: &PerftArgs, threads: usize) -> Result<Status, Error> {
     let (label, text) = match &args.epd {
         None => ("the bundled suite".to_string(), STANDARD_SUITE.to_string()),
         Some(path) => (
@@ -88,11 +88,7 @@ fn suite(args: &PerftArgs, threads: usize) -> Result<i32, Error> {
         ));
     }
     writeln!(out, "\n{summary}").map_err(write_error)?;
-    Ok(if totals.mismatches == 0 {
-        exit::SUCCESS
-    } else {
-        exit::FAILED
-    })
+    Ok(Status::from_passed(totals.mismatches == 0))
 }
 
 #[derive(Default)]

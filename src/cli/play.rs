@@ -1,30 +1,24 @@
 //! `boardgrade play`: a game in the terminal, alone or against the reference. Works with
 //! stdin from a pipe too (each line a move).
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use boardgrade::author::play::Play;
 use boardgrade::games::Protocol;
 use boardgrade::Error;
 
 use super::args::PlayArgs;
-use super::engine::setup;
-use super::exit;
-use super::record::{describe, numbered, read_line};
+use super::console::{describe, numbered, read_line, say};
+use super::exit::Status;
+use super::resolve;
 
 const HELP: &str = "type a move; `?` lists the legal inputs, `:N` plays the N-th, `:quit` ends\n";
 
-pub fn run(args: &PlayArgs) -> Result<i32, Error> {
-    let setup = setup(&args.game)?;
+pub fn run(args: &PlayArgs) -> Result<Status, Error> {
+    let setup = resolve::setup(&args.game)?;
     let protocol = setup.dialect.protocol;
     let mut play = Play::new(setup, args.against, args.seed)?;
     let interactive = std::io::stdin().is_terminal();
-    let mut out = std::io::stdout().lock();
-    let mut say = |text: &str| -> Result<(), Error> {
-        out.write_all(text.as_bytes())
-            .and_then(|_| out.flush())
-            .map_err(|e| Error::io("cannot write to stdout", e))
-    };
     if interactive {
         say(HELP)?;
     }
@@ -68,5 +62,5 @@ pub fn run(args: &PlayArgs) -> Result<i32, Error> {
     if play.is_over() {
         say("\nthe game is over\n")?;
     }
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }

@@ -5,9 +5,8 @@ use boardgrade::package::prairielearn::{write_layout, Package};
 use boardgrade::Error;
 
 use super::args::PrairielearnArgs;
-use super::exit;
-use super::grade::graded_scenarios;
-use super::gradescope::policy_file;
+use super::exit::Status;
+use super::resolve;
 
 /// A random (version 4) UUID for the new question.
 fn new_uuid() -> String {
@@ -27,9 +26,9 @@ fn new_uuid() -> String {
     )
 }
 
-pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
+pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
     // Course files whose specs do not load would fail every student: refuse to write them.
-    let scenarios = graded_scenarios(&args.specs, &args.only)?;
+    let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let dialects: Vec<String> = dialects_of(&scenarios)
             .iter()
@@ -44,13 +43,12 @@ pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
             .map(|f| f.to_string())
             .collect(),
     };
-    let binary =
-        std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))?;
+    let binary = resolve::own_binary()?;
     let package = Package {
         specs: args.specs.clone(),
         binary,
-        grade_args: args.only.grade_args(args.entry.as_deref()),
-        policy: policy_file(args.only.policy.as_ref(), &args.specs),
+        grade_args: resolve::grade_args(&args.only, args.entry.as_deref()),
+        policy: resolve::policy_file(args.only.policy.as_ref(), &args.specs),
         question: args.question.clone(),
         title,
         image: args.image.clone(),
@@ -64,5 +62,5 @@ pub fn run(args: &PrairielearnArgs) -> Result<i32, Error> {
         args.out.display(),
         scenarios.len()
     );
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }

@@ -1,90 +1,19 @@
 //! `boardgrade record`: lines from a transcript, stdin or a prompt go to the reference; the
-//! scenario file gets each line it accepted with its answer. Also the helpers the other
-//! authoring commands share (file-level keys, writing the file, showing a line's fate).
+//! scenario file gets each line it accepted with its answer.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 
 use boardgrade::author::record::{Fed, Recorder};
 use boardgrade::author::write::{file_text, FileHead};
-use boardgrade::games::{Protocol, Session};
+use boardgrade::games::Protocol;
 use boardgrade::scenario::Visibility;
 use boardgrade::Error;
 
-use super::args::{HeadArgs, RecordArgs};
-use super::engine::setup;
-use super::exit;
-
-/// `head` with the file-level keys given on the command line.
-pub fn with_flags(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
-    if let Some(name) = &args.visibility {
-        head.visibility = toml::Value::String(name.clone())
-            .try_into::<Visibility>()
-            .map_err(|_| {
-                Error::Usage(format!(
-                    "--visibility {name:?}: expected visible, hidden, after_due_date or after_published"
-                ))
-            })?;
-    }
-    if !(args.points.is_finite() && args.points >= 0.0) {
-        return Err(Error::Usage(format!(
-            "--points {}: expected a number of at least 0",
-            args.points
-        )));
-    }
-    head.points = args.points;
-    if let Some(section) = &args.section {
-        head.section = section.clone();
-    }
-    Ok(head)
-}
-
-/// Writes `text` to `out`, or to stdout.
-pub fn write_out(out: Option<&Path>, text: &str) -> Result<(), Error> {
-    match out {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| Error::path(path, format!("cannot write: {e}")))
-        }
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|_| stdout.flush())
-                .map_err(|e| Error::io("cannot write to stdout", e))
-        }
-    }
-}
-
-/// What a person sees after a line: the answer, the board where answers do not show it,
-/// or why the line was refused.
-pub fn describe(line: &str, fed: &Fed, session: &dyn Session, protocol: Protocol) -> String {
-    let board = || match protocol {
-        Protocol::Call => session.board_view().unwrap_or_default(),
-        Protocol::Program => String::new(),
-    };
-    match fed {
-        Fed::Recorded { reply, refused } => {
-            let mut text = reply.text.clone();
-            if *refused {
-                text.push_str(&format!("({line:?} is refused by the rules; recorded)\n"));
-            }
-            if !text.is_empty() && !text.ends_with('\n') && protocol == Protocol::Call {
-                text.push('\n');
-            }
-            format!("{text}{}", board())
-        }
-        Fed::Refused { reply, reason } => {
-            let answer = match reply.text.lines().next() {
-                Some(first) if !first.trim().is_empty() => {
-                    format!(" (the reference answers {:?})", first.trim_end())
-                }
-                _ => String::new(),
-            };
-            format!("not played: {line:?}{answer}: {reason}\n")
-        }
-        Fed::Ended => "the game is over\n".to_string(),
-    }
-}
+use super::args::RecordArgs;
+use super::console::{describe, numbered, write_out};
+use super::exit::Status;
+use super::resolve;
 
 /// The lines of a transcript: blank lines and `#` comments skipped.
 fn transcript_lines(reader: impl BufRead, name: &str) -> Result<Vec<String>, Error> {
@@ -100,8 +29,8 @@ fn transcript_lines(reader: impl BufRead, name: &str) -> Result<Vec<String>, Err
     Ok(lines)
 }
 
-pub fn run(args: &RecordArgs) -> Result<i32, Error> {
-    let setup = setup(&args.game)?;
+pub fn run(args: &RecordArgs) -> Result<Status, Error> {
+    let setup = resolve::setup(&args.game)?;
     let protocol = setup.dialect.protocol;
     let mut recorder = Recorder::new(setup.clone(), args.keep_refused)?;
     let interactive = args.input.is_none() && std::io::stdin().is_terminal();
@@ -143,7 +72,7 @@ pub fn run(args: &RecordArgs) -> Result<i32, Error> {
         visibility: Visibility::Visible,
         tags: Vec::new(),
     };
-    let head = with_flags(head, &args.head)?;
+    let head = resolve::head(head, &args.head)?;
     write_out(
         args.head.out.as_deref(),
         &file_text(&setup, &head, &[scenario]),
@@ -160,7 +89,7 @@ pub fn run(args: &RecordArgs) -> Result<i32, Error> {
             }
         );
     }
-    Ok(exit::SUCCESS)
+    Ok(Status::Passed)
 }
 
 const HELP: &str = "type a line to send it; `?` lists the legal inputs, `:N` sends the N-th, \
@@ -222,27 +151,4 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
         let fed = recorder.feed(&line)?;
         eprint!("{}", describe(&line, &fed, recorder.session(), protocol));
     }
-}
-
-/// The next line of stdin without its line ending, `None` at its end.
-pub fn read_line(buffer: &mut String) -> Result<Option<&str>, Error> {
-    buffer.clear();
-    let read = std::io::stdin()
-        .lock()
-        .read_line(buffer)
-        .map_err(|e| Error::io("cannot read stdin", e))?;
-    Ok((read > 0).then(|| buffer.trim_end_matches(['\n', '\r'])))
-}
-
-/// The legal inputs, numbered for `:N`.
-pub fn numbered(inputs: &[String]) -> String {
-    if inputs.is_empty() {
-        return "no input is legal now".to_string();
-    }
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, input)| format!("  :{} {input}", i + 1))
-        .collect::<Vec<_>>()
-        .join("\n")
 }

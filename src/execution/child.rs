@@ -31,6 +31,8 @@ pub enum Ending {
     NotStarted(String),
     /// Killed because the run was cancelled (Ctrl-C).
     Cancelled,
+    /// Killed by the kernel for going over the run's memory cap (its cgroup's).
+    OutOfMemory,
 }
 
 /// Everything a run produced.

@@ -106,6 +106,13 @@ impl Sandbox {
         } else if !cgroups.kill {
             missing.push("no cgroup.kill (Linux 5.14+)".into());
         }
+        if cgroups.memory.is_none() {
+            missing.push(
+                "no memory cgroup: memory is capped per process (address space), not for all \
+                 of a run's processes together"
+                    .into(),
+            );
+        }
         if self == Sandbox::Limits {
             missing.push("no namespaces: the system is visible (bubblewrap not used)".into());
         }

@@ -218,6 +218,7 @@ impl Target {
                 return Err(error);
             }
         };
+        run.cap_memory(limits.memory_bytes);
         if let Some(server) = &server {
             run.spare(server.chain());
         }
@@ -374,20 +375,37 @@ impl Program {
 
     /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
     pub fn run(&self, input: &[u8]) -> Execution {
+        let kills = self.out_of_memory_kills();
         let started = Instant::now();
-        let execution = child::drive(self.start(started + self.limits.wall), input, started);
-        match self.forked_by() {
+        let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
+        if self.forked_by().is_some_and(|server| !server.alive()) {
             // The runner ended while the scenario ran (the scenario killed it, and under
             // bubblewrap itself with it): the scenario runs again in a fresh process.
-            Some(server) if !server.alive() => {
-                if let Some(jail_run) = &self.run {
-                    jail_run.spawned.store(true, Ordering::Relaxed);
-                }
-                let started = Instant::now();
-                let fresh = Running::start(&self.launch, &self.limits, started + self.limits.wall);
-                child::drive(fresh, input, started)
+            if let Some(jail_run) = &self.run {
+                jail_run.spawned.store(true, Ordering::Relaxed);
             }
-            _ => execution,
+            let started = Instant::now();
+            let fresh = Running::start(&self.launch, &self.limits, started + self.limits.wall);
+            execution = child::drive(fresh, input, started);
+        }
+        execution.ending = self.ending_under_memory_cap(execution.ending, kills);
+        execution
+    }
+
+    /// How many of the program's processes the kernel killed so far for going over the
+    /// memory cap of its cgroup (0 where there is none).
+    pub fn out_of_memory_kills(&self) -> u64 {
+        self.jail_run().map_or(0, Run::out_of_memory_kills)
+    }
+
+    /// `ending` as [`Ending::OutOfMemory`] when the program died and the kernel killed one of
+    /// its processes for memory since the count was `kills_before`.
+    pub fn ending_under_memory_cap(&self, ending: Ending, kills_before: u64) -> Ending {
+        let died = matches!(ending, Ending::Signaled(_) | Ending::Exited(1..));
+        if died && self.out_of_memory_kills() > kills_before {
+            Ending::OutOfMemory
+        } else {
+            ending
         }
     }
 

@@ -13,7 +13,9 @@ pub struct FoundBoard {
 }
 
 /// One cell that differs between an expected and an actual board.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct CellDiff {
     pub cell: String,
     pub expected: String,

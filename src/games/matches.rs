@@ -33,7 +33,7 @@ pub trait MatchPlay: Sync {
 /// its own functions against the game's reference players, every opponent in both colours
 /// on every size, and earns each award whose threshold its record meets. The game's
 /// PROTOCOL.md names its players.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchDef {
     /// Reference players to meet, by name.
@@ -71,7 +71,7 @@ impl MatchDef {
 /// Points for a record that meets a threshold. At least one of `min_win_rate` and
 /// `max_losses` is given; the games counted are the `opponent`'s (all when absent) played
 /// on the `side`'s colour.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AwardDef {
     pub points: f64,
@@ -85,7 +85,9 @@ pub struct AwardDef {
 }
 
 /// Which of the submission's games an award counts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum MatchSide {
     #[default]
@@ -187,7 +189,7 @@ fn with_match_play() -> Vec<&'static str> {
 }
 
 /// The program stopped answering, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Stop {
     /// The verdict this stop earns the match (never `pass`).
     pub kind: Verdict,
@@ -233,7 +235,7 @@ impl Conversation for ReferenceConversation {
 }
 
 /// One finished game, from the submission's side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GameResult {
     pub opponent: String,
     pub size: usize,

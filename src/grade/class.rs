@@ -10,7 +10,7 @@ use super::SubmissionResult;
 use crate::harness::Verdict;
 
 /// One scenario across the class.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ScenarioStat {
     pub name: String,
     pub file: String,
@@ -23,7 +23,7 @@ pub struct ScenarioStat {
 /// the output, in one scenario or across several (an upper-case letter in every move
 /// string is one group naming each scenario). `scenario`, `step`, `send`, `expected` and
 /// `actual` describe its first occurrence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FailureGroup {
     pub scenario: String,
     pub verdict: Verdict,
@@ -39,7 +39,7 @@ pub struct FailureGroup {
     pub submissions: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ClassSummary {
     pub submissions: usize,
     pub fully_passed: usize,
@@ -56,7 +56,7 @@ pub struct ClassSummary {
 }
 
 /// A submission whose file does not load, and the interpreter's message.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DidNotLoad {
     pub submission: String,
     pub error: String,

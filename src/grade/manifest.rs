@@ -13,13 +13,13 @@ const FILE: &str = "run.json";
 const VERSION: u32 = 1;
 
 /// One submission of a run and its place in the whole class.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Member {
     pub id: String,
     pub position: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Manifest {
     pub version: u32,
     /// `K/N` for a partitioned run.

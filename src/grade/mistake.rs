@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// The first place where expected and actual output differ.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Difference {
     /// The first differing line, expected and actual (`None`: no such line).
     pub expected_line: Option<String>,

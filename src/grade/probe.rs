@@ -18,7 +18,7 @@ use crate::execution::{self, Ending, Launch, Limits};
 const PROBE: &str = include_str!("probe.py");
 
 /// Why a file cannot be loaded: the interpreter's message at a line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LoadError {
     /// The file, relative to its submission.
     pub file: String,

@@ -20,7 +20,7 @@ pub struct Submission {
 }
 
 /// A member of a class folder that is not graded, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Skipped {
     pub path: String,
     pub why: String,

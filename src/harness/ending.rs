@@ -39,6 +39,10 @@ pub(crate) fn decided_by_ending(
             Verdict::OutputLimit,
             format!("printed more than {output_bytes} bytes"),
         ),
+        Ending::OutOfMemory => (
+            Verdict::MemoryLimit,
+            "killed at the memory limit (all its processes together)".into(),
+        ),
         Ending::Exited(0) => return None,
         _ if OUT_OF_MEMORY.iter().any(|m| stderr.contains(m)) => (
             Verdict::MemoryLimit,
@@ -94,6 +98,7 @@ mod tests {
             Some(Verdict::Timeout)
         );
         assert_eq!(decided(Ending::OutputLimit, ""), Some(Verdict::OutputLimit));
+        assert_eq!(decided(Ending::OutOfMemory, ""), Some(Verdict::MemoryLimit));
         assert_eq!(
             decided(Ending::Exited(1), "MemoryError"),
             Some(Verdict::MemoryLimit)

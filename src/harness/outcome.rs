@@ -7,7 +7,7 @@ use crate::scenario::Visibility;
 pub use crate::verdict::Verdict;
 
 /// Where the output first went wrong.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Divergence {
     /// Step number: 0 is the output before any input, 1 the first step.
     pub step: usize,

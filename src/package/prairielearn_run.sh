@@ -19,7 +19,7 @@ if [ "$status" -le 1 ] && [ -f "$work/results.json" ]; then
     cp "$work/results.json" "$results/results.json"
 else
     cat > "$results/results.json" <<JSON
-{"gradable": false, "score": 0, "message": "The autograder could not grade this submission (boardgrade exit status $status). Please tell the course staff.", "tests": []}
+{"gradable": false, "score": 0, "message": "The autograder could not grade this submission (boardgrade exit status $status). Please tell the course staff.", "output": "", "tests": []}
 JSON
 fi
 rm -rf "$work"

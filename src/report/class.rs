@@ -2,7 +2,8 @@
 //! terminal, and the class summary at the end.
 
 use std::io::{self, Write};
-use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::human::number;
 use super::style::Style;
@@ -14,56 +15,28 @@ const COMMON_FAILURES: usize = 10;
 /// Most scenarios listed by failure rate.
 const WORST_SCENARIOS: usize = 15;
 
-/// Renders grading events: result lines to `out`, a redrawn progress line to `progress`
-/// (a terminal's stderr) when there is one.
-pub struct ClassReporter<O: Write, P: Write> {
+/// Renders grading events: result lines to `out`, and progress on `progress` (a bar the
+/// caller drew to a terminal, or a hidden one).
+pub struct ClassReporter<O: Write> {
     out: O,
-    progress: Option<P>,
+    progress: ProgressBar,
     style: Style,
-    started: Instant,
     failing: usize,
 }
 
-impl<O: Write, P: Write> ClassReporter<O, P> {
-    pub fn new(out: O, progress: Option<P>, style: Style) -> Self {
+impl<O: Write> ClassReporter<O> {
+    pub fn new(out: O, progress: ProgressBar, style: Style) -> Self {
+        progress.set_style(
+            ProgressStyle::with_template("[{bar:30}] {pos}/{len} submissions, {msg}, ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("#>."),
+        );
         ClassReporter {
             out,
             progress,
             style,
-            started: Instant::now(),
             failing: 0,
         }
-    }
-
-    fn clear_progress(&mut self) -> io::Result<()> {
-        if let Some(p) = self.progress.as_mut() {
-            write!(p, "\r\x1b[2K")?;
-            p.flush()?;
-        }
-        Ok(())
-    }
-
-    fn draw_progress(&mut self, done: usize, total: usize) -> io::Result<()> {
-        let Some(p) = self.progress.as_mut() else {
-            return Ok(());
-        };
-        const WIDTH: usize = 30;
-        let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
-        let elapsed = self.started.elapsed().as_secs_f64();
-        let eta = if done == 0 || done >= total {
-            String::new()
-        } else {
-            let left = elapsed / done as f64 * (total - done) as f64;
-            format!(", ETA {}", clock(left))
-        };
-        write!(
-            p,
-            "\r\x1b[2K[{}{}] {done}/{total} submissions, {} failing{eta}",
-            "#".repeat(filled),
-            ".".repeat(WIDTH - filled),
-            self.failing
-        )?;
-        p.flush()
     }
 
     fn line(&mut self, r: &SubmissionResult, resumed: bool) -> io::Result<()> {
@@ -117,13 +90,18 @@ impl<O: Write, P: Write> ClassReporter<O, P> {
                 if !result.passed() {
                     self.failing += 1;
                 }
-                self.clear_progress()?;
-                self.line(result, *resumed)?;
-                self.out.flush()?;
-                self.draw_progress(*done, *total)?;
+                // The bar is lifted while the line is written, so neither cuts the other.
+                let progress = self.progress.clone();
+                progress.suspend(|| {
+                    self.line(result, *resumed)?;
+                    self.out.flush()
+                })?;
+                progress.set_length(*total as u64);
+                progress.set_position(*done as u64);
+                progress.set_message(format!("{} failing", self.failing));
             }
             GradeEvent::Done { elapsed_ms, .. } => {
-                self.clear_progress()?;
+                self.progress.finish_and_clear();
                 writeln!(
                     self.out,
                     "\ngraded in {}",

@@ -52,7 +52,7 @@ pub struct Options {
     pub note: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Results {
     pub score: f64,
     /// Seconds.
@@ -65,7 +65,7 @@ pub struct Results {
     pub leaderboard: Vec<Standing>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Test {
     pub number: String,
     pub name: String,

@@ -17,7 +17,7 @@ use crate::scenario::Visibility;
 const STRONGEST: &str = "perfect";
 
 /// One column of the leaderboard.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Standing {
     pub name: String,
     pub value: f64,

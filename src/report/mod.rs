@@ -5,6 +5,7 @@ pub mod class;
 pub mod class_html;
 pub mod details;
 pub mod diff;
+pub mod format;
 pub mod gradescope;
 pub mod html;
 pub mod human;

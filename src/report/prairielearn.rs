@@ -19,7 +19,7 @@ use crate::grade::SubmissionResult;
 use crate::harness::Outcome;
 use crate::scenario::Visibility;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Results {
     /// False only when the grader itself failed (never for anything the submission did).
     pub gradable: bool,
@@ -30,7 +30,7 @@ pub struct Results {
     pub tests: Vec<Test>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Test {
     pub name: String,
     pub description: String,
@@ -42,7 +42,7 @@ pub struct Test {
     pub images: Vec<Image>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Image {
     pub label: String,
     pub url: String,

@@ -1,4 +1,7 @@
-//! Terminal colours, on or off.
+//! Terminal colours, on or off (the command line decides, once, from `--color`, NO_COLOR,
+//! CLICOLOR_FORCE and the terminal).
+
+use anstyle::{AnsiColor, Effects};
 
 /// Paints text with ANSI colours when enabled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -7,31 +10,31 @@ pub struct Style {
 }
 
 impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
+    fn paint(&self, style: anstyle::Style, text: &str) -> String {
         if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{style}{text}{style:#}")
         } else {
             text.to_string()
         }
     }
 
     pub fn red(&self, text: &str) -> String {
-        self.paint("31", text)
+        self.paint(AnsiColor::Red.on_default(), text)
     }
 
     pub fn green(&self, text: &str) -> String {
-        self.paint("32", text)
+        self.paint(AnsiColor::Green.on_default(), text)
     }
 
     pub fn yellow(&self, text: &str) -> String {
-        self.paint("33", text)
+        self.paint(AnsiColor::Yellow.on_default(), text)
     }
 
     pub fn bold(&self, text: &str) -> String {
-        self.paint("1", text)
+        self.paint(anstyle::Style::new().effects(Effects::BOLD), text)
     }
 
     pub fn dim(&self, text: &str) -> String {
-        self.paint("2", text)
+        self.paint(anstyle::Style::new().effects(Effects::DIMMED), text)
     }
 }

@@ -10,13 +10,18 @@ use toml::Spanned;
 pub use crate::games::matches::{AwardDef, MatchDef, MatchSide};
 
 /// One scenario table, or the file's top level (whose keys are then defaults).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "boardgrade scenario file")]
 pub struct Entry {
+    #[schemars(with = "Option<String>")]
     pub name: Option<Spanned<String>>,
+    #[schemars(with = "Option<String>")]
     pub game: Option<Spanned<String>>,
+    #[schemars(with = "Option<String>")]
     pub dialect: Option<Spanned<String>>,
     pub handout: Option<HandoutDef>,
+    #[schemars(with = "Option<f64>")]
     pub points: Option<Spanned<f64>>,
     /// Points for the steps that matched before the first divergence.
     pub partial_credit: Option<bool>,
@@ -28,26 +33,32 @@ pub struct Entry {
     pub hidden_message: Option<String>,
     pub tags: Option<Vec<String>>,
     /// Wall-clock limit for the whole scenario, in seconds.
+    #[schemars(with = "Option<f64>")]
     pub time_limit: Option<Spanned<f64>>,
     pub compare: Option<CompareMode>,
     /// The parts of each response the scenario judges (call protocols; see the game's
     /// PROTOCOL.md); all of them when absent.
+    #[schemars(with = "Option<Vec<String>>")]
     pub judge: Option<Spanned<Vec<String>>>,
     /// Game options (see the game's PROTOCOL.md).
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub options: Option<Spanned<toml::Table>>,
     /// What the program prints before the first input (program protocols); the reference's
     /// when absent.
     pub opening: Option<String>,
+    #[schemars(with = "Option<Vec<StepDef>>")]
     pub steps: Option<Vec<Spanned<StepDef>>>,
     /// A match instead of steps: the submission plays whole games (see [`MatchDef`]).
     #[serde(rename = "match")]
+    #[schemars(with = "Option<MatchDef>")]
     pub play: Option<Spanned<MatchDef>>,
     /// The scenarios of a file with several (top level only).
+    #[schemars(with = "Option<Vec<Entry>>")]
     pub scenario: Option<Vec<Spanned<Entry>>>,
 }
 
 /// Where in a handout a scenario comes from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandoutDef {
     /// The handout file (a file of `shared/seeds/`); the dialect's handout when absent.
@@ -56,9 +67,10 @@ pub struct HandoutDef {
 }
 
 /// One step: a line sent, and the output expected after it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepDef {
+    #[schemars(with = "String")]
     pub send: Spanned<String>,
     /// The exact expected output; the reference's output when absent. A line holding only
     /// `...` matches any number of lines.
@@ -68,7 +80,9 @@ pub struct StepDef {
     pub accept: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
     #[default]
@@ -90,7 +104,9 @@ impl Visibility {
 }
 
 /// How output is compared with the expectation.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CompareMode {
     /// Byte for byte.

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: run the real binary and read its JSON report.
 #![allow(dead_code)]
 
+pub mod schema;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -43,6 +45,7 @@ pub fn test_json(args: &[&str]) -> (i32, Value) {
             String::from_utf8_lossy(&output.stderr)
         )
     });
+    schema::assert_valid("test", &report, "test --format json");
     (output.status.code().unwrap_or(-1), report)
 }
 
@@ -105,6 +108,7 @@ pub fn grade_json(args: &[&str]) -> (i32, Value, String) {
         .expect("boardgrade runs");
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    schema::assert_valid("grade", &report, "grade --format json");
     (output.status.code().unwrap_or(-1), report, stderr)
 }
 

@@ -96,6 +96,7 @@ impl Server {
         let (control, theirs) =
             channel::pair().map_err(|e| format!("no control socket for the runner: {e}"))?;
         let run = jail.prepare_idle(launch, view).map_err(|e| e.to_string())?;
+        run.cap_memory(limits.memory_bytes);
         // The runner has no CPU limit of its own: each scenario's process gets one. It counts
         // against the user's process limit, so it has room for one process more.
         let limits = Limits {

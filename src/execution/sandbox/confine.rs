@@ -28,8 +28,8 @@ pub struct Confinement {
     pub clean_env: bool,
     /// Run as this user and group, with no supplementary groups (the grader is root).
     pub user: Option<StudentId>,
-    /// The `cgroup.procs` file of the run's cgroup, joined before anything runs.
-    pub cgroup_procs: Option<CString>,
+    /// The `cgroup.procs` files of the run's cgroups, joined before anything runs.
+    pub cgroup_procs: Vec<CString>,
     /// A pipe's write end, handed to the child as descriptor [`STARTED_FD`]; the owner of the
     /// launch keeps it open while the launch is used.
     pub started_fd: Option<RawFd>,
@@ -47,7 +47,7 @@ impl Confinement {
         if self.is_empty() {
             return Ok(());
         }
-        if let Some(path) = &self.cgroup_procs {
+        for path in &self.cgroup_procs {
             let file = rustix::fs::open(path.as_c_str(), OFlags::WRONLY, Mode::empty())?;
             rustix::io::write(&file, b"0")?;
         }

@@ -118,8 +118,10 @@ impl Jail {
             clean_env: true,
             user: self.user(),
             cgroup_procs: group
-                .as_ref()
-                .and_then(|g| CString::new(g.procs_file().into_os_string().into_vec()).ok()),
+                .iter()
+                .flat_map(Group::procs_files)
+                .filter_map(|file| CString::new(file.into_os_string().into_vec()).ok())
+                .collect(),
             started_fd: report
                 .as_ref()
                 .map(|(_, write): &(OwnedFd, OwnedFd)| write.as_raw_fd()),
@@ -189,10 +191,10 @@ impl Run {
 
     /// Puts process `pid` (forked by a loaded runner) in the run's cgroup, if it has one.
     pub fn adopt(&self, pid: u32) -> std::io::Result<()> {
-        match &self.group {
-            Some(group) => std::fs::write(group.procs_file(), pid.to_string()),
-            None => Ok(()),
+        for procs in self.group.iter().flat_map(Group::procs_files) {
+            std::fs::write(procs, pid.to_string())?;
         }
+        Ok(())
     }
 
     /// The user the run's processes have (none: the grader's own).
@@ -222,6 +224,18 @@ impl Run {
     /// Whether other student programs ran at some time during this run.
     pub fn had_company(&self) -> bool {
         self.share.as_ref().is_some_and(Share::had_company)
+    }
+
+    /// Caps the memory of all the run's processes together, where a cgroup can.
+    pub fn cap_memory(&self, bytes: Option<u64>) {
+        if let (Some(group), Some(bytes)) = (&self.group, bytes) {
+            group.cap_memory(bytes);
+        }
+    }
+
+    /// How many of the run's processes the kernel killed for going over the memory cap.
+    pub fn out_of_memory_kills(&self) -> u64 {
+        self.group.as_ref().map_or(0, Group::out_of_memory_kills)
     }
 
     /// CPU time the run's processes used, where a cgroup measured it.

@@ -21,6 +21,8 @@ pub struct ProcessConversation<'a> {
     deadline: Instant,
     budget: Duration,
     stderr_tail: Vec<u8>,
+    /// The program's count of out-of-memory kills when its current process started.
+    memory_kills: u64,
 }
 
 impl<'a> ProcessConversation<'a> {
@@ -33,6 +35,7 @@ impl<'a> ProcessConversation<'a> {
             deadline: Instant::now() + budget,
             budget,
             stderr_tail: Vec::new(),
+            memory_kills: 0,
         }
     }
 
@@ -46,6 +49,9 @@ impl<'a> ProcessConversation<'a> {
 
     /// Turns an ending into a stop, and lets the program go (the next call starts another).
     fn stopped(&mut self, ending: Ending) -> Stop {
+        let ending = self
+            .program
+            .ending_under_memory_cap(ending, self.memory_kills);
         if let Some(process) = self.process.take() {
             self.stderr_tail = process.stderr_tail().to_vec();
         }
@@ -78,10 +84,12 @@ impl<'a> ProcessConversation<'a> {
     fn process(&mut self) -> Result<&mut Running, Stop> {
         let process = match self.process.take() {
             Some(process) => process,
-            None => self
-                .program
-                .start(self.deadline)
-                .map_err(|ending| self.stopped(ending))?,
+            None => {
+                self.memory_kills = self.program.out_of_memory_kills();
+                self.program
+                    .start(self.deadline)
+                    .map_err(|ending| self.stopped(ending))?
+            }
         };
         Ok(self.process.insert(process))
     }

@@ -7,7 +7,7 @@ use crate::games::matches::{AwardDef, GameResult, MatchDef, MatchSide};
 use crate::harness::scoring::number;
 
 /// Games won and lost against one opponent, in one colour, on one size.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Record {
     pub opponent: String,
     pub color: String,
@@ -17,7 +17,7 @@ pub struct Record {
 }
 
 /// One award and whether the record earned it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AwardResult {
     pub description: String,
     pub points: f64,
@@ -28,7 +28,7 @@ pub struct AwardResult {
 }
 
 /// Everything a report shows about a match.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MatchReport {
     pub games: usize,
     pub records: Vec<Record>,

@@ -1,0 +1,426 @@
+//! The resolved run: the parsed arguments checked and turned, once, into what the library
+//! takes (filters checked against the games, the scenarios, the program under test with its
+//! interpreter and sandbox, limits, colours). Subcommands build their run from here and hold
+//! no logic of their own.
+
+use std::path::{Path, PathBuf};
+
+use boardgrade::author::write::FileHead;
+use boardgrade::author::Setup;
+use boardgrade::error::ScenarioFileError;
+use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
+use boardgrade::games::{self, GameOptions};
+use boardgrade::grade::{self, route::Routing};
+use boardgrade::harness::RunConfig;
+use boardgrade::policy::CoursePolicy;
+use boardgrade::report::Style;
+use boardgrade::scenario::sources::{self, Loaded, SourceFile};
+use boardgrade::scenario::{Scenario, Visibility};
+use boardgrade::Error;
+use clap::ColorChoice;
+
+use super::args::{
+    GameArgs, HeadArgs, ReportRequest, RunArgs, ScenarioFilter, TargetArgs, TestArgs,
+};
+
+/// The interpreter named by flag, environment or default.
+pub fn python_candidate(flag: &Option<PathBuf>) -> PathBuf {
+    flag.clone()
+        .or_else(|| std::env::var_os("BOARDGRADE_PYTHON").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+/// Jobs and limits of a run.
+pub fn run_config(args: &RunArgs) -> RunConfig {
+    let mut config = RunConfig::default();
+    if let Some(jobs) = args.jobs {
+        config.jobs = jobs.max(1);
+        let cores = boardgrade::pool::default_jobs();
+        if config.jobs > cores {
+            eprintln!(
+                "boardgrade: note: --jobs {} is more than the {cores} core(s) here; time limits \
+                 are judged on CPU time, and a timeout among other jobs is run again alone",
+                config.jobs
+            );
+        }
+    }
+    config.limits = Limits {
+        output_bytes: args.output_limit,
+        // The flag is bounded (16 TiB), so this cannot wrap around.
+        memory_bytes: (args.memory_limit > 0).then_some(args.memory_limit << 20),
+        ..Limits::default()
+    };
+    config
+}
+
+/// The sandbox asked for, or the strongest available.
+pub fn sandbox(args: &RunArgs) -> Sandbox {
+    args.sandbox.unwrap_or_else(Sandbox::strongest)
+}
+
+/// What a sandboxed student program must not see: the scenario files given.
+pub fn hidden_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect()
+}
+
+/// Says on stderr which of `hidden` (and the grader's binary) student programs could read.
+pub fn warn_exposed(sandbox: Sandbox, hidden: &[PathBuf]) {
+    for warning in sandbox.exposed(hidden) {
+        eprintln!("boardgrade: warning: {warning}");
+    }
+}
+
+/// The program under test named by `--cmd` or `--python` (`None` when neither is given),
+/// fenced in by the sandbox asked for, with `hidden` out of its sight.
+pub fn target(
+    args: &TargetArgs,
+    run: &RunArgs,
+    hidden: Vec<PathBuf>,
+) -> Result<Option<Target>, Error> {
+    let spec = match (&args.cmd, &args.python) {
+        (Some(cmd), _) => TargetSpec::Command(cmd.clone()),
+        (None, Some(file)) => TargetSpec::Python(file.clone()),
+        (None, None) => return Ok(None),
+    };
+    let sandbox = sandbox(run);
+    warn_exposed(sandbox, &hidden);
+    let target = Target::new(spec, &python_candidate(&run.python_bin))?
+        .with_sandbox(sandbox, hidden)
+        .with_runner(run.python_runner);
+    Ok(Some(target))
+}
+
+/// The reference engine as the program under test.
+pub fn reference(run: &RunArgs) -> Result<Target, Error> {
+    Target::new(TargetSpec::Reference, &python_candidate(&run.python_bin))
+}
+
+/// How a run names its program under test.
+pub fn describe_target(target: &Target) -> String {
+    let sandbox = target.sandbox().describe();
+    match target.spec() {
+        TargetSpec::Reference => "the reference engine".to_string(),
+        TargetSpec::Command(cmd) => format!("`{cmd}` (sandbox: {sandbox})"),
+        TargetSpec::Python(path) => match target.interpreter() {
+            Some(python) => format!(
+                "{} (Python {}, sandbox: {sandbox})",
+                path.display(),
+                python.version
+            ),
+            None => path.display().to_string(),
+        },
+    }
+}
+
+/// Colours for a report on stdout: the one place the choice is made. `--color auto`
+/// follows the conventions as clap's own help does (anstream): NO_COLOR set and not empty
+/// turns colours off, CLICOLOR_FORCE set and not empty turns them on, else a colour
+/// terminal gets them. The choice is made global, so clap's messages follow it too.
+pub fn style(choice: ColorChoice) -> Style {
+    let choice = match choice {
+        ColorChoice::Always => anstream::ColorChoice::Always,
+        ColorChoice::Never => anstream::ColorChoice::Never,
+        ColorChoice::Auto => anstream::ColorChoice::Auto,
+    };
+    choice.write_global();
+    let decided = anstream::AutoStream::choice(&std::io::stdout());
+    Style {
+        color: decided != anstream::ColorChoice::Never,
+    }
+}
+
+/// Parses `KEY=VALUE` options with TOML values (a bare word is a string).
+fn parse_options(items: &[String]) -> Result<GameOptions, Error> {
+    let mut options = GameOptions::new();
+    for item in items {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| Error::Usage(format!("--option {item:?}: expected KEY=VALUE")))?;
+        let parsed = format!("v = {value}")
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        options.insert(key.trim().to_string(), parsed);
+    }
+    Ok(options)
+}
+
+/// The game, dialect and options named on the command line.
+pub fn setup(args: &GameArgs) -> Result<Setup, Error> {
+    Setup::new(
+        &args.game,
+        args.dialect.as_deref(),
+        parse_options(&args.options)?,
+    )
+}
+
+/// `head` with the file-level keys given on the command line.
+pub fn head(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
+    if let Some(name) = &args.visibility {
+        head.visibility = toml::Value::String(name.clone())
+            .try_into::<Visibility>()
+            .map_err(|_| {
+                Error::Usage(format!(
+                    "--visibility {name:?}: expected visible, hidden, after_due_date or after_published"
+                ))
+            })?;
+    }
+    if !(args.points.is_finite() && args.points >= 0.0) {
+        return Err(Error::Usage(format!(
+            "--points {}: expected a number of at least 0",
+            args.points
+        )));
+    }
+    head.points = args.points;
+    if let Some(section) = &args.section {
+        head.section = section.clone();
+    }
+    Ok(head)
+}
+
+/// The filter, its game and dialect checked against the games.
+pub fn filter(args: &ScenarioFilter) -> Result<&ScenarioFilter, Error> {
+    match (&args.game, &args.dialect) {
+        (Some(game), dialect) => {
+            let game = games::lookup(game)?;
+            if let Some(dialect) = dialect {
+                games::lookup_dialect(game, dialect)?;
+            }
+        }
+        (None, Some(dialect)) => {
+            let known = games::REGISTRY
+                .iter()
+                .any(|g| g.dialects().iter().any(|d| d.name == dialect));
+            if !known {
+                let all: Vec<&str> = games::REGISTRY
+                    .iter()
+                    .flat_map(|g| g.dialects().iter().map(|d| d.name))
+                    .collect();
+                return Err(Error::Usage(format!(
+                    "unknown dialect {dialect:?}; expected one of {}",
+                    all.join(", ")
+                )));
+            }
+        }
+        (None, None) => {}
+    }
+    Ok(args)
+}
+
+/// Whether the filter keeps `scenario`.
+pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario) -> bool {
+    let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
+    filter
+        .game
+        .as_ref()
+        .is_none_or(|g| scenario.game.name() == g)
+        && filter
+            .dialect
+            .as_ref()
+            .is_none_or(|d| scenario.dialect.name == d)
+        && (filter.tag.is_empty() || tagged(&filter.tag))
+        && !tagged(&filter.skip_tag)
+}
+
+/// The scenario files of `paths` (the bundled specs when none) loaded, and the scenarios
+/// the filter and the name filter keep.
+pub fn selected(
+    paths: &[PathBuf],
+    only: &ScenarioFilter,
+    name: Option<&str>,
+) -> Result<(Loaded, Vec<Scenario>), Error> {
+    let only = filter(only)?;
+    let mut loaded = load(only, &files(paths)?)?;
+    let scenarios = std::mem::take(&mut loaded.scenarios)
+        .into_iter()
+        .filter(|s| keeps(only, s))
+        .filter(|s| name.is_none_or(|n| s.name.contains(n)))
+        .collect();
+    Ok((loaded, scenarios))
+}
+
+/// The scenario files of `paths`, or the bundled specs when none is given.
+pub fn files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
+    if paths.is_empty() {
+        Ok(sources::bundled())
+    } else {
+        sources::from_paths(paths)
+    }
+}
+
+/// Loads the files under the course policy given, or else the one found beside each.
+pub fn load(filter: &ScenarioFilter, files: &[SourceFile]) -> Result<Loaded, Error> {
+    Ok(match &filter.policy {
+        Some(path) => sources::load_under(files, Some(&CoursePolicy::read(path)?)),
+        None => sources::load_all(files),
+    })
+}
+
+/// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
+/// and some scenario must pass the filter.
+pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<Scenario>, Error> {
+    let only = filter(only)?;
+    let loaded = load(only, &files(specs)?)?;
+    if let Some(error) = loaded.errors.first() {
+        // Grading against part of the specs would be unfair: stop before any submission runs.
+        return Err(Error::Scenario(error.clone()));
+    }
+    let scenarios: Vec<_> = loaded
+        .scenarios
+        .into_iter()
+        .filter(|s| keeps(only, s))
+        .collect();
+    if scenarios.is_empty() {
+        return Err(Error::Usage(
+            "no scenarios match the given specs and filters".into(),
+        ));
+    }
+    Ok(scenarios)
+}
+
+/// The same filter (and `--entry`) as arguments of `boardgrade grade`, for the packages
+/// that run it.
+pub fn grade_args(only: &ScenarioFilter, entry: Option<&str>) -> Vec<String> {
+    let mut args = Vec::new();
+    for (flag, value) in [
+        ("--game", only.game.as_deref()),
+        ("--dialect", only.dialect.as_deref()),
+        ("--entry", entry),
+    ] {
+        if let Some(value) = value {
+            args.extend([flag.to_string(), value.to_string()]);
+        }
+    }
+    for (flag, values) in [("--tag", &only.tag), ("--skip-tag", &only.skip_tag)] {
+        for value in values {
+            args.extend([flag.to_string(), value.clone()]);
+        }
+    }
+    args
+}
+
+/// The course policy to ship: the one given, else the one nearest above the first specs
+/// path, when it lies outside the specs copied (one inside them is copied with them).
+pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf> {
+    if let Some(given) = given {
+        return Some(given.clone());
+    }
+    let first = specs.first()?;
+    let found = boardgrade::policy::find_beside(first)?;
+    let copied = std::fs::canonicalize(first).ok()?;
+    let root = if copied.is_dir() {
+        copied.as_path()
+    } else {
+        copied.parent()?
+    };
+    (!found.starts_with(root)).then_some(found)
+}
+
+/// `--report` of a platform's results asks for one submission's.
+pub fn platform_reports(reports: &[ReportRequest], submissions: usize) -> Result<(), Error> {
+    match reports.iter().any(|r| r.format.is_one_submissions()) && submissions != 1 {
+        true => Err(one_submission_only(submissions)),
+        false => Ok(()),
+    }
+}
+
+/// The error of a platform's results asked for several submissions.
+pub fn one_submission_only(submissions: usize) -> Error {
+    Error::Usage(format!(
+        "a platform's results are one submission's, and {submissions} were found: use \
+         --format gradescope or --format prairielearn for a class"
+    ))
+}
+
+/// The running binary, which the packages copy.
+pub fn own_binary() -> Result<PathBuf, Error> {
+    std::env::current_exe().map_err(|e| Error::io("cannot find the boardgrade binary", e))
+}
+
+/// A folder to write into, created.
+pub fn out_dir(path: &Path) -> Result<&Path, Error> {
+    std::fs::create_dir_all(path).map_err(|e| Error::path(path, format!("cannot create: {e}")))?;
+    Ok(path)
+}
+
+/// A `test` run, resolved: what to run, against what, how.
+pub struct TestRun {
+    /// Scenario files that did not load, reported before the run.
+    pub invalid: Vec<ScenarioFileError>,
+    pub scenarios: Vec<Scenario>,
+    pub target: Target,
+    /// How reports name the program under test.
+    pub target_name: String,
+    pub config: RunConfig,
+}
+
+/// The scenarios the paths and filters keep, and the program to run them against.
+pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
+    if let Some(request) = args.reports.iter().find(|r| !r.format.is_test_report()) {
+        return Err(Error::Usage(format!(
+            "`test` writes json and junit reports; {} is a report of `grade`",
+            request.path.display()
+        )));
+    }
+    let (loaded, mut scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
+    if scenarios.is_empty() && loaded.errors.is_empty() {
+        return Err(Error::Usage(
+            "no scenarios match the given paths and filters".into(),
+        ));
+    }
+    let target = match target(&args.target, &args.run, hidden_paths(&args.paths))? {
+        Some(target) => target,
+        None => reference(&args.run)?,
+    };
+    if let (TargetSpec::Python(file), Some(python)) = (target.spec(), target.interpreter()) {
+        scenarios = one_dialect(scenarios, file, python)?;
+    }
+    Ok(TestRun {
+        invalid: loaded.errors,
+        scenarios,
+        target_name: describe_target(&target),
+        target,
+        config: run_config(&args.run),
+    })
+}
+
+/// A submission answers one dialect: narrow the scenarios to it, by the names its code
+/// defines when they span several.
+fn one_dialect(
+    scenarios: Vec<Scenario>,
+    submission: &Path,
+    interpreter: &python::Interpreter,
+) -> Result<Vec<Scenario>, Error> {
+    let dialects = grade::dialects_of(&scenarios);
+    if dialects.len() <= 1 {
+        return Ok(scenarios);
+    }
+    let submission = grade::Submission {
+        id: String::new(),
+        path: submission.to_path_buf(),
+    };
+    let plans = grade::plan(&[submission], &scenarios, interpreter, None);
+    let routed = plans.first().map(|plan| match &plan.routing {
+        Routing::Graded(route) => Ok(route.dialect),
+        Routing::DoesNotLoad { dialect, .. } => Ok(*dialect),
+        Routing::NotGraded { why, .. } => Err(why.clone()),
+    });
+    match routed.unwrap_or_else(|| Err("nothing to test".into())) {
+        Ok(dialect) => Ok(scenarios
+            .into_iter()
+            .filter(|s| std::ptr::eq(s.dialect, dialect))
+            .collect()),
+        Err(why) => {
+            let mut ids: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
+            ids.dedup();
+            Err(Error::Usage(format!(
+                "{why}; the scenarios cover several dialects ({}): choose one with --game and --dialect",
+                ids.join(", ")
+            )))
+        }
+    }
+}
