@@ -119,6 +119,13 @@ impl Process {
     }
 }
 
+/// The grader's ends of a process's stdin, stdout and stderr.
+struct Pipes {
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
 /// A running student process. Dropping it kills its process group.
 pub struct Running {
     child: Process,
@@ -152,24 +159,20 @@ impl Running {
             .map_err(|e| Ending::NotStarted(format!("{}: {e}", launch.program.display())))?;
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        stdin.iter().for_each(set_nonblocking);
-        stdout.iter().for_each(set_nonblocking);
-        stderr.iter().for_each(set_nonblocking);
         let exit_fd = pidfd(child.id());
-        Ok(Running {
-            child: Process::Spawned(child),
+        let pipes = Pipes {
             stdin,
             stdout,
             stderr,
+        };
+        Ok(Running::drive(
+            Process::Spawned(child),
+            pipes,
             exit_fd,
-            pending: Vec::new(),
-            stdout_bytes: 0,
-            stderr_tail: Vec::new(),
-            limits: limits.clone(),
+            limits,
             started,
             deadline,
-            ended: None,
-        })
+        ))
     }
 
     /// Drives a process a loaded runner forked, given the grader's ends of its stdin,
@@ -181,20 +184,38 @@ impl Running {
         started: Instant,
         deadline: Instant,
     ) -> Running {
-        let (stdin, stdout, stderr) = (
-            ChildStdin::from(stdin),
-            ChildStdout::from(stdout),
-            ChildStderr::from(stderr),
-        );
-        set_nonblocking(&stdin);
-        set_nonblocking(&stdout);
-        set_nonblocking(&stderr);
+        let pipes = Pipes {
+            stdin: Some(ChildStdin::from(stdin)),
+            stdout: Some(ChildStdout::from(stdout)),
+            stderr: Some(ChildStderr::from(stderr)),
+        };
         let exit_fd = forked.exit_fd();
+        Running::drive(
+            Process::Forked(forked),
+            pipes,
+            exit_fd,
+            limits,
+            started,
+            deadline,
+        )
+    }
+
+    fn drive(
+        child: Process,
+        pipes: Pipes,
+        exit_fd: Option<OwnedFd>,
+        limits: &Limits,
+        started: Instant,
+        deadline: Instant,
+    ) -> Running {
+        pipes.stdin.iter().for_each(set_nonblocking);
+        pipes.stdout.iter().for_each(set_nonblocking);
+        pipes.stderr.iter().for_each(set_nonblocking);
         Running {
-            child: Process::Forked(forked),
-            stdin: Some(stdin),
-            stdout: Some(stdout),
-            stderr: Some(stderr),
+            child,
+            stdin: pipes.stdin,
+            stdout: pipes.stdout,
+            stderr: pipes.stderr,
             exit_fd,
             pending: Vec::new(),
             stdout_bytes: 0,
