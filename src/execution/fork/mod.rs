@@ -19,6 +19,7 @@ mod process;
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::pipe::{pipe_with, PipeFlags};
@@ -104,7 +105,7 @@ impl Server {
             processes: limits.processes.map(|n| n + 1),
             ..limits.clone()
         };
-        let mut process = spawn_with(
+        let mut process = spawn_from_keeper(
             &run.launch,
             &limits,
             [Stdio::from(theirs), Stdio::null(), Stdio::null()],
@@ -274,6 +275,38 @@ impl Drop for Server {
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
+}
+
+/// A job for the keeper thread.
+type Spawn = Box<dyn FnOnce() + Send>;
+
+/// [`spawn_with`] on a thread that lives as long as the grader. A runner dies with the thread
+/// that started it (its death signal, and bubblewrap's `--die-with-parent`, follow the parent
+/// thread), and it outlives the worker thread that first needed it.
+fn spawn_from_keeper(
+    launch: &Launch,
+    limits: &Limits,
+    stdio: [Stdio; 3],
+) -> std::io::Result<Child> {
+    static KEEPER: OnceLock<Mutex<mpsc::Sender<Spawn>>> = OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (jobs, receiver) = mpsc::channel::<Spawn>();
+        std::thread::spawn(move || receiver.iter().for_each(|job| job()));
+        Mutex::new(jobs)
+    });
+    let (launch, limits) = (launch.clone(), limits.clone());
+    let (reply, answer) = mpsc::channel();
+    let job: Spawn = Box::new(move || {
+        let _ = reply.send(spawn_with(&launch, &limits, stdio));
+    });
+    keeper
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(job)
+        .map_err(|_| std::io::Error::other("the thread that starts runners is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the thread that starts runners is gone"))?
 }
 
 /// Why a message did not come (or was the wrong one), at `stage`.
