@@ -18,6 +18,7 @@ pub mod pool;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod variant;
 pub mod verdict;
 
 pub use error::{Error, Result};

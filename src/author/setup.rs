@@ -30,6 +30,21 @@ pub struct Transcript {
     pub finished: bool,
 }
 
+/// The variant of `game` that the variant file at `path` defines.
+fn variant_file(game: &dyn Game, path: &str) -> Result<&'static Dialect, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::path(path, format!("cannot read the variant file: {e}")))?;
+    let found = crate::variant::register(path, &text)?;
+    if found.game.name() != game.name() {
+        return Err(Error::Usage(format!(
+            "{path} is a variant of {}, not of {}",
+            found.game.name(),
+            game.name()
+        )));
+    }
+    Ok(found.dialect)
+}
+
 /// Why a list of lines is not a valid scenario.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Invalid {
@@ -45,6 +60,7 @@ impl Setup {
         let game = games::lookup(game)?;
         let dialect = match dialect {
             None => &game.dialects()[0],
+            Some(path) if path.ends_with(".toml") => variant_file(game, path)?,
             Some(name) => games::lookup_dialect(game, name)?,
         };
         let setup = Setup {

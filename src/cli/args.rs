@@ -52,6 +52,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Join the result folders of `grade --partition K/N` runs into one, as a single run.
     Merge(MergeArgs),
+    /// Course variants of a dialect: `variant new BASE NAME` starts one.
+    Variant(super::variant::VariantArgs),
     /// List the scenarios bundled into boardgrade (or of the files given), by game,
     /// dialect and file.
     List(ListArgs),
@@ -90,7 +92,8 @@ pub struct ManArgs {
 pub struct GameArgs {
     /// The game (see `boardgrade games`).
     pub game: String,
-    /// The dialect (default: the game's first).
+    /// The dialect (default: the game's first): a built-in one, a variant bundled or among
+    /// the specs, or a variant file's path.
     #[arg(long)]
     pub dialect: Option<String>,
     /// A game option, KEY=VALUE with a TOML value (repeatable), as in a scenario's `options`.

@@ -29,6 +29,14 @@ pub fn run(args: &BlessArgs) -> Result<Status, Error> {
     let files = sources::from_paths(&paths)?;
     let style = resolve::style(args.color);
     let (mut changed_steps, mut changed_files, mut invalid) = (0, 0, false);
+    // Variants first: scenario files name them. A variant file holds no expectations.
+    for (_, read) in sources::read_variants(&files) {
+        if let Err(error) = read {
+            eprintln!("boardgrade: error: {error}");
+            invalid = true;
+        }
+    }
+    let files: Vec<_> = files.into_iter().filter(|f| !f.is_variant()).collect();
     for file in &files {
         let blessed = match bless(&file.name, &file.text) {
             Ok(blessed) => blessed,

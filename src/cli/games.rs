@@ -1,4 +1,4 @@
-//! `boardgrade games`: the games and their dialects.
+//! `boardgrade games`: the games, their dialects and the variants found.
 
 use boardgrade::games::REGISTRY;
 use boardgrade::Error;
@@ -19,6 +19,10 @@ pub fn run() -> Result<Status, Error> {
                 dialect.handout
             ));
         }
+    }
+    for found in super::variant::found_variants() {
+        text.push_str(&found);
+        text.push('\n');
     }
     say(&text)?;
     Ok(Status::Passed)

@@ -22,6 +22,7 @@ pub mod prairielearn;
 pub mod record;
 pub mod resolve;
 pub mod test;
+pub mod variant;
 
 use clap::Parser;
 
@@ -66,6 +67,7 @@ pub fn main() -> i32 {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Play(args) => play::run(args),
         Command::Merge(args) => grade::merge(args),
+        Command::Variant(args) => variant::run(args),
         Command::List(args) => list::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

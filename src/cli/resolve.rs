@@ -274,6 +274,10 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
         .into_iter()
         .filter(|s| keeps(only, s))
         .collect();
+    let (scenarios, left_out) = boardgrade::grade::enabled(scenarios)?;
+    for variant in left_out {
+        eprintln!("boardgrade: note: {variant}");
+    }
     if scenarios.is_empty() {
         return Err(Error::Usage(
             "no scenarios match the given specs and filters".into(),

@@ -35,6 +35,7 @@ pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 use crate::policy::{Policy, PolicyOption};
+use crate::variant;
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
@@ -254,7 +255,11 @@ pub trait Game: Sync {
     fn dialects(&self) -> &'static [Dialect];
     /// Start a reference session of the dialect of that name (its table's `session`).
     /// Unknown or ill-typed options are errors.
+    /// A variant's session comes from [`Game::start_variant`].
     fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
+        if let Some(variant) = variant::find(self.name(), dialect) {
+            return self.start_variant(variant, options);
+        }
         let found = self
             .dialect(dialect)
             .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))?;
@@ -330,8 +335,50 @@ pub trait Game: Sync {
         Vec::new()
     }
 
+    // Variants (`crate::variant`): a course's own version of a dialect, as data.
+
+    /// Every key a variant of `dialect` may change, with the dialect's value, as commented
+    /// TOML (what `boardgrade variant new` writes). `None`: the dialect has no variants.
+    fn variant_keys(&self, _dialect: &str) -> Option<String> {
+        None
+    }
+
+    /// Reads the keys of a variant of `base` (its file without `game`, `base`, `name`,
+    /// `handout`, `scenarios`). A key that is unknown, ill-typed, or asks for something the
+    /// reference cannot answer is an error naming it (a dotted path: `functions.castle`).
+    fn derive_variant(
+        &self,
+        base: &'static Dialect,
+        _keys: &toml::Table,
+    ) -> Result<variant::Derived, OptionError> {
+        Err(OptionError::new(
+            "base",
+            format!(
+                "{}/{} has nothing a variant can change",
+                self.name(),
+                base.name
+            ),
+        ))
+    }
+
+    /// Starts a reference session of a variant this game derived.
+    fn start_variant(
+        &self,
+        variant: &'static variant::Variant,
+        _options: &GameOptions,
+    ) -> Result<Box<dyn Session>, OptionError> {
+        Err(OptionError::new(
+            "dialect",
+            format!("{} has no variants ({})", self.name(), variant.name),
+        ))
+    }
+
+    /// The built-in dialect of that name, else the variant of that name.
     fn dialect(&self, name: &str) -> Option<&'static Dialect> {
-        self.dialects().iter().find(|d| d.name == name)
+        self.dialects()
+            .iter()
+            .find(|d| d.name == name)
+            .or_else(|| variant::find(self.name(), name).map(|v| v.dialect))
     }
 }
 
@@ -371,6 +418,12 @@ pub fn lookup_dialect(game: &dyn Game, name: &str) -> Result<&'static Dialect, L
             .dialects()
             .iter()
             .map(|d| d.name)
+            .chain(
+                variant::known()
+                    .iter()
+                    .filter(|v| v.game.name() == game.name())
+                    .map(|v| v.name),
+            )
             .collect::<Vec<_>>()
             .join(", "),
     })

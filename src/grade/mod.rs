@@ -2,6 +2,7 @@
 //! result stored as it finishes.
 
 pub mod class;
+pub mod enabled;
 pub mod fingerprint;
 pub mod manifest;
 pub mod mistake;
@@ -22,6 +23,7 @@ use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
 use crate::games::{Dialect, PythonLaunch};
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
+pub use enabled::{enabled, LeftOut};
 pub use partition::Partition;
 pub use probe::LoadError;
 use probe::ProbeFile;

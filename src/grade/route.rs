@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::probe::{Definitions, LoadError};
 use super::submission::Submission;
 use crate::games::{self, Dialect};
+use crate::variant;
 
 /// Most files read in one submission folder (an upload of a whole virtualenv stops here).
 const MAX_FILES: usize = 300;
@@ -110,6 +111,9 @@ pub fn candidates(submission: &Submission, entry: Option<&str>) -> Vec<(PathBuf,
 struct Fit {
     /// Defines every required name.
     complete: bool,
+    /// How many required names, when all are defined: of two dialects a file answers in
+    /// full, the one asking for more (a variant that adds `whos_the_winner`) is its own.
+    specific: usize,
     /// The share below when it is at least half: most of a dialect's names outweigh the
     /// file name, a few names shared by chance (`move`) do not.
     most: usize,
@@ -141,6 +145,11 @@ fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
         .unwrap_or(0);
     Fit {
         complete: !dialect.defines.is_empty() && defined == dialect.defines.len(),
+        specific: if defined == dialect.defines.len() {
+            defined
+        } else {
+            0
+        },
         most: if share >= 500 { share } else { 0 },
         hint,
         share,
@@ -206,12 +215,14 @@ pub fn route(
         return Routing::DoesNotLoad { dialect, error };
     }
     let (target, entry) = target_of(submission, chosen, dialect);
+    let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
+    notes.extend(missing_names(dialect, chosen));
     Routing::Graded(Route {
         dialect,
         file: chosen.relative.display().to_string(),
         target,
         entry,
-        notes: missing_names(dialect, chosen),
+        notes,
     })
 }
 
@@ -277,6 +288,27 @@ fn target_of(
         .file_name()
         .map(|n| n.to_string_lossy().to_string());
     (folder, name)
+}
+
+/// Which variant a submission is graded under, and the names that chose it.
+fn variant_note(dialect: &Dialect, chosen: &Candidate) -> Option<String> {
+    let found = variant::of_dialect(dialect)?;
+    let own: Vec<String> = dialect
+        .defines
+        .iter()
+        .filter(|n| !found.base.defines.contains(n))
+        .filter(|n| chosen.definitions.names.iter().any(|m| m == *n))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let why = if own.is_empty() {
+        String::new()
+    } else {
+        format!(": {} defines {}", chosen.relative.display(), own.join(", "))
+    };
+    Some(format!(
+        "graded as variant {} of {}{why}",
+        found.name, found.base.name
+    ))
 }
 
 /// A note per required name the file does not define, suggesting the closest it does.

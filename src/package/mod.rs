@@ -78,7 +78,46 @@ pub(crate) fn packaged_specs(
     if let Some(policy) = policy {
         files.push((POLICY_NAME.to_string(), read(policy)?));
     }
+    check_inherited(&files)?;
     Ok(files)
+}
+
+/// Every variant in a package finds the base scenarios it inherits: a folder its file names
+/// must be in the package too (the variant would not load on the platform otherwise).
+fn check_inherited(files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+    for (name, bytes) in files {
+        let path = Path::new(name);
+        if path.file_name() != Some(std::ffi::OsStr::new(crate::variant::FILE_NAME)) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let from = text.parse::<toml::Table>().ok().and_then(|t| {
+            t.get("scenarios")?
+                .get("from")?
+                .as_str()
+                .map(str::to_string)
+        });
+        let Some(from) = from.filter(|f| f != crate::variant::FROM_BUNDLED) else {
+            continue;
+        };
+        let mut folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for part in Path::new(&from).components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    folder.pop();
+                }
+                std::path::Component::Normal(word) => folder.push(word),
+                _ => {}
+            }
+        }
+        let prefix = format!("{}/", folder.to_string_lossy().replace('\\', "/"));
+        if !files.iter().any(|(other, _)| other.starts_with(&prefix)) {
+            return Err(Error::Usage(format!(
+                "{name} inherits the scenarios of {from}, which the package would not hold: give --specs the folder that holds both (specs/GAME)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Quotes a word for a POSIX shell.

@@ -73,7 +73,16 @@ pub const COMMON: &[PolicyOption] = &[
         choices: &[],
         about: "the share of a scenario's points earned by a `presentation` verdict (right content, other printing)",
     },
+    PolicyOption {
+        key: VARIANTS,
+        default: DefaultValue::Words(&[]),
+        choices: &[],
+        about: "the course variants of a dialect (variant files among the specs) that `grade` routes submissions to, beside their base dialect",
+    },
 ];
+
+/// The key of the [`COMMON`] option that enables variants for grading.
+pub const VARIANTS: &str = "variants";
 
 /// The options a dialect of `game` understands: the common ones with the dialect's defaults,
 /// then its own.

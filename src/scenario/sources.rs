@@ -11,6 +11,9 @@ use super::load::parse_file;
 use super::Scenario;
 use crate::error::{Error, ScenarioFileError};
 use crate::policy::{self, CoursePolicy};
+use crate::variant::{self, Variant};
+
+mod inherit;
 
 mod bundle {
     include!(concat!(env!("OUT_DIR"), "/bundled_specs.rs"));
@@ -26,11 +29,18 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
 }
 
+impl SourceFile {
+    /// A variant file (`variant.toml`) rather than scenarios.
+    pub fn is_variant(&self) -> bool {
+        is_variant_file(Path::new(&self.name))
+    }
+}
+
 /// The `specs/` folder as it was when boardgrade was built.
 pub fn bundled() -> Vec<SourceFile> {
     bundle::FILES
         .iter()
-        .filter(|(name, _)| is_scenario_file(Path::new(name)))
+        .filter(|(name, _)| is_spec_file(Path::new(name)))
         .map(|(name, text)| SourceFile {
             name: format!("specs/{name}"),
             text: (*text).to_string(),
@@ -39,12 +49,36 @@ pub fn bundled() -> Vec<SourceFile> {
         .collect()
 }
 
-/// A `.toml` file other than a course file.
-fn is_scenario_file(path: &Path) -> bool {
+/// A `.toml` file other than a course file: scenarios or a variant.
+fn is_spec_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "toml")
         && path
             .file_name()
             .is_none_or(|name| name != policy::FILE_NAME)
+}
+
+fn is_variant_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == variant::FILE_NAME)
+}
+
+/// The bundled variant file (its name and text) that defines the variant `name` of `game`.
+pub fn bundled_variant(game: &str, name: &str) -> Option<(String, String)> {
+    bundled_variants().into_iter().find(|(_, text)| {
+        text.parse::<toml::Table>().is_ok_and(|table| {
+            table.get("game").and_then(toml::Value::as_str) == Some(game)
+                && table.get("name").and_then(toml::Value::as_str) == Some(name)
+        })
+    })
+}
+
+/// Every bundled variant file, as (name, text).
+pub fn bundled_variants() -> Vec<(String, String)> {
+    bundle::FILES
+        .iter()
+        .filter(|(name, _)| is_variant_file(Path::new(name)))
+        .map(|(name, text)| (format!("specs/{name}"), (*text).to_string()))
+        .collect()
 }
 
 /// Every `.toml` file named or found under the paths, in a stable order.
@@ -57,7 +91,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
             let mut found = 0;
             for entry in WalkDir::new(path).sort_by_file_name() {
                 let entry = entry.map_err(|e| Error::path(path, format!("cannot walk: {e}")))?;
-                if entry.file_type().is_file() && is_scenario_file(entry.path()) {
+                if entry.file_type().is_file() && is_spec_file(entry.path()) {
                     files.push(read(entry.path())?);
                     found += 1;
                 }
@@ -105,10 +139,23 @@ pub fn load_all(files: &[SourceFile]) -> Loaded {
 /// Loads every file, each under `course` when given, else under the course file nearest
 /// above it (for the bundled specs, a bundled one), else its dialects' defaults. A course
 /// file that does not load is an error, and the scenario files under it are not loaded.
+///
+/// Variant files among them, and beside them on disk, are read first (scenarios name their
+/// variants); a variant's inherited scenarios (the base dialect's, from the folder its file
+/// names) are loaded as the variant's.
 pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded {
     let mut loaded = Loaded::default();
+    let mut inherited: Vec<(SourceFile, &'static Variant)> = Vec::new();
+    for (file, read) in read_variants(files) {
+        match read.and_then(|found| Ok((inherit::base_files(&file, found)?, found))) {
+            Ok((base, found)) => inherited.extend(base.into_iter().map(|f| (f, found))),
+            Err(error) => loaded.errors.push(error),
+        }
+    }
+    let own = files.iter().filter(|f| !f.is_variant()).map(|f| (f, None));
+    let jobs = own.chain(inherited.iter().map(|(f, v)| (f, Some(*v))));
     let mut found: HashMap<String, Result<CoursePolicy, ScenarioFileError>> = HashMap::new();
-    for file in files {
+    for (file, variant) in jobs {
         let policy = match course {
             Some(course) => Some(course),
             None => match course_source(file) {
@@ -132,13 +179,35 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
             },
         };
         match parse_file(&file.name, &file.text) {
-            Ok(scenarios) => loaded
-                .scenarios
-                .extend(scenarios.into_iter().map(|s| under(s, policy))),
-            Err(error) => loaded.errors.push(error),
+            Ok(scenarios) => loaded.scenarios.extend(
+                scenarios
+                    .into_iter()
+                    .filter_map(|s| match variant {
+                        None => Some(s),
+                        Some(variant) => inherit::retarget(s, variant),
+                    })
+                    .map(|s| under(s, policy)),
+            ),
+            // A base file that does not load is reported once, as itself.
+            Err(error) if !loaded.errors.contains(&error) => loaded.errors.push(error),
+            Err(_) => {}
         }
     }
     loaded
+}
+
+/// Reads the variant files among `files`, and those beside its scenario files on disk, so
+/// that their scenarios may name them: each file with the variant or why it does not load.
+pub fn read_variants(
+    files: &[SourceFile],
+) -> Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)> {
+    inherit::variant_files(files)
+        .into_iter()
+        .map(|file| {
+            let read = variant::register(&file.name, &file.text);
+            (file, read)
+        })
+        .collect()
 }
 
 /// The scenario under `course`'s policy, when there is one.

@@ -3,13 +3,21 @@
 pub mod csc110;
 pub mod engine;
 mod inputs;
+pub mod interface;
 pub mod project5;
 pub mod render;
 
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, Part, Protocol, PythonLaunch, Response,
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
+    PythonLaunch, Response, Session,
 };
 use crate::policy::PolicyOption;
+use crate::variant::{self, Derived, Variant};
+use interface::Interface;
+
+/// The project5 adapter: it serves the functions of the interface it is given as data, the
+/// line boardgrade appends (`serve_interface({...})`).
+const PROJECT5_ADAPTER: &str = include_str!("project5_adapter.py");
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
@@ -27,7 +35,12 @@ const DIALECTS: &[Dialect] = &[
             "is_game_over",
         ],
         python: PythonLaunch::Adapter {
-            script: include_str!("project5_adapter.py"),
+            script: concat!(
+                include_str!("project5_adapter.py"),
+                "\nserve_interface(",
+                include_str!("project5.json"),
+                ")\n"
+            ),
         },
         session: |options| {
             check_option_keys(options, &[])?;
@@ -75,14 +88,14 @@ impl Game for OneDChess {
     }
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {
-        match dialect {
+        match variant::base_name(self.name(), dialect) {
             "project5" => project5::PARTS,
             _ => &[],
         }
     }
 
     fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
-        match dialect {
+        match variant::base_name(self.name(), dialect) {
             "project5" => project5::split_response(command, text),
             _ => Response::from_text(text),
         }
@@ -93,9 +106,53 @@ impl Game for OneDChess {
     }
 
     fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
-        match dialect {
+        match variant::base_name(self.name(), dialect) {
             "csc110" => csc110::POLICY,
             _ => &[],
         }
+    }
+
+    fn variant_keys(&self, dialect: &str) -> Option<String> {
+        (dialect == "project5").then(|| interface::HANDOUT.keys_text())
+    }
+
+    fn derive_variant(
+        &self,
+        base: &'static Dialect,
+        keys: &toml::Table,
+    ) -> Result<Derived, OptionError> {
+        if base.name != "project5" {
+            return Err(OptionError::new(
+                "base",
+                format!(
+                    "one-d-chess/{} has nothing a variant can change (project5 has)",
+                    base.name
+                ),
+            ));
+        }
+        let interface = Interface::derive(keys)?;
+        let json = serde_json::to_string_pretty(&interface)
+            .map_err(|e| OptionError::new("functions", e.to_string()))?;
+        Ok(Derived {
+            entry_file: interface.entry_file.clone(),
+            defines: interface.defines(),
+            adapter: Some(format!("{PROJECT5_ADAPTER}\nserve_interface({json})\n")),
+            data: Box::new(interface),
+        })
+    }
+
+    fn start_variant(
+        &self,
+        variant: &'static Variant,
+        options: &GameOptions,
+    ) -> Result<Box<dyn Session>, OptionError> {
+        check_option_keys(options, &[])?;
+        let interface: &'static Interface = variant.data().ok_or_else(|| {
+            OptionError::new(
+                "dialect",
+                format!("{} is not a project5 variant", variant.name),
+            )
+        })?;
+        Ok(Box::new(project5::Project5::with(interface)))
     }
 }

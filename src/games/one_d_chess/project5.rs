@@ -1,33 +1,26 @@
-//! Dialect `project5` (seed 000): the call protocol over the handout's functions.
+//! Dialect `project5` (seed 000): the call protocol over the handout's functions, and its
+//! variants: the names, tokens and messages come from an [`Interface`].
 
 use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
 use super::inputs::{own_cells, refused_positions};
+use super::interface::{Interface, Printed, HANDOUT};
 use super::render::{list_repr, render};
 use crate::games::{Part, Reply, Response, Session};
 
-/// Token for an empty cell in this dialect's board list.
-const EMPTY: &str = "EMPTY";
-
-fn parse_side(word: &str) -> Option<Side> {
-    match word {
-        "WHITE" => Some(Side::White),
-        "BLACK" => Some(Side::Black),
-        _ => None,
-    }
-}
-
-fn parse_direction(word: &str) -> Option<Direction> {
-    match word {
-        "LEFT" => Some(Direction::Left),
-        "RIGHT" => Some(Direction::Right),
-        _ => None,
-    }
-}
+/// The handout's words on the wire: scenarios send these whatever a variant calls them.
+const WIRE_EMPTY: &str = "EMPTY";
 
 fn side_word(side: Side) -> &'static str {
     match side {
         Side::White => "WHITE",
         Side::Black => "BLACK",
+    }
+}
+
+fn direction_word(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Left => "LEFT",
+        Direction::Right => "RIGHT",
     }
 }
 
@@ -41,41 +34,82 @@ enum Command {
     IsValidMove(i64, Side),
     Move(i64, Direction, Option<Kind>),
     IsGameOver,
+    WhosTheWinner,
     ShowBoard,
 }
 
-fn parse(line: &str) -> Result<Command, String> {
+/// The value a word names: the handout's word for it or the interface's token.
+fn token<T: Copy>(word: &str, what: &str, choices: [(T, &str, &String); 2]) -> Result<T, String> {
+    choices
+        .iter()
+        .find(|(_, handout, own)| word == *handout || word == own.as_str())
+        .map(|(value, _, _)| *value)
+        .ok_or_else(|| {
+            format!(
+                "ValueError: {what} must be {} or {}, got {word:?}",
+                choices[0].2, choices[1].2
+            )
+        })
+}
+
+/// Reads a command line. A player or direction is the handout's word or the interface's.
+fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
+    let tokens = &interface.tokens;
     let position = |word: &str| {
         word.parse::<i64>()
             .map_err(|_| format!("ValueError: position must be an integer, got {word:?}"))
     };
-    let direction = |word: &str| {
-        parse_direction(word)
-            .ok_or_else(|| format!("ValueError: direction must be LEFT or RIGHT, got {word:?}"))
+    let side = |word: &str| {
+        token(
+            word,
+            "player",
+            [
+                (Side::White, side_word(Side::White), &tokens.white),
+                (Side::Black, side_word(Side::Black), &tokens.black),
+            ],
+        )
     };
-    match words.as_slice() {
-        ["set_board", cells @ ..] => parse_cells(cells).map(Command::SetBoard),
-        ["create_board"] => Ok(Command::CreateBoard),
-        ["printable_board"] => Ok(Command::PrintableBoard),
-        ["is_valid_move", pos, player] => {
-            let side = parse_side(player).ok_or_else(|| {
-                format!("ValueError: player must be WHITE or BLACK, got {player:?}")
-            })?;
-            Ok(Command::IsValidMove(position(pos)?, side))
-        }
+    let direction = |word: &str| {
+        token(
+            word,
+            "direction",
+            [
+                (
+                    Direction::Left,
+                    direction_word(Direction::Left),
+                    &tokens.left,
+                ),
+                (
+                    Direction::Right,
+                    direction_word(Direction::Right),
+                    &tokens.right,
+                ),
+            ],
+        )
+    };
+    let name = words.first().copied().unwrap_or("");
+    let known = matches!(name, "set_board" | "board") || interface.has(name);
+    let command = match words.as_slice() {
+        _ if !known => return Err(format!("UnknownCommand: {line:?}")),
+        ["set_board", cells @ ..] => parse_cells(cells, &tokens.empty).map(Command::SetBoard)?,
+        ["create_board"] => Command::CreateBoard,
+        ["printable_board"] => Command::PrintableBoard,
+        ["is_valid_move", pos, player] => Command::IsValidMove(position(pos)?, side(player)?),
         [name @ ("move" | "move_king" | "move_knight"), pos, dir] => {
             let kind = match *name {
                 "move_king" => Some(Kind::King),
                 "move_knight" => Some(Kind::Knight),
                 _ => None,
             };
-            Ok(Command::Move(position(pos)?, direction(dir)?, kind))
+            Command::Move(position(pos)?, direction(dir)?, kind)
         }
-        ["is_game_over"] => Ok(Command::IsGameOver),
-        ["board"] => Ok(Command::ShowBoard),
-        _ => Err(format!("UnknownCommand: {line:?}")),
-    }
+        ["is_game_over"] => Command::IsGameOver,
+        ["whos_the_winner"] => Command::WhosTheWinner,
+        ["board"] => Command::ShowBoard,
+        _ => return Err(format!("UnknownCommand: {line:?}")),
+    };
+    Ok(command)
 }
 
 /// The parts of a project5 response a scenario may judge: the board list `create_board`
@@ -134,8 +168,9 @@ pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
     parts
 }
 
-/// The cells of a `set_board` command: nine of `WKi`, `WKn`, `BKi`, `BKn`, `EMPTY`.
-fn parse_cells(words: &[&str]) -> Result<Board, String> {
+/// The cells of a `set_board` command: nine of `WKi`, `WKn`, `BKi`, `BKn`, and `EMPTY` (or
+/// the interface's empty token) for an empty cell.
+fn parse_cells(words: &[&str], empty: &str) -> Result<Board, String> {
     if words.len() != CELLS {
         return Err(format!(
             "ValueError: set_board takes {CELLS} cells, got {}",
@@ -145,18 +180,19 @@ fn parse_cells(words: &[&str]) -> Result<Board, String> {
     let mut cells = [None; CELLS];
     for (cell, word) in cells.iter_mut().zip(words) {
         *cell = match *word {
-            EMPTY => None,
+            code if code == WIRE_EMPTY || code == empty => None,
             code => Some(Piece::from_code(code).ok_or_else(|| {
-                format!("ValueError: a cell is WKi, WKn, BKi, BKn or {EMPTY}, got {code:?}")
+                format!("ValueError: a cell is WKi, WKn, BKi, BKn or {WIRE_EMPTY}, got {code:?}")
             })?),
         };
     }
     Ok(Board::from_cells(cells))
 }
 
-/// The reference answering the project5 commands.
+/// The reference answering the project5 commands, or a variant's.
 #[derive(Clone)]
 pub struct Project5 {
+    interface: &'static Interface,
     board: Board,
     /// Whether `create_board` was called (a scenario starts with it, as the handout's do).
     created: bool,
@@ -167,14 +203,33 @@ pub struct Project5 {
     refused: bool,
 }
 
+/// A string as Python's `repr` writes it (tokens hold no quote or backslash).
+fn py_str(text: &str) -> String {
+    format!("'{text}'")
+}
+
 impl Project5 {
+    /// Seed 000's functions.
     pub fn new() -> Self {
+        Self::with(&HANDOUT)
+    }
+
+    /// A variant's functions.
+    pub fn with(interface: &'static Interface) -> Self {
         Project5 {
+            interface,
             board: Board::start(),
             created: false,
             turn: Side::White,
             refused: false,
         }
+    }
+
+    fn board_list(&self) -> Reply {
+        Reply::new(format!(
+            "{}\n",
+            list_repr(&self.board, &self.interface.tokens.empty)
+        ))
     }
 
     fn run(&mut self, command: Command) -> Result<Reply, String> {
@@ -189,7 +244,7 @@ impl Project5 {
                 self.board = Board::start();
                 self.created = true;
                 self.turn = Side::White;
-                Reply::new(format!("{}\n", list_repr(&self.board, EMPTY)))
+                self.board_list()
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
             Command::IsValidMove(position, side) => {
@@ -207,23 +262,45 @@ impl Project5 {
                 Reply::new("")
             }
             Command::IsGameOver => self.game_over_reply(),
-            Command::ShowBoard => Reply::new(format!("{}\n", list_repr(&self.board, EMPTY))),
+            Command::WhosTheWinner => {
+                let tokens = &self.interface.tokens;
+                Reply::new(match self.board.winner() {
+                    None => "None\n".to_string(),
+                    Some(Side::White) => format!("{}\n", py_str(&tokens.white_winner)),
+                    Some(Side::Black) => format!("{}\n", py_str(&tokens.black_winner)),
+                })
+            }
+            Command::ShowBoard => self.board_list(),
         })
     }
 
     /// Seed 000's example prints `White wins!` then the board; graders accept the message
     /// with or without the board (DESIGN.md, rule decisions), however the board is drawn:
-    /// drawing it is printable_board's concern, judged by its own scenarios.
+    /// drawing it is printable_board's concern, judged by its own scenarios. A variant
+    /// chooses the messages and what is printed in which order.
     fn game_over_reply(&self) -> Reply {
-        let board = render(&self.board);
-        match self.board.winner() {
-            None => Reply::new("False\n"),
-            Some(Side::White) => {
-                Reply::new(format!("White wins!\n{board}\nTrue\n")).or("White wins!\n...\nTrue\n")
-            }
-            Some(Side::Black) => {
-                Reply::new(format!("{board}\nBlack wins!\nTrue\n")).or("...\nBlack wins!\nTrue\n")
-            }
+        let messages = &self.interface.messages;
+        let (message, prints) = match self.board.winner() {
+            None => return Reply::new("False\n"),
+            Some(Side::White) => (&messages.white_wins, &messages.white_wins_prints),
+            Some(Side::Black) => (&messages.black_wins, &messages.black_wins_prints),
+        };
+        let text = |board: &str| {
+            let mut text: String = prints
+                .iter()
+                .map(|p| match p {
+                    Printed::Message => format!("{message}\n"),
+                    Printed::Board => format!("{board}\n"),
+                })
+                .collect();
+            text.push_str("True\n");
+            text
+        };
+        let reply = Reply::new(text(&render(&self.board)));
+        if prints.contains(&Printed::Board) {
+            reply.or(text("..."))
+        } else {
+            reply
         }
     }
 }
@@ -240,7 +317,7 @@ impl Session for Project5 {
     }
 
     fn respond(&mut self, line: &str) -> Reply {
-        let result = parse(line).and_then(|command| self.run(command));
+        let result = parse(line, self.interface).and_then(|command| self.run(command));
         self.refused = result.is_err();
         match result {
             Ok(reply) => reply,
@@ -256,7 +333,18 @@ impl Session for Project5 {
     /// through the function of the piece's kind; nothing once a king is gone.
     fn legal_inputs(&self) -> Vec<String> {
         if !self.created {
-            return vec!["create_board".to_string()];
+            let start = if self.interface.has("create_board") {
+                "create_board".to_string()
+            } else {
+                format!(
+                    "set_board {}",
+                    Board::start()
+                        .cells()
+                        .map(|c| c.map_or(WIRE_EMPTY, |p| p.code()))
+                        .join(" ")
+                )
+            };
+            return vec![start];
         }
         if self.board.winner().is_some() {
             return Vec::new();
@@ -268,8 +356,11 @@ impl Session for Project5 {
                 _ => "move_knight",
             };
             for direction in ["LEFT", "RIGHT"] {
-                inputs.push(format!("move {cell} {direction}"));
-                inputs.push(format!("{kind} {cell} {direction}"));
+                for function in ["move", kind] {
+                    if self.interface.has(function) {
+                        inputs.push(format!("{function} {cell} {direction}"));
+                    }
+                }
             }
         }
         inputs
@@ -279,7 +370,7 @@ impl Session for Project5 {
     /// the handout defines no other refusal, and its commands that cannot be carried out
     /// (a move from an empty cell) are never sent.
     fn illegal_inputs(&self) -> Vec<String> {
-        if !self.created {
+        if !self.created || !self.interface.has("is_valid_move") {
             return Vec::new();
         }
         refused_positions(&self.board, self.turn)
@@ -289,9 +380,16 @@ impl Session for Project5 {
     }
 
     fn probe_inputs(&self) -> Vec<String> {
-        ["printable_board", "board", "is_game_over"]
-            .map(String::from)
-            .to_vec()
+        [
+            "printable_board",
+            "board",
+            "is_game_over",
+            "whos_the_winner",
+        ]
+        .into_iter()
+        .filter(|command| *command == "board" || self.interface.has(command))
+        .map(String::from)
+        .collect()
     }
 
     fn rejected(&self) -> bool {
@@ -300,7 +398,7 @@ impl Session for Project5 {
 
     /// Any command the reference carries out: the handout leaves the others undefined.
     fn is_defined(&self, line: &str) -> bool {
-        parse(line).is_ok_and(|command| self.clone().run(command).is_ok())
+        parse(line, self.interface).is_ok_and(|command| self.clone().run(command).is_ok())
     }
 
     fn to_move(&self) -> Option<&'static str> {

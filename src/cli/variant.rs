@@ -1,0 +1,152 @@
+//! `boardgrade variant`: start a course variant of a dialect.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use boardgrade::games::{self, Dialect, Game};
+use boardgrade::{variant, Error};
+
+use super::exit::Status;
+
+#[derive(Debug, Args)]
+pub struct VariantArgs {
+    #[command(subcommand)]
+    pub command: VariantCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VariantCommand {
+    /// Write a variant file of BASE (GAME/DIALECT, or a dialect name only one game has)
+    /// named NAME: every key a variant may change, with BASE's value, commented.
+    New {
+        base: String,
+        name: String,
+        /// The file to write (default: specs/GAME/NAME/variant.toml); never overwritten.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+pub fn run(args: &VariantArgs) -> Result<Status, Error> {
+    match &args.command {
+        VariantCommand::New { base, name, out } => new(base, name, out.as_deref()),
+    }
+}
+
+/// The built-in dialect `GAME/DIALECT`, or `DIALECT` when one game alone has it.
+fn base_dialect(base: &str) -> Result<(&'static dyn Game, &'static Dialect), Error> {
+    let usage = |e: games::LookupError| Error::Usage(e.to_string());
+    if let Some((game, dialect)) = base.split_once('/') {
+        let game = games::lookup(game).map_err(usage)?;
+        let found = game.dialects().iter().find(|d| d.name == dialect);
+        return match found {
+            Some(dialect) => Ok((game, dialect)),
+            None => Err(Error::Usage(format!(
+                "{} has no built-in dialect {dialect:?} (see `boardgrade games`)",
+                game.name()
+            ))),
+        };
+    }
+    let found: Vec<(&'static dyn Game, &'static Dialect)> = games::REGISTRY
+        .iter()
+        .flat_map(|g| g.dialects().iter().map(move |d| (*g, d)))
+        .filter(|(_, d)| d.name == base)
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Error::Usage(format!(
+            "no built-in dialect {base:?}; give GAME/DIALECT (see `boardgrade games`)"
+        ))),
+        _ => Err(Error::Usage(format!(
+            "{base:?} is a dialect of several games; give GAME/DIALECT"
+        ))),
+    }
+}
+
+fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<Status, Error> {
+    let (game, dialect) = base_dialect(base)?;
+    let path = out.map_or_else(
+        || {
+            PathBuf::from("specs")
+                .join(game.name())
+                .join(name)
+                .join(variant::FILE_NAME)
+        },
+        PathBuf::from,
+    );
+    // The base's scenarios beside the new file's folder, else those built in.
+    let beside = path
+        .parent()
+        .and_then(|p| p.parent())
+        .map(|p| p.join(dialect.name));
+    let from = match beside {
+        Some(folder) if folder.is_dir() => format!("../{}", dialect.name),
+        _ => variant::FROM_BUNDLED.to_string(),
+    };
+    let text = variant::template(game, dialect, name, &from)?;
+    // The file must load as written: a name taken or ill-formed is refused here.
+    variant::parse("(new variant)", &text).map_err(|e| Error::Usage(e.message))?;
+    if path.exists() {
+        return Err(Error::path(&path, "already exists; not overwritten"));
+    }
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| Error::io(format!("cannot create {}", folder.display()), e))?;
+    }
+    boardgrade::atomic::write(&path, text.as_bytes())?;
+    eprintln!(
+        "wrote {} (a variant of {}/{}); scenarios name it as dialect = \"{name}\"",
+        path.display(),
+        game.name(),
+        dialect.name
+    );
+    Ok(Status::Passed)
+}
+
+/// A line per variant found: those in `specs/` under the current folder, then the bundled
+/// ones of other names (a variant file that does not load is listed with its error).
+pub fn found_variants() -> Vec<String> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let local = std::path::Path::new("specs");
+    if local.is_dir() {
+        for entry in walkdir::WalkDir::new(local)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file() && e.file_name() == variant::FILE_NAME)
+        {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                files.push((entry.path().display().to_string(), text));
+            }
+        }
+    }
+    let local_count = files.len();
+    files.extend(boardgrade::scenario::sources::bundled_variants());
+    let mut lines = Vec::new();
+    let mut listed: Vec<(&str, &str)> = Vec::new();
+    for (index, (file, text)) in files.iter().enumerate() {
+        match variant::register(file, text) {
+            Ok(found) => {
+                let key = (found.game.name(), found.name);
+                if listed.contains(&key) {
+                    continue;
+                }
+                listed.push(key);
+                lines.push(format!(
+                    "{:<14} {:<10} variant of {}, entry file {}, defines {}, file {}",
+                    found.game.name(),
+                    found.name,
+                    found.base.name,
+                    found.dialect.entry_file,
+                    found.dialect.defines.join(", "),
+                    found.file
+                ));
+            }
+            // A bundled variant that a local file of the same name replaces.
+            Err(_) if index >= local_count => {}
+            Err(error) => lines.push(format!("error: {error}")),
+        }
+    }
+    lines
+}

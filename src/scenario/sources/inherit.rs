@@ -1,0 +1,155 @@
+//! Variant files among the specs, and the base dialect's scenarios a variant runs as its own.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::{bundle, from_paths, is_spec_file, is_variant_file, SourceFile};
+use crate::error::ScenarioFileError;
+use crate::policy::Policy;
+use crate::scenario::Scenario;
+use crate::variant::{self, Variant};
+
+/// The variant files among `files`, then those beside its scenario files on disk (a
+/// scenario file given alone still finds the variant it names), each once.
+pub fn variant_files(files: &[SourceFile]) -> Vec<SourceFile> {
+    let mut found: Vec<SourceFile> = files.iter().filter(|f| f.is_variant()).cloned().collect();
+    for file in files.iter().filter(|f| !f.is_variant()) {
+        let Some(beside) = file
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(|dir| dir.join(variant::FILE_NAME))
+        else {
+            continue;
+        };
+        let known = found
+            .iter()
+            .any(|f| f.path.as_deref() == Some(beside.as_path()));
+        if !known && beside.is_file() {
+            if let Ok(text) = std::fs::read_to_string(&beside) {
+                found.push(SourceFile {
+                    name: beside.display().to_string(),
+                    text,
+                    path: Some(beside),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The scenario files of the folder a variant inherits from (none when it inherits nothing).
+pub fn base_files(
+    file: &SourceFile,
+    variant: &Variant,
+) -> Result<Vec<SourceFile>, ScenarioFileError> {
+    let Some(inherit) = &variant.inherit else {
+        return Ok(Vec::new());
+    };
+    let at = |message: String| {
+        let offset = variant::key_offset(&file.text, "scenarios.from");
+        ScenarioFileError::at(
+            &file.name,
+            &file.text,
+            offset,
+            Some("scenarios.from"),
+            message,
+        )
+    };
+    let files = match &file.path {
+        _ if inherit.from == variant::FROM_BUNDLED => bundled_folder(&format!(
+            "specs/{}/{}",
+            variant.game.name(),
+            variant.base.name
+        )),
+        Some(path) => {
+            let folder = lexical(&path.parent().unwrap_or(Path::new(".")).join(&inherit.from));
+            if !folder.is_dir() {
+                return Err(at(format!(
+                    "{} is not a folder of scenarios",
+                    folder.display()
+                )));
+            }
+            from_paths(&[folder]).map_err(|e| at(e.to_string()))?
+        }
+        None => {
+            let folder = lexical(
+                &Path::new(&file.name)
+                    .parent()
+                    .unwrap_or(Path::new(""))
+                    .join(&inherit.from),
+            );
+            let prefix = folder.to_string_lossy().replace('\\', "/");
+            bundled_folder(&prefix)
+        }
+    };
+    if files.is_empty() {
+        return Err(at(format!(
+            "{} holds no scenarios of {}",
+            inherit.from, variant.base.name
+        )));
+    }
+    Ok(files
+        .into_iter()
+        .filter(|f| is_spec_file(Path::new(&f.name)) && !is_variant_file(Path::new(&f.name)))
+        .collect())
+}
+
+/// The bundled files under `prefix` (`specs/one-d-chess/project5`).
+fn bundled_folder(prefix: &str) -> Vec<SourceFile> {
+    bundle::FILES
+        .iter()
+        .map(|(name, text)| (format!("specs/{name}"), text))
+        .filter(|(name, _)| name.starts_with(&format!("{prefix}/")))
+        .map(|(name, text)| SourceFile {
+            name,
+            text: (*text).to_string(),
+            path: None,
+        })
+        .collect()
+}
+
+/// `a/b/../c` as `a/c`, without asking the file system (the bundled specs are no files).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A scenario of the base dialect as one of the variant's, unless the variant skips it
+/// (by file or scenario name) or cannot run it (a step calls a function it drops).
+pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
+    if !std::ptr::eq(scenario.dialect, variant.base) {
+        return None;
+    }
+    let inherit = variant.inherit.as_ref()?;
+    let file_name = Path::new(&scenario.file)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    if inherit
+        .skip
+        .iter()
+        .any(|s| *s == scenario.name || *s == file_name)
+    {
+        return None;
+    }
+    let mut session = scenario.game.start(variant.name, &scenario.options).ok()?;
+    session.opening();
+    for step in &scenario.steps {
+        if !session.is_defined(&step.send) {
+            return None;
+        }
+        session.respond(&step.send);
+    }
+    scenario.dialect = variant.dialect;
+    scenario.policy = Policy::defaults(scenario.game, variant.name);
+    Some(scenario)
+}

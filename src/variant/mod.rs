@@ -1,0 +1,203 @@
+//! Dialect variants: a course's own version of a built-in dialect (renamed functions, other
+//! tokens and messages, a function added or dropped), written as data in a variant file
+//! (`variant.toml`) and answered by the game's reference engine without new code.
+//!
+//! A variant file names its game, the built-in dialect it derives from and its own name;
+//! every other key is the game's to read ([`crate::games::Game::derive_variant`]), and a key
+//! that would need new rules is refused with its place in the file. A variant, once read,
+//! is a dialect like any other: scenarios name it, grading routes submissions to it.
+//!
+//! Variants are known to the process once read ([`register`]); the bundled ones are read on
+//! first use. One name means one variant: a second file that defines the same name
+//! differently is an error, never a silent choice.
+
+mod file;
+mod template;
+
+use std::any::Any;
+use std::sync::{Mutex, PoisonError};
+
+pub use file::{key_offset, parse, VariantFile};
+pub use template::template;
+
+use crate::error::ScenarioFileError;
+use crate::games::{Dialect, Game, PythonLaunch};
+
+/// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
+/// own scenarios.
+pub const FILE_NAME: &str = "variant.toml";
+
+/// What a game makes of a variant's keys.
+pub struct Derived {
+    /// The file name a submission of the variant is expected to have.
+    pub entry_file: String,
+    /// The names a submission of the variant defines (routing tells variants apart by them).
+    pub defines: Vec<String>,
+    /// The Python adapter that serves the variant, its names and tokens given as data.
+    pub adapter: Option<String>,
+    /// The game's own reading of the keys, for its reference sessions.
+    pub data: Box<dyn Any + Send + Sync>,
+}
+
+/// A variant read from its file.
+pub struct Variant {
+    pub name: &'static str,
+    pub game: &'static dyn Game,
+    pub base: &'static Dialect,
+    /// The file it was read from, as named in messages.
+    pub file: String,
+    /// The file's text: the same name read again is the same variant only if this matches.
+    pub source: String,
+    /// The base dialect's scenarios it runs too (see [`Inherit`]).
+    pub inherit: Option<Inherit>,
+    /// The game's reading of the variant's keys.
+    pub data: Box<dyn Any + Send + Sync>,
+    /// The variant as a dialect.
+    pub dialect: &'static Dialect,
+}
+
+/// `scenarios.from` for the base dialect's scenarios bundled into the binary.
+pub const FROM_BUNDLED: &str = "bundled";
+
+/// The base dialect's scenarios a variant runs as its own: the scenario files in `from` (a
+/// folder, relative to the variant file, or [`FROM_BUNDLED`]) whose dialect is the base,
+/// except the files and scenarios named in `skip`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inherit {
+    pub from: String,
+    pub skip: Vec<String>,
+}
+
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Variant")
+            .field("name", &self.name)
+            .field("game", &self.game.name())
+            .field("base", &self.base.name)
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Variant {
+    /// The game's reading of the keys, as the type the game made.
+    pub fn data<T: 'static>(&'static self) -> Option<&'static T> {
+        self.data.downcast_ref()
+    }
+}
+
+/// Every variant read so far in this process. Entries are never removed: a variant is a
+/// dialect, and dialects live as long as the program.
+static KNOWN: Mutex<Vec<&'static Variant>> = Mutex::new(Vec::new());
+
+/// The variant of `game` of that name: one read already, else a bundled one.
+pub fn find(game: &str, name: &str) -> Option<&'static Variant> {
+    let known = |name: &str| {
+        KNOWN
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .copied()
+            .find(|v| v.game.name() == game && v.name == name)
+    };
+    if let Some(found) = known(name) {
+        return Some(found);
+    }
+    let (file, text) = crate::scenario::sources::bundled_variant(game, name)?;
+    register(&file, &text).ok()
+}
+
+/// The base dialect of `dialect`: itself unless it names a variant of `game`.
+pub fn base_name<'a>(game: &str, dialect: &'a str) -> &'a str {
+    match find(game, dialect) {
+        Some(variant) => variant.base.name,
+        None => dialect,
+    }
+}
+
+/// The variant that `dialect` is, if it is one.
+pub fn of_dialect(dialect: &Dialect) -> Option<&'static Variant> {
+    known()
+        .into_iter()
+        .find(|v| std::ptr::eq(v.dialect, dialect))
+}
+
+/// Every variant read so far, in the order read.
+pub fn known() -> Vec<&'static Variant> {
+    KNOWN.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// Reads the variant file `file` (its text `source`) and makes it known. Reading the same
+/// file again gives the variant already known; another file defining the same name
+/// differently is an error.
+pub fn register(file: &str, source: &str) -> Result<&'static Variant, ScenarioFileError> {
+    let parsed = parse(file, source)?;
+    let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(same) = known
+        .iter()
+        .find(|v| v.game.name() == parsed.game.name() && v.name == parsed.name)
+    {
+        if same.source == source {
+            return Ok(same);
+        }
+        return Err(ScenarioFileError::at(
+            file,
+            source,
+            parsed.name_offset,
+            Some("name"),
+            format!(
+                "variant {:?} of {} is also defined, differently, in {}",
+                parsed.name,
+                parsed.game.name(),
+                same.file
+            ),
+        ));
+    }
+    let variant: &'static Variant = Box::leak(Box::new(build(parsed, file, source)));
+    known.push(variant);
+    Ok(variant)
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
+    let VariantFile {
+        game,
+        base,
+        name,
+        handout,
+        inherit,
+        derived,
+        ..
+    } = parsed;
+    let name = leak(name);
+    let python = match (derived.adapter, base.python) {
+        (Some(script), _) => PythonLaunch::Adapter {
+            script: leak(script),
+        },
+        (None, base_launch) => base_launch,
+    };
+    let defines: Vec<&'static str> = derived.defines.into_iter().map(leak).collect();
+    let dialect: &'static Dialect = Box::leak(Box::new(Dialect {
+        name,
+        protocol: base.protocol,
+        handout: handout.map_or(base.handout, leak),
+        entry_file: leak(derived.entry_file),
+        defines: Box::leak(defines.into_boxed_slice()),
+        python,
+        // A variant starts through its game (`Game::start` finds it by name).
+        session: base.session,
+    }));
+    Variant {
+        name,
+        game,
+        base,
+        file: file.to_string(),
+        source: source.to_string(),
+        inherit,
+        data: derived.data,
+        dialect,
+    }
+}

@@ -1,0 +1,416 @@
+//! Course variants of a dialect, through the real binary: the Fall 2023 text of project5
+//! graded under its variant and against the later text, a class holding both, a variant an
+//! instructor writes with `variant new` and edits, and variants that ask for new rules.
+
+mod common;
+
+use common::{boardgrade, failures, grade_json, test_json};
+use predicates::prelude::*;
+
+const FALL2023: &str = "specs/one-d-chess/project5-fall2023";
+const PROJECT5: &str = "specs/one-d-chess/project5";
+
+fn fixture(name: &str) -> String {
+    format!("fixtures/one-d-chess/project5-fall2023/{name}")
+}
+
+fn failed_names(report: &serde_json::Value) -> Vec<String> {
+    failures(report)
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect()
+}
+
+#[test]
+fn the_fall_2023_submission_scores_full_marks_under_its_variant() {
+    let (code, report) = test_json(&[FALL2023, "--python", &fixture("one_d_chess.py")]);
+    assert_eq!(failed_names(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    // Seed 000's scenarios run under the variant, and whos_the_winner's own.
+    assert_eq!(scenarios.len(), 35);
+    assert!(scenarios
+        .iter()
+        .all(|s| s["dialect"] == "project5-fall2023"));
+    assert!(scenarios
+        .iter()
+        .any(|s| s["name"] == "whos_the_winner: the handout's game, White wins"));
+    assert_eq!(report["summary"]["score"], report["summary"]["max_score"]);
+}
+
+#[test]
+fn under_the_later_text_it_is_told_what_differs() {
+    let (code, report) = test_json(&[PROJECT5, "--python", &fixture("one_d_chess.py")]);
+    assert_eq!(code, 1);
+    let found = failures(&report);
+    let names: Vec<&str> = found.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "is_game_over: the handout's game, White wins",
+            "is_game_over: Black wins",
+            "is_game_over: a knight that takes its own king loses the game",
+        ]
+    );
+    let (_, verdict, divergence) = &found[0];
+    assert_eq!(verdict, "wrong");
+    assert_eq!(divergence["send"], "is_game_over");
+    assert_eq!(divergence["actual"], "True\n");
+    assert!(divergence["expected"]
+        .as_str()
+        .unwrap()
+        .starts_with("White wins!\n"));
+}
+
+/// (fixture, the scenarios it fails under the variant, the step of the first).
+const BUGS: &[(&str, &[&str], u64)] = &[
+    (
+        "bug-winner-lowercase.py",
+        &[
+            "whos_the_winner: the handout's game, White wins",
+            "whos_the_winner: a knight that takes its own king loses the game",
+        ],
+        20,
+    ),
+    (
+        "bug-winner-string-none.py",
+        &[
+            "whos_the_winner: the handout's game, White wins",
+            "whos_the_winner: Black wins",
+            "whos_the_winner: None while both kings stand, wherever they are",
+        ],
+        2,
+    ),
+    (
+        "bug-game-over-prints.py",
+        &[
+            "is_game_over: the handout's game, White wins",
+            "is_game_over: Black wins",
+            "is_game_over: a knight that takes its own king loses the game",
+        ],
+        20,
+    ),
+];
+
+#[test]
+fn each_fall_2023_bug_fails_exactly_its_scenarios() {
+    for (name, expected, step) in BUGS {
+        let (code, report) = test_json(&[FALL2023, "--python", &fixture(name)]);
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(failed_names(&report), *expected, "{name}");
+        let (_, verdict, divergence) = &failures(&report)[0];
+        assert_eq!(verdict, "wrong", "{name}");
+        assert_eq!(divergence["step"], *step, "{name}");
+    }
+}
+
+/// A class folder with a Fall 2024 and a Fall 2023 submission, and a course file.
+fn class(course: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (student, from) in [
+        ("alice", "fixtures/one-d-chess/project5/one_d_chess.py"),
+        (
+            "bob",
+            "fixtures/one-d-chess/project5-fall2023/one_d_chess.py",
+        ),
+    ] {
+        let folder = dir.path().join("class").join(student);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(
+            std::path::Path::new(root).join(from),
+            folder.join("one_d_chess.py"),
+        )
+        .unwrap();
+    }
+    if let Some(text) = course {
+        std::fs::write(dir.path().join("course.toml"), text).unwrap();
+    }
+    dir
+}
+
+fn graded(dir: &tempfile::TempDir, with_course: bool) -> (serde_json::Value, String) {
+    let class = dir.path().join("class");
+    let out = dir.path().join("out");
+    let course = dir.path().join("course.toml");
+    let mut args = vec![
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if with_course {
+        args.extend(["--policy", course.to_str().unwrap()]);
+    }
+    let (_, report, stderr) = grade_json(&args);
+    (report, stderr)
+}
+
+fn student<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} in {report}"))
+}
+
+#[test]
+fn a_class_holding_both_texts_grades_each_under_its_own() {
+    let dir = class(Some("variants = [\"project5-fall2023\"]\n"));
+    let (report, _) = graded(&dir, true);
+    let alice = student(&report, "alice");
+    let bob = student(&report, "bob");
+    assert_eq!(alice["dialect"], "project5");
+    assert_eq!(bob["dialect"], "project5-fall2023");
+    assert_eq!(alice["score"], alice["max_score"]);
+    assert_eq!(bob["score"], bob["max_score"]);
+    assert_eq!(bob["max_score"], 38.0);
+    assert_eq!(
+        bob["notes"][0],
+        "graded as variant project5-fall2023 of project5: one_d_chess.py defines `whos_the_winner`"
+    );
+}
+
+#[test]
+fn a_variant_the_course_does_not_enable_is_left_out_and_said_so() {
+    let dir = class(None);
+    let (report, stderr) = graded(&dir, false);
+    assert!(
+        stderr.contains("the specs hold variant one-d-chess/project5-fall2023 (35 scenario(s)), which the course does not enable"),
+        "{stderr}"
+    );
+    let bob = student(&report, "bob");
+    assert_eq!(bob["dialect"], "project5");
+    assert_eq!(bob["max_score"], 33.0);
+    assert_eq!(bob["score"], 27.0);
+    // A typo in the course's list is an error, not a silent choice.
+    let dir = class(Some("variants = [\"project5-fall2032\"]\n"));
+    let course = dir.path().join("course.toml");
+    boardgrade()
+        .args(["grade", dir.path().join("class").to_str().unwrap()])
+        .args(["--specs", "specs/one-d-chess", "--policy", course.to_str().unwrap()])
+        .args(["--out", dir.path().join("out").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "key `variants`: no variant \"project5-fall2032\" among the specs graded (they hold project5-fall2023)",
+        ));
+}
+
+/// `variant new` in a fresh folder, then the file edited as an instructor would.
+fn new_variant(edit: impl Fn(String) -> String) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("boardgrade");
+    let output = std::process::Command::new(&exe)
+        .args(["variant", "new", "one-d-chess/project5", "spring2022"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "wrote specs/one-d-chess/spring2022/variant.toml (a variant of one-d-chess/project5); scenarios name it as dialect = \"spring2022\"\n"
+    );
+    let file = dir.path().join("specs/one-d-chess/spring2022/variant.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, edit(text)).unwrap();
+    let folder = file.parent().unwrap().to_path_buf();
+    (dir, folder)
+}
+
+#[test]
+fn variant_new_writes_every_key_and_loads_as_written() {
+    let (_dir, folder) = new_variant(|text| text);
+    let text = std::fs::read_to_string(folder.join("variant.toml")).unwrap();
+    for key in [
+        "name = \"spring2022\"",
+        "scenarios = { from = \"bundled\", skip = [] }",
+        "entry_file = \"one_d_chess.py\"",
+        "is_valid_move = { name = \"is_valid_move\", args = [\"board\", \"position\", \"player\"] }",
+        "# whos_the_winner = { name = \"whos_the_winner\", args = [\"board\"] }",
+        "empty = \"EMPTY\"",
+        "white_wins = \"White wins!\"",
+        "black_wins_prints = [\"board\", \"message\"]",
+        "cells = 9",
+    ] {
+        assert!(text.contains(key), "{key} in\n{text}");
+    }
+    // Unchanged, it is seed 000 under another name: the bundled scenarios pass on the
+    // reference and on the handout's correct submission.
+    let (code, report) = test_json(&[folder.to_str().unwrap()]);
+    assert_eq!((code, failed_names(&report)), (0, vec![]));
+    assert_eq!(report["scenarios"][0]["dialect"], "spring2022");
+    let (code, _) = test_json(&[
+        folder.to_str().unwrap(),
+        "--python",
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+    ]);
+    assert_eq!(code, 0);
+    // It is never written over.
+    boardgrade()
+        .args(["variant", "new", "one-d-chess/project5", "spring2022", "-o"])
+        .arg(folder.join("variant.toml"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists"));
+}
+
+#[test]
+fn a_renamed_function_and_message_grade_with_the_bundled_scenarios() {
+    let (dir, folder) = new_variant(|text| {
+        text.replace(
+            "is_valid_move = { name = \"is_valid_move\", args = [\"board\", \"position\", \"player\"] }",
+            "is_valid_move = { name = \"can_move\", args = [\"player\", \"board\", \"position\"] }",
+        )
+        .replace("white_wins = \"White wins!\"", "white_wins = \"White is the winner\"")
+        .replace("white = \"WHITE\"", "white = \"White\"")
+    });
+    let handout = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/one-d-chess/project5/one_d_chess.py"),
+    )
+    .unwrap();
+    let renamed = handout
+        .replace(
+            "def is_valid_move(board, position, player):",
+            "def can_move(player, board, position):",
+        )
+        .replace("WHITE = \"WHITE\"", "WHITE = \"White\"")
+        .replace("print(\"White wins!\")", "print(\"White is the winner\")");
+    let submission = dir.path().join("one_d_chess.py");
+    std::fs::write(&submission, renamed).unwrap();
+    let folder = folder.to_str().unwrap();
+    let (code, report) = test_json(&[folder, "--python", submission.to_str().unwrap()]);
+    assert_eq!((code, failed_names(&report)), (0, vec![]));
+    // The handout's own submission answers the old names: told where.
+    let (code, report) = test_json(&[
+        folder,
+        "--python",
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+    ]);
+    assert_eq!(code, 1);
+    let found = failures(&report);
+    let valid = found
+        .iter()
+        .find(|(n, _, _)| n == "is_valid_move: the handout's asserts")
+        .expect("is_valid_move fails");
+    assert_eq!(
+        valid.2["actual"],
+        "!error NameError: name 'can_move' is not defined\n"
+    );
+    let over = found
+        .iter()
+        .find(|(n, _, _)| n == "is_game_over: the handout's game, White wins")
+        .expect("is_game_over fails");
+    assert!(over.2["expected"]
+        .as_str()
+        .unwrap()
+        .starts_with("White is the winner\n"));
+}
+
+#[test]
+fn a_variant_asking_for_new_rules_is_refused_naming_the_key() {
+    // (the text changed, the new text, the key's word in it, the message)
+    for (from, to, word, place) in [
+        ("cells = 9", "cells = 10", "cells", "key `board.cells`: the reference plays 1D chess on 9 cells; a board of 10 needs new rules"),
+        (
+            "[functions]\n",
+            "[functions]\ncastle = { name = \"castle\", args = [\"board\"] }\n",
+            "castle",
+            "key `functions.castle`: the reference has no rules for a function `castle`",
+        ),
+        (
+            "move = { name = \"move\", args = [\"board\", \"position\", \"direction\"] }",
+            "move = { name = \"move\", args = [\"board\", \"position\", \"steps\"] }",
+            "args",
+            "key `functions.move.args`: takes board, position, direction, each once, in any order",
+        ),
+    ] {
+        let (_dir, folder) = new_variant(|text| text.replace(from, to));
+        let text = std::fs::read_to_string(folder.join("variant.toml")).unwrap();
+        let changed = to.lines().last().unwrap();
+        let (line, column) = text
+            .lines()
+            .enumerate()
+            .find_map(|(i, l)| l.contains(changed).then(|| (i + 1, l.find(word).unwrap() + 1)))
+            .unwrap();
+        boardgrade()
+            .arg("test")
+            .arg(&folder)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains(format!(
+                "variant.toml:{line}:{column}: {place}"
+            )));
+    }
+}
+
+#[test]
+fn games_lists_the_variants_found() {
+    boardgrade()
+        .arg("games")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "one-d-chess    project5-fall2023 variant of project5, entry file one_d_chess.py, defines create_board, printable_board, is_valid_move, move, move_king, move_knight, is_game_over, whos_the_winner, file specs/one-d-chess/project5-fall2023/variant.toml",
+        ));
+}
+
+#[test]
+fn authoring_commands_work_on_a_variant() {
+    // `engine` answers the variant's own function; `gen` writes scenarios that name it.
+    boardgrade()
+        .args(["engine", "one-d-chess", "--dialect", "project5-fall2023"])
+        .write_stdin("set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY\nwhos_the_winner\nis_game_over\n")
+        .assert()
+        .success()
+        .stdout(".\n='White'\n.\n=True\n.\n");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("gen.toml");
+    boardgrade()
+        .args([
+            "gen",
+            "one-d-chess",
+            "--dialect",
+            "project5-fall2023",
+            "--seed",
+            "3",
+            "--count",
+            "2",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("dialect = \"project5-fall2023\""), "{text}");
+    let (code, report) = test_json(&[out.to_str().unwrap()]);
+    assert_eq!((code, failed_names(&report)), (0, vec![]));
+}
+
+#[test]
+fn a_package_ships_the_base_scenarios_a_variant_inherits() {
+    let dir = tempfile::tempdir().unwrap();
+    boardgrade()
+        .args(["gradescope", "--specs", FALL2023, "--out"])
+        .arg(dir.path().join("alone.zip"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "specs/variant.toml inherits the scenarios of ../project5, which the package would not hold",
+        ));
+    let zip = dir.path().join("both.zip");
+    boardgrade()
+        .args(["gradescope", "--specs", "specs/one-d-chess", "--out"])
+        .arg(&zip)
+        .assert()
+        .success();
+    let unpacked = dir.path().join("unpacked");
+    common::unzip(&zip, &unpacked);
+    assert!(unpacked
+        .join("specs/project5-fall2023/variant.toml")
+        .is_file());
+    assert!(unpacked.join("specs/project5/move.toml").is_file());
+}
