@@ -294,9 +294,8 @@ pub struct RunArgs {
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
     pub sandbox: Option<Sandbox>,
-    /// How Python submissions run: `fork` loads each once and forks a process per scenario
-    /// from it; `fresh` starts a new interpreter per scenario.
-    #[arg(long, value_enum, default_value_t = PythonRunner::Fork)]
+    /// How Python submissions run: loaded once and forked per scenario, or a fresh interpreter each
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = PythonRunner::Fork)]
     pub python_runner: PythonRunner,
 }
 

@@ -37,9 +37,9 @@ use channel::{Message, Silence};
 /// How the Python submissions of a target are run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum PythonRunner {
-    /// A fresh interpreter per scenario.
+    // A fresh interpreter per scenario.
     Fresh,
-    /// One loaded interpreter per submission, forked per scenario.
+    // One loaded interpreter per submission, forked per scenario.
     #[default]
     Fork,
 }
