@@ -59,7 +59,12 @@ fn the_reference_passes_every_chess_scenario() {
 #[test]
 fn the_correct_team_passes_given_its_repository_its_pychess_folder_or_its_file() {
     let correct = fixture("correct");
-    let all = grade(SPECS, None).1["summary"]["passed"].clone();
+    // The reference also runs the bundled variants' scenarios; a team is graded as ecs198f.
+    let reference = grade(SPECS, None).1;
+    let all = scenarios(&reference)
+        .iter()
+        .filter(|s| s["dialect"] == "ecs198f" && s["verdict"] == "pass")
+        .count();
     for submission in [
         correct.clone(),
         format!("{correct}/pychess/logic/chess_logic.py"),

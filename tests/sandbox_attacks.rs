@@ -529,9 +529,13 @@ fn a_signal_stops_every_command_at_once_with_every_child_killed() {
                     .spawn()
                     .unwrap();
                 let started = Instant::now();
-                // The student program itself (not, say, the interpreter's version check).
-                let student =
-                    |p: &String| p.contains("boardgrade_launch") || p.contains("adapter_");
+                // The student program itself (not, say, the interpreter's version check), or
+                // the loaded runner it is forked from.
+                let student = |p: &String| {
+                    ["boardgrade_launch", "adapter_", "boardgrade_fork"]
+                        .iter()
+                        .any(|name| p.contains(name))
+                };
                 while !processes_under(&scratch).iter().any(student)
                     && started.elapsed() < Duration::from_secs(20)
                 {

@@ -414,3 +414,86 @@ fn a_package_ships_the_base_scenarios_a_variant_inherits() {
         .is_file());
     assert!(unpacked.join("specs/project5/move.toml").is_file());
 }
+
+const CASTLING_O: &str = "specs/chess/ecs198f-castling-o";
+
+#[test]
+fn the_castling_o_variant_grades_o_o_as_right_and_0_0_as_the_one_bug() {
+    // The team that spells castling O-O is the variant's correct submission.
+    let o_team = "fixtures/chess/ecs198f/bug-castling-o-spelling";
+    let (code, report) = test_json(&[CASTLING_O, "--python", o_team]);
+    assert_eq!((code, failed_names(&report)), (0, vec![]));
+    assert!(report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["dialect"] == "ecs198f-castling-o"));
+    // Seed 004's correct team, under the variant, has one bug: its 0-0.
+    let (code, report) = test_json(&[CASTLING_O, "--python", "fixtures/chess/ecs198f/correct"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        failed_names(&report),
+        [
+            "every piece's letter, with and without capture; castling as O-O and O-O-O",
+            "castling returns O-O on the king side",
+            "castling returns O-O-O on the queen side",
+        ]
+    );
+    let (_, _, divergence) = &failures(&report)[1];
+    assert_eq!(divergence["expected"], "'O-O'\n");
+    assert_eq!(divergence["actual"], "'0-0'\n");
+    // A rule bug fails the same scenarios under the variant as under seed 004 (and the team
+    // spells castling 0-0, the variant's three castling answers).
+    let (_, report) = test_json(&[
+        CASTLING_O,
+        "--python",
+        "fixtures/chess/ecs198f/bug-no-en-passant",
+    ]);
+    let (_, base) = test_json(&[
+        "specs/chess/ecs198f",
+        "--python",
+        "fixtures/chess/ecs198f/bug-no-en-passant",
+    ]);
+    assert!(!failed_names(&base).is_empty());
+    let castling: Vec<String> = failed_names(&report).into_iter().take(3).collect();
+    assert_eq!(castling[1], "castling returns O-O on the king side");
+    assert_eq!(failed_names(&report)[3..], failed_names(&base)[..]);
+}
+
+#[test]
+fn an_enabled_variant_that_code_cannot_tell_apart_takes_its_bases_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for team in ["correct", "bug-castling-o-spelling"] {
+        common::copy_tree(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/chess/ecs198f")
+                .join(team),
+            &class.join(team),
+        );
+    }
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "variants = [\"ecs198f-castling-o\"]\n").unwrap();
+    let out = dir.path().join("out");
+    let (_, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/chess",
+        "--policy",
+        course.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains(
+            "variant chess/ecs198f-castling-o asks for the same names as ecs198f (ChessLogic)"
+        ),
+        "{stderr}"
+    );
+    let o_team = student(&report, "bug-castling-o-spelling");
+    let zeros = student(&report, "correct");
+    assert_eq!(o_team["dialect"], "ecs198f-castling-o");
+    assert_eq!(zeros["dialect"], "ecs198f-castling-o");
+    assert_eq!(o_team["score"], o_team["max_score"]);
+    assert_ne!(zeros["score"], zeros["max_score"]);
+}

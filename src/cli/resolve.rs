@@ -87,8 +87,9 @@ pub fn target(
     };
     let sandbox = sandbox(run);
     warn_exposed(sandbox, &hidden);
-    let target =
-        Target::new(spec, &python_candidate(&run.python_bin))?.with_sandbox(sandbox, hidden);
+    let target = Target::new(spec, &python_candidate(&run.python_bin))?
+        .with_sandbox(sandbox, hidden)
+        .with_runner(run.python_runner);
     Ok(Some(target))
 }
 
@@ -273,9 +274,9 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
         .into_iter()
         .filter(|s| keeps(only, s))
         .collect();
-    let (scenarios, left_out) = boardgrade::grade::enabled(scenarios)?;
-    for variant in left_out {
-        eprintln!("boardgrade: note: {variant}");
+    let (scenarios, notes) = boardgrade::grade::enabled(scenarios)?;
+    for note in notes {
+        eprintln!("boardgrade: note: {note}");
     }
     if scenarios.is_empty() {
         return Err(Error::Usage(

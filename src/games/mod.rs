@@ -12,6 +12,7 @@ pub mod one_d_chess;
 pub mod pown_chess;
 #[cfg(test)]
 mod toy;
+pub mod variant_keys;
 
 #[cfg(test)]
 mod tests {

@@ -1,11 +1,13 @@
 //! Which variants a class is graded under: those the course enables (the policy option
 //! `variants`, in `course.toml`), beside their base dialects. A variant whose base dialect
-//! has no scenario among the specs is graded alone, with no need to enable it.
+//! has no scenario among the specs is graded alone, with no need to enable it. An enabled
+//! variant that asks for exactly its base's names (one that only respells an answer) cannot
+//! be told from its base by code: it takes the base's place.
 
 use crate::error::Error;
 use crate::policy::VARIANTS;
 use crate::scenario::Scenario;
-use crate::variant;
+use crate::variant::{self, Variant};
 
 /// A variant among the specs that grading leaves out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,9 +30,10 @@ impl std::fmt::Display for LeftOut {
     }
 }
 
-/// The scenarios graded, and the variants left out. A name in `variants` that names no
+/// The scenarios graded, and notes for the user: the variants left out, and the base
+/// dialects an enabled variant replaces. A name in `variants` that names no
 /// variant among the specs is an error (a typo must not pass silently).
-pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<LeftOut>), Error> {
+pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>), Error> {
     let mut wanted: Vec<(&str, &str)> = Vec::new();
     for s in &scenarios {
         for name in s.policy.words(VARIANTS) {
@@ -88,13 +91,47 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<LeftOut>)
             }
         }
     }
+    let replaced = replaced_bases(&scenarios, &wanted);
     for s in scenarios {
         let out = left_out
             .iter()
             .any(|l| l.game == s.game.name() && l.variant == s.dialect.name);
-        if !out {
+        let base_replaced = replaced.iter().any(|v| std::ptr::eq(v.base, s.dialect));
+        if !out && !base_replaced {
             kept.push(s);
         }
     }
-    Ok((kept, left_out))
+    let mut notes: Vec<String> = left_out.iter().map(ToString::to_string).collect();
+    notes.extend(replaced.iter().map(|v| {
+        format!(
+            "variant {}/{} asks for the same names as {} ({}), so code cannot tell them apart: \
+             the course enables it, so every submission is graded under it, not under {}",
+            v.game.name(),
+            v.name,
+            v.base.name,
+            v.base.defines.join(", "),
+            v.base.name
+        )
+    }));
+    Ok((kept, notes))
+}
+
+/// The enabled variants among the scenarios that ask for exactly their base's names (a
+/// notation variant): routing cannot tell them from their base, so they take its place.
+fn replaced_bases(scenarios: &[Scenario], wanted: &[(&str, &str)]) -> Vec<&'static Variant> {
+    let mut found: Vec<&'static Variant> = Vec::new();
+    for s in scenarios {
+        let Some(v) = variant::find(s.game.name(), s.dialect.name) else {
+            continue;
+        };
+        let mut own: Vec<&str> = v.dialect.defines.to_vec();
+        let mut base: Vec<&str> = v.base.defines.to_vec();
+        own.sort_unstable();
+        base.sort_unstable();
+        let on = wanted.iter().any(|(n, _)| *n == v.name);
+        if on && own == base && !found.iter().any(|f| std::ptr::eq(*f, v)) {
+            found.push(v);
+        }
+    }
+    found
 }

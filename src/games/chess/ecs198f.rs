@@ -7,6 +7,7 @@
 //! - `result` answers the `result` field's repr.
 
 use super::attacks::{king_attacks, knight_attacks};
+use super::interface::{Interface, HANDOUT};
 use super::logic::{ChessLogic, ChessOptions};
 use super::position::Position;
 use super::render::board_lines;
@@ -82,19 +83,28 @@ impl ScenarioOptions {
     }
 }
 
-/// The reference answering the ecs198f commands.
+/// The reference answering the ecs198f commands, or a variant's.
 pub struct Ecs198f {
     game: ChessLogic,
     options: ScenarioOptions,
+    /// How its answers are spelled.
+    interface: &'static Interface,
     /// Whether the last command was a move answered `''` or a command answered `!error`.
     refused: bool,
 }
 
 impl Ecs198f {
+    /// Seed 004's `ChessLogic`.
     pub fn new(options: ScenarioOptions) -> Self {
+        Self::with(options, &HANDOUT)
+    }
+
+    /// A variant's.
+    pub fn with(options: ScenarioOptions, interface: &'static Interface) -> Self {
         Ecs198f {
             game: options.new_game(),
             options,
+            interface,
             refused: false,
         }
     }
@@ -106,11 +116,11 @@ impl Ecs198f {
             self.game.play_move(mv)
         };
         self.refused = answer.is_empty();
-        let reply = Reply::new(format!("{}\n", py_str(&answer)));
+        let reply = Reply::new(format!("{}\n", py_str(&self.interface.spell(&answer))));
         match lenient_spelling(&answer) {
-            Some(other) if self.options.lenient_notation => {
-                reply.or(format!("{}\n", py_str(&other)))
-            }
+            Some(other) if self.options.lenient_notation => reply
+                .or(format!("{}\n", py_str(&answer)))
+                .or(format!("{}\n", py_str(&other))),
             _ => reply,
         }
     }

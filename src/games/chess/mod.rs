@@ -10,6 +10,7 @@ pub mod ecs198f;
 pub mod epd;
 mod explain;
 mod fen;
+pub mod interface;
 mod logic;
 mod magic;
 mod movegen;
@@ -31,9 +32,15 @@ pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, Part, Protocol, PythonLaunch, Response,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol,
+    PythonLaunch, Response, Session,
 };
 use crate::policy::{Policy, PolicyOption};
+use crate::variant::{Derived, Variant};
+
+/// The ecs198f adapter: it serves the class, method and fields of the interface it is given
+/// as data, the line boardgrade appends (`serve_interface({...})`).
+const ECS198F_ADAPTER: &str = include_str!("ecs198f_adapter.py");
 use ecs198f::{Ecs198f, ScenarioOptions};
 use std::borrow::Cow;
 
@@ -44,7 +51,12 @@ const DIALECTS: &[Dialect] = &[Dialect {
     entry_file: "pychess/logic/chess_logic.py",
     defines: &["ChessLogic"],
     python: PythonLaunch::Adapter {
-        script: include_str!("ecs198f_adapter.py"),
+        script: concat!(
+            include_str!("ecs198f_adapter.py"),
+            "\nserve_interface(",
+            include_str!("ecs198f.json"),
+            ")\n"
+        ),
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
 }];
@@ -88,6 +100,43 @@ impl Game for Chess {
 
     fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
         ecs198f::response_parts(command, response)
+    }
+
+    fn variant_keys(&self, _dialect: &str) -> Option<String> {
+        Some(interface::HANDOUT.keys_text())
+    }
+
+    fn derive_variant(
+        &self,
+        _base: &'static Dialect,
+        keys: &toml::Table,
+    ) -> Result<Derived, OptionError> {
+        let interface = interface::Interface::derive(keys)?;
+        let json = serde_json::to_string_pretty(&interface)
+            .map_err(|e| OptionError::new("class", e.to_string()))?;
+        Ok(Derived {
+            entry_file: interface.entry_file.clone(),
+            defines: vec![interface.class.clone()],
+            adapter: Some(format!("{ECS198F_ADAPTER}\nserve_interface({json})\n")),
+            data: Box::new(interface),
+        })
+    }
+
+    fn start_variant(
+        &self,
+        variant: &'static Variant,
+        options: &GameOptions,
+    ) -> Result<Box<dyn Session>, OptionError> {
+        let interface: &'static interface::Interface = variant.data().ok_or_else(|| {
+            OptionError::new(
+                "dialect",
+                format!("{} is not an ecs198f variant", variant.name),
+            )
+        })?;
+        Ok(Box::new(Ecs198f::with(
+            ScenarioOptions::parse(options)?,
+            interface,
+        )))
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::engine::CELLS;
+use crate::games::variant_keys::{overlay, quoted, string, table};
 use crate::games::OptionError;
 
 /// The functions the reference can answer (the protocol's command names), with the
@@ -324,10 +325,6 @@ impl Interface {
     }
 }
 
-fn quoted(text: &str) -> String {
-    toml::Value::String(text.to_string()).to_string()
-}
-
 fn function_text(function: &Function) -> String {
     let args: Vec<String> = function.args.iter().map(|a| quoted(a)).collect();
     format!(
@@ -374,60 +371,6 @@ fn check_args(given: &[String], wanted: &[&str], key: &str) -> Result<(), Option
             }
         ),
     ))
-}
-
-fn string(value: &toml::Value, key: &str) -> Result<String, OptionError> {
-    value.as_str().map(str::to_string).ok_or_else(|| {
-        OptionError::new(
-            key,
-            format!("expected a string, found {}", value.type_str()),
-        )
-    })
-}
-
-fn table<'a>(value: &'a toml::Value, key: &str) -> Result<&'a toml::Table, OptionError> {
-    value.as_table().ok_or_else(|| {
-        OptionError::new(key, format!("expected a table, found {}", value.type_str()))
-    })
-}
-
-/// `current` with the keys of the table `value` set over it; an unknown key or a value of
-/// the wrong type is an error naming it (`key.sub`).
-fn overlay<T>(current: &T, value: &toml::Value, key: &str) -> Result<T, OptionError>
-where
-    T: Serialize + for<'de> Deserialize<'de>,
-{
-    let given = table(value, key)?;
-    let mut merged =
-        toml::Table::try_from(current).map_err(|e| OptionError::new(key, e.to_string()))?;
-    for (sub, value) in given {
-        if !merged.contains_key(sub) {
-            let known: Vec<&String> = merged.keys().collect();
-            return Err(OptionError::new(
-                format!("{key}.{sub}"),
-                format!(
-                    "unknown key; {key} has {}",
-                    known
-                        .iter()
-                        .map(|k| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-        merged.insert(sub.clone(), value.clone());
-    }
-    for (sub, value) in given {
-        // Each key alone, so that the error names the one at fault.
-        let mut one =
-            toml::Table::try_from(current).map_err(|e| OptionError::new(key, e.to_string()))?;
-        one.insert(sub.clone(), value.clone());
-        T::deserialize(toml::Value::Table(one)).map_err(|e| {
-            OptionError::new(format!("{key}.{sub}"), e.message().trim().to_string())
-        })?;
-    }
-    T::deserialize(toml::Value::Table(merged))
-        .map_err(|e| OptionError::new(key, e.message().trim().to_string()))
 }
 
 #[cfg(test)]
