@@ -3,8 +3,9 @@
 //! 1. per scenario, side by side: the student's code alone (a call protocol: one adapter
 //!    process answering the scenario's input many times over, per repetition; a whole
 //!    program: the program run many times in one interpreter, per run), the harness (one
-//!    scenario through `run_one`), and their ratio; for a call-protocol dialect (project5)
-//!    and a whole-program one (csc110);
+//!    scenario through `run_one`) with the loaded runner (`fork`) and with a fresh
+//!    interpreter per scenario (`fresh`), and their ratio; for a call-protocol dialect
+//!    (project5) and a whole-program one (csc110);
 //! 2. one chess team's scenarios (all 48 of specs/chess) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
 //! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
@@ -17,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use boardgrade::execution::{python, Launch, Limits, Sandbox, Target, TargetSpec};
+use boardgrade::execution::{python, Launch, Limits, PythonRunner, Sandbox, Target, TargetSpec};
 use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
@@ -49,13 +50,14 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-fn target(interpreter: &python::Interpreter, submission: &Path) -> Target {
+fn target(interpreter: &python::Interpreter, submission: &Path, runner: PythonRunner) -> Target {
     Target::with_interpreter(
         TargetSpec::Python(submission.to_path_buf()),
         Some(interpreter.clone()),
     )
     .expect("target")
     .with_sandbox(Sandbox::Limits, Vec::new())
+    .with_runner(runner)
 }
 
 /// The median time of one scenario through the harness.
@@ -173,6 +175,29 @@ fn side_by_side(label: &str, code: Duration, harness: Duration, steps: usize) {
     );
 }
 
+/// The student's code alone against the harness with each runner, for one scenario.
+fn both_runners(
+    label: &str,
+    interpreter: &python::Interpreter,
+    submission: &Path,
+    scenario: &Scenario,
+    code_alone: impl Fn(&Target) -> Duration,
+) {
+    let fresh = target(interpreter, submission, PythonRunner::Fresh);
+    let code = code_alone(&fresh);
+    for (runner, target) in [
+        ("fork", target(interpreter, submission, PythonRunner::Fork)),
+        ("fresh", fresh),
+    ] {
+        side_by_side(
+            &format!("{label}, {runner}"),
+            code,
+            through_harness(&target, scenario, 30),
+            scenario.steps.len(),
+        );
+    }
+}
+
 fn specs(folder: &str) -> Vec<Scenario> {
     let files = sources::from_paths(&[Path::new(ROOT).join(folder)]).expect("specs");
     sources::load_all(&files).scenarios
@@ -205,6 +230,7 @@ fn grade_class(
     scenarios: &[Scenario],
     interpreter: &python::Interpreter,
     jobs: usize,
+    runner: PythonRunner,
 ) -> Duration {
     let config = GradeConfig {
         jobs,
@@ -215,6 +241,7 @@ fn grade_class(
         resume: false,
         sandbox: Sandbox::Limits,
         hidden: Vec::new(),
+        runner,
     };
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});
@@ -234,28 +261,25 @@ fn main() {
         interpreter.version
     );
 
-    let project5 = target(&interpreter, &Path::new(ROOT).join(FIXTURE));
     let scenario = pick(&scenarios, "the handout's game");
-    side_by_side(
+    both_runners(
         "project5 (call protocol)",
-        call_protocol_code_alone(&project5, scenario, 50),
-        through_harness(&project5, scenario, 30),
-        scenario.steps.len(),
+        &interpreter,
+        &Path::new(ROOT).join(FIXTURE),
+        scenario,
+        |target| call_protocol_code_alone(target, scenario, 50),
     );
     let csc110_specs = specs("specs/one-d-chess/csc110");
-    let csc110 = target(
-        &interpreter,
-        &Path::new(ROOT).join("fixtures/one-d-chess/csc110/chess.py"),
-    );
     let game = csc110_specs
         .iter()
         .max_by_key(|s| s.steps.len())
         .expect("a csc110 scenario");
-    side_by_side(
+    both_runners(
         "csc110 (whole program)",
-        program_code_alone(&csc110, game, 50),
-        through_harness(&csc110, game, 30),
-        game.steps.len(),
+        &interpreter,
+        &Path::new(ROOT).join("fixtures/one-d-chess/csc110/chess.py"),
+        game,
+        |target| program_code_alone(target, game, 50),
     );
 
     let chess = specs("specs/chess");
@@ -263,26 +287,32 @@ fn main() {
         id: "team".into(),
         path: Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),
     }];
-    for jobs in [1, 2] {
-        let wall = grade_class(&team, &chess, &interpreter, jobs);
-        println!(
-            "one chess team x {} scenarios through grade (--jobs {jobs}): {:.2} s",
-            chess.len(),
-            wall.as_secs_f64()
-        );
+    for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+        for jobs in [1, 2] {
+            let wall = grade_class(&team, &chess, &interpreter, jobs, runner);
+            println!(
+                "one chess team x {} scenarios through grade (--jobs {jobs}, {}): {:.2} s",
+                chess.len(),
+                runner.as_str(),
+                wall.as_secs_f64()
+            );
+        }
     }
 
     let dir = tempfile::tempdir().expect("tempdir");
     let twenty = class(&dir.path().join("twenty"), 20);
-    let one = grade_class(&twenty, &scenarios, &interpreter, 1);
-    let two = grade_class(&twenty, &scenarios, &interpreter, 2);
-    println!(
-        "20 submissions x {} scenarios: --jobs 1 {:.2} s, --jobs 2 {:.2} s, speedup {:.2}x",
-        scenarios.len(),
-        one.as_secs_f64(),
-        two.as_secs_f64(),
-        one.as_secs_f64() / two.as_secs_f64()
-    );
+    for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+        let one = grade_class(&twenty, &scenarios, &interpreter, 1, runner);
+        let two = grade_class(&twenty, &scenarios, &interpreter, 2, runner);
+        println!(
+            "20 submissions x {} scenarios ({}): --jobs 1 {:.2} s, --jobs 2 {:.2} s, speedup {:.2}x",
+            scenarios.len(),
+            runner.as_str(),
+            one.as_secs_f64(),
+            two.as_secs_f64(),
+            one.as_secs_f64() / two.as_secs_f64()
+        );
+    }
 
     let size: usize = std::env::var("BENCH_CLASS")
         .ok()
@@ -291,7 +321,7 @@ fn main() {
     let forty = forty_scenarios();
     let big = class(&dir.path().join("class"), size);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let wall = grade_class(&big, &forty, &interpreter, jobs);
+    let wall = grade_class(&big, &forty, &interpreter, jobs, PythonRunner::Fork);
     println!(
         "class of {size} submissions x {} scenarios (--jobs {jobs}): {:.1} s wall, {:.1} ms per scenario run",
         forty.len(),

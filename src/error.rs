@@ -47,6 +47,19 @@ impl fmt::Display for ScenarioFileError {
     }
 }
 
+/// A game or dialect name that names nothing, with the names that would have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("unknown game {name:?}; expected one of {known}")]
+    Game { name: String, known: String },
+    #[error("unknown dialect {name:?} of {game}; expected one of {known}")]
+    Dialect {
+        name: String,
+        game: &'static str,
+        known: String,
+    },
+}
+
 /// Everything that can stop a boardgrade command.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -54,7 +67,7 @@ pub enum Error {
     Scenario(#[from] ScenarioFileError),
     /// A game or dialect name that names nothing.
     #[error(transparent)]
-    Lookup(#[from] crate::games::LookupError),
+    Lookup(#[from] LookupError),
     /// A path given on the command line that cannot be read.
     #[error("{}: {message}", path.display())]
     Path { path: PathBuf, message: String },

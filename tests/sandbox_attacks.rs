@@ -95,7 +95,10 @@ fn autograde(
         .unwrap();
     let log = String::from_utf8_lossy(&output.stdout).into_owned();
     let results = std::fs::read_to_string(layout.join("results/results.json")).unwrap();
-    (layout, serde_json::from_str(&results).unwrap(), log)
+    let results = serde_json::from_str(&results).unwrap();
+    // Whatever happened, Gradescope gets a results.json it reads.
+    common::schema::assert_valid("gradescope", &results, "the autograder's results.json");
+    (layout, results, log)
 }
 
 fn is_root() -> bool {
@@ -526,9 +529,13 @@ fn a_signal_stops_every_command_at_once_with_every_child_killed() {
                     .spawn()
                     .unwrap();
                 let started = Instant::now();
-                // The student program itself (not, say, the interpreter's version check).
-                let student =
-                    |p: &String| p.contains("boardgrade_launch") || p.contains("adapter_");
+                // The student program itself (not, say, the interpreter's version check), or
+                // the loaded runner it is forked from.
+                let student = |p: &String| {
+                    ["boardgrade_launch", "adapter_", "boardgrade_fork"]
+                        .iter()
+                        .any(|name| p.contains(name))
+                };
                 while !processes_under(&scratch).iter().any(student)
                     && started.elapsed() < Duration::from_secs(20)
                 {

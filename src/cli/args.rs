@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
-use boardgrade::execution::Sandbox;
+use boardgrade::execution::{PythonRunner, Sandbox};
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::report::Format;
 
@@ -294,6 +294,9 @@ pub struct RunArgs {
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
     pub sandbox: Option<Sandbox>,
+    /// How Python submissions run: loaded once and forked per scenario, or a fresh interpreter each
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = PythonRunner::Fork)]
+    pub python_runner: PythonRunner,
 }
 
 #[derive(Debug, Args)]

@@ -54,6 +54,7 @@ pub fn run(args: &GradeArgs) -> Result<Status, Error> {
         resume: args.resume,
         sandbox: sandbox(&args.run),
         hidden: hidden_paths(&args.specs),
+        runner: args.run.python_runner,
     };
     warn_exposed(config.sandbox, &config.hidden);
     let mut manifest = Manifest::new(args.partition, members, discovery.skipped);

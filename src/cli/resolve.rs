@@ -87,8 +87,9 @@ pub fn target(
     };
     let sandbox = sandbox(run);
     warn_exposed(sandbox, &hidden);
-    let target =
-        Target::new(spec, &python_candidate(&run.python_bin))?.with_sandbox(sandbox, hidden);
+    let target = Target::new(spec, &python_candidate(&run.python_bin))?
+        .with_sandbox(sandbox, hidden)
+        .with_runner(run.python_runner);
     Ok(Some(target))
 }
 

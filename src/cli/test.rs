@@ -49,6 +49,9 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
     if let Some(e) = write_error {
         return Err(io_error(e));
     }
+    for note in run.target.runner_notes() {
+        eprintln!("boardgrade: note: {note}");
+    }
     Ok(if !run.invalid.is_empty() {
         Status::Invalid
     } else {

@@ -11,9 +11,10 @@
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
+use super::fork::Forked;
 use super::spawn::{spawn, Launch, Limits};
 use super::sys::{kill_group, pidfd, poll, set_nonblocking, Interest};
 
@@ -57,7 +58,16 @@ const CHUNK: usize = 64 << 10;
 /// Runs the program with `input` on stdin (then closed) under `limits`, to its end.
 pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
     let started = Instant::now();
-    match Running::start(launch, limits, started + limits.wall) {
+    drive(
+        Running::start(launch, limits, started + limits.wall),
+        input,
+        started,
+    )
+}
+
+/// Runs a process started at `started` with `input` on stdin (then closed), to its end.
+pub fn drive(start: Result<Running, Ending>, input: &[u8], started: Instant) -> Execution {
+    match start {
         Ok(mut running) => {
             running.feed(input);
             running.finish()
@@ -71,9 +81,54 @@ pub fn run(launch: &Launch, input: &[u8], limits: &Limits) -> Execution {
     }
 }
 
+/// The process a [`Running`] drives: one it spawned, or one a loaded Python runner forked
+/// for it ([`super::fork`]).
+enum Process {
+    Spawned(Child),
+    Forked(Forked),
+}
+
+impl Process {
+    fn id(&self) -> u32 {
+        match self {
+            Process::Spawned(child) => child.id(),
+            Process::Forked(forked) => forked.id(),
+        }
+    }
+
+    fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        match self {
+            Process::Spawned(child) => child.try_wait(),
+            Process::Forked(forked) => forked.try_wait(),
+        }
+    }
+
+    fn wait(&mut self) -> io::Result<ExitStatus> {
+        match self {
+            Process::Spawned(child) => child.wait(),
+            Process::Forked(forked) => forked.wait(),
+        }
+    }
+
+    /// Kills the process's group (and a forked process itself, whatever its group).
+    fn kill(&self) {
+        kill_group(self.id());
+        if let Process::Forked(forked) = self {
+            forked.kill();
+        }
+    }
+}
+
+/// The grader's ends of a process's stdin, stdout and stderr.
+struct Pipes {
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
 /// A running student process. Dropping it kills its process group.
 pub struct Running {
-    child: Child,
+    child: Process,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -104,15 +159,63 @@ impl Running {
             .map_err(|e| Ending::NotStarted(format!("{}: {e}", launch.program.display())))?;
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        stdin.iter().for_each(set_nonblocking);
-        stdout.iter().for_each(set_nonblocking);
-        stderr.iter().for_each(set_nonblocking);
         let exit_fd = pidfd(child.id());
-        Ok(Running {
-            child,
+        let pipes = Pipes {
             stdin,
             stdout,
             stderr,
+        };
+        Ok(Running::drive(
+            Process::Spawned(child),
+            pipes,
+            exit_fd,
+            limits,
+            started,
+            deadline,
+        ))
+    }
+
+    /// Drives a process a loaded runner forked, given the grader's ends of its stdin,
+    /// stdout and stderr; it must be done by `deadline`.
+    pub(crate) fn forked(
+        forked: Forked,
+        [stdin, stdout, stderr]: [OwnedFd; 3],
+        limits: &Limits,
+        started: Instant,
+        deadline: Instant,
+    ) -> Running {
+        let pipes = Pipes {
+            stdin: Some(ChildStdin::from(stdin)),
+            stdout: Some(ChildStdout::from(stdout)),
+            stderr: Some(ChildStderr::from(stderr)),
+        };
+        let exit_fd = forked.exit_fd();
+        Running::drive(
+            Process::Forked(forked),
+            pipes,
+            exit_fd,
+            limits,
+            started,
+            deadline,
+        )
+    }
+
+    fn drive(
+        child: Process,
+        pipes: Pipes,
+        exit_fd: Option<OwnedFd>,
+        limits: &Limits,
+        started: Instant,
+        deadline: Instant,
+    ) -> Running {
+        pipes.stdin.iter().for_each(set_nonblocking);
+        pipes.stdout.iter().for_each(set_nonblocking);
+        pipes.stderr.iter().for_each(set_nonblocking);
+        Running {
+            child,
+            stdin: pipes.stdin,
+            stdout: pipes.stdout,
+            stderr: pipes.stderr,
             exit_fd,
             pending: Vec::new(),
             stdout_bytes: 0,
@@ -121,7 +224,7 @@ impl Running {
             started,
             deadline,
             ended: None,
-        })
+        }
     }
 
     /// Moves the deadline (a driver that pauses the clock while it thinks itself).
@@ -172,7 +275,7 @@ impl Running {
 
     /// Writes all of `input` and closes stdin, taking in output meanwhile. A program that
     /// stops reading early simply gets no more.
-    fn feed(&mut self, input: &[u8]) {
+    pub(crate) fn feed(&mut self, input: &[u8]) {
         if !input.is_empty() {
             let _ = self.write(input);
         }
@@ -188,7 +291,7 @@ impl Running {
             exited = self.wait_once(None).unwrap_or(false);
         }
         // Whatever happened, nothing of the program outlives this call.
-        kill_group(self.child.id());
+        self.child.kill();
         if exited {
             let grace = Instant::now() + DRAIN_GRACE;
             while self.output_open() && self.ended.is_none() && Instant::now() < grace {
@@ -330,7 +433,7 @@ impl Running {
             return ending.clone();
         }
         let exited = matches!(self.child.try_wait(), Ok(Some(_)));
-        kill_group(self.child.id());
+        self.child.kill();
         let status = self.child.wait();
         let ending = if !exited && Instant::now() >= self.deadline {
             Ending::TimedOut
@@ -346,7 +449,7 @@ impl Running {
         if let Some(previous) = &self.ended {
             return previous.clone();
         }
-        kill_group(self.child.id());
+        self.child.kill();
         let _ = self.child.wait();
         self.ended = Some(ending.clone());
         ending
@@ -356,7 +459,7 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         // Whatever happened, nothing of the program outlives its driver.
-        kill_group(self.child.id());
+        self.child.kill();
         let _ = self.child.wait();
     }
 }

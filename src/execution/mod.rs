@@ -3,6 +3,7 @@
 //! sandbox around it ([`sandbox`]), and Python submissions ([`python`]).
 
 pub mod child;
+pub mod fork;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;
@@ -10,6 +11,7 @@ mod sys;
 pub mod target;
 
 pub use child::{run, Ending, Execution, Running};
+pub use fork::PythonRunner;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
 pub use sys::own_peak_rss_kib;

@@ -12,6 +12,7 @@ use crate::games::{Dialect, PythonLaunch};
 
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
+const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 
 /// A resolved Python interpreter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,6 +145,14 @@ fn python_env() -> Vec<(OsString, OsString)> {
     .collect()
 }
 
+/// How to start a Python submission: a fresh interpreter per scenario, or the loaded
+/// runner that forks one per scenario ([`super::fork`]).
+#[derive(Debug, Clone)]
+pub struct Launches {
+    pub fresh: Launch,
+    pub runner: Launch,
+}
+
 /// Lays out the harness files for `dialect` in `harness_dir` and returns how to start the
 /// submission at `entry` (a file inside its scratch folder `cwd`).
 pub fn launch(
@@ -152,12 +161,15 @@ pub fn launch(
     harness_dir: &Path,
     entry: &Path,
     cwd: &Path,
-) -> Result<Launch, Error> {
+) -> Result<Launches, Error> {
     let mut args: Vec<OsString> = vec!["-B".into()];
+    let runner = write(harness_dir, "boardgrade_fork.py", RUNNER)?;
+    let mut runner_args: Vec<OsString> = vec!["-B".into(), runner.into()];
     match dialect.python {
         PythonLaunch::Adapter { script } => {
             write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
             let adapter = write(harness_dir, &format!("adapter_{}.py", dialect.name), script)?;
+            runner_args.extend(["adapter".into(), adapter.clone().into()]);
             args.push(adapter.into());
         }
         PythonLaunch::Program { stubs } => {
@@ -168,12 +180,18 @@ pub fn launch(
                 write(&stub_dir, name, text)?;
             }
             args.push(write(harness_dir, "boardgrade_launch.py", LAUNCHER)?.into());
+            runner_args.extend(["program".into(), stub_dir.clone().into()]);
             args.push(stub_dir.into());
         }
     }
     args.push(entry.into());
-    Ok(Launch {
+    runner_args.push(entry.into());
+    let start = |args| Launch {
         env: python_env(),
         ..Launch::new(&interpreter.executable, args, cwd.to_path_buf())
+    };
+    Ok(Launches {
+        fresh: start(args),
+        runner: start(runner_args),
     })
 }

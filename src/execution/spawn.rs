@@ -78,6 +78,19 @@ impl Launch {
 /// Starts `launch` with piped stdin, stdout and stderr, in a process group of its own (so
 /// the whole group can be killed), under `limits`.
 pub(crate) fn spawn(launch: &Launch, limits: &Limits) -> io::Result<Child> {
+    spawn_with(
+        launch,
+        limits,
+        [Stdio::piped(), Stdio::piped(), Stdio::piped()],
+    )
+}
+
+/// [`spawn`] with the given stdin, stdout and stderr.
+pub(crate) fn spawn_with(
+    launch: &Launch,
+    limits: &Limits,
+    [stdin, stdout, stderr]: [Stdio; 3],
+) -> io::Result<Child> {
     let mut command = Command::new(&launch.program);
     if launch.confinement.clean_env {
         command.env_clear(); // the launch's own variables are all a confined program gets
@@ -86,9 +99,9 @@ pub(crate) fn spawn(launch: &Launch, limits: &Limits) -> io::Result<Child> {
         .args(&launch.args)
         .current_dir(&launch.cwd)
         .envs(launch.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
         .process_group(0);
     let limits = limits.clone();
     let confinement = launch.confinement.clone();
@@ -104,23 +117,30 @@ pub(crate) fn spawn(launch: &Launch, limits: &Limits) -> io::Result<Child> {
     command.spawn()
 }
 
-/// Sets the resource limits of the calling process (in a child, before it runs the program).
-pub(crate) fn apply_limits(limits: &Limits) -> io::Result<()> {
-    set_limit(Resource::Core, Some(0))?;
-    set_limit(Resource::As, limits.memory_bytes)?;
-    set_limit(Resource::Cpu, limits.cpu_seconds)?;
-    set_limit(Resource::Fsize, limits.file_bytes)?;
-    set_limit(Resource::Nproc, limits.processes)?;
-    Ok(())
+/// The resource limits `limits` sets, with their values (none: left as they are).
+pub(crate) fn resource_limits(limits: &Limits) -> [(Resource, Option<u64>); 5] {
+    [
+        (Resource::Core, Some(0)),
+        (Resource::As, limits.memory_bytes),
+        (Resource::Cpu, limits.cpu_seconds),
+        (Resource::Fsize, limits.file_bytes),
+        (Resource::Nproc, limits.processes),
+    ]
 }
 
-fn set_limit(resource: Resource, value: Option<u64>) -> io::Result<()> {
-    if let Some(value) = value {
-        let limit = Rlimit {
-            current: Some(value),
-            maximum: Some(value),
-        };
-        setrlimit(resource, limit).map_err(io::Error::from)?;
+fn exactly(value: u64) -> Rlimit {
+    Rlimit {
+        current: Some(value),
+        maximum: Some(value),
+    }
+}
+
+/// Sets the resource limits of the calling process (in a child, before it runs the program).
+pub(crate) fn apply_limits(limits: &Limits) -> io::Result<()> {
+    for (resource, value) in resource_limits(limits) {
+        if let Some(value) = value {
+            setrlimit(resource, exactly(value)).map_err(io::Error::from)?;
+        }
     }
     Ok(())
 }

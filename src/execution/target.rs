@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
+use super::fork::{PythonRunner, Server, LOAD_WAIT};
 use super::python;
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
@@ -47,12 +48,39 @@ pub struct Target {
     sandbox: Sandbox,
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
+    runner: PythonRunner,
 }
+
+/// A game and dialect.
+type Key = (&'static str, &'static str);
+
+/// How many times a loaded runner is started for one jail and dialect: one that keeps being
+/// ended (by the scenarios' own processes) gives way to a fresh process per scenario.
+const RUNNER_STARTS: u32 = 3;
 
 /// A jail and the launches laid out in it, by game and dialect.
 struct Slot {
+    /// Loaded runners (dropped before the jail whose user they run as).
+    runners: HashMap<Key, RunnerState>,
     jail: Jail,
-    launches: HashMap<(&'static str, &'static str), (Launch, View)>,
+    launches: HashMap<Key, Laid>,
+}
+
+/// A target laid out in a jail for one dialect.
+struct Laid {
+    launch: Launch,
+    view: View,
+    /// The loaded runner's launch (Python submissions).
+    runner: Option<Launch>,
+}
+
+enum RunnerState {
+    Loaded {
+        server: Arc<Server>,
+        starts: u32,
+    },
+    /// A fresh process per scenario, and why.
+    Fresh(String),
 }
 
 impl Target {
@@ -84,7 +112,33 @@ impl Target {
             entry: None,
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
+            runner: PythonRunner::default(),
         })
+    }
+
+    /// Runs Python submissions with `runner`.
+    pub fn with_runner(mut self, runner: PythonRunner) -> Self {
+        self.runner = runner;
+        self
+    }
+
+    /// Why the loaded runner gave way to a fresh process per scenario, where it did (one
+    /// line per reason), for the report.
+    pub fn runner_notes(&self) -> Vec<String> {
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let mut notes: Vec<String> = free
+            .iter()
+            .flat_map(|slot| slot.runners.values())
+            .filter_map(|state| match state {
+                RunnerState::Fresh(why) => Some(format!(
+                    "graded with a fresh Python process per scenario: {why}"
+                )),
+                RunnerState::Loaded { .. } => None,
+            })
+            .collect();
+        notes.sort();
+        notes.dedup();
+        notes
     }
 
     /// Runs student processes under `sandbox`, hiding `hidden` where the sandbox can.
@@ -137,20 +191,24 @@ impl Target {
                     &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
                 )?,
                 launches: HashMap::new(),
+                runners: HashMap::new(),
             },
         };
         let key = (game.name(), dialect.name);
         let prepared = match slot.launches.get(&key) {
-            Some((launch, view)) => slot.jail.prepare(launch, view),
-            None => self
-                .lay_out(&slot.jail, game, dialect)
-                .and_then(|(launch, view)| {
-                    let run = slot.jail.prepare(&launch, &view);
-                    slot.launches.insert(key, (launch, view));
-                    run
-                }),
+            Some(laid) => slot.jail.prepare(&laid.launch, &laid.view),
+            None => self.lay_out(&slot.jail, game, dialect).and_then(|laid| {
+                let run = slot.jail.prepare(&laid.launch, &laid.view);
+                slot.launches.insert(key, laid);
+                run
+            }),
         };
-        let run = match prepared {
+        let limits = self.sandbox.limits(limits);
+        let server = prepared
+            .is_ok()
+            .then(|| self.loaded_runner(&mut slot, key, &limits))
+            .flatten();
+        let mut run = match prepared {
             Ok(run) => run,
             Err(error) => {
                 self.free
@@ -160,32 +218,82 @@ impl Target {
                 return Err(error);
             }
         };
-        let limits = self.sandbox.limits(limits);
         run.cap_memory(limits.memory_bytes);
+        if let Some(server) = &server {
+            run.spare(server.chain());
+        }
         Ok(Some(Program {
             launch: run.launch.clone(),
             limits,
             run: Some(Arc::new(JailRun {
                 run: Some(run),
+                server,
+                spawned: AtomicBool::new(false),
                 slot: Some(slot),
                 free: Arc::clone(&self.free),
             })),
         }))
     }
 
-    /// Lays out the target in `jail` for `dialect`: the launch and what a bubblewrap sandbox
-    /// shows it.
+    /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
+    /// when the target runs a fresh process per scenario.
+    fn loaded_runner(&self, slot: &mut Slot, key: Key, limits: &Limits) -> Option<Arc<Server>> {
+        if self.runner != PythonRunner::Fork {
+            return None;
+        }
+        let laid = slot.launches.get(&key)?;
+        let launch = laid.runner.as_ref()?;
+        let starts = match slot.runners.get(&key) {
+            Some(RunnerState::Fresh(_)) => return None,
+            Some(RunnerState::Loaded { server, .. }) if server.alive() => {
+                return Some(Arc::clone(server))
+            }
+            Some(RunnerState::Loaded { starts, .. }) => *starts,
+            None => 0,
+        };
+        // A runner that ended is gone with whatever it left.
+        slot.runners.remove(&key);
+        let state = if starts >= RUNNER_STARTS {
+            RunnerState::Fresh(format!(
+                "its loaded runner was ended {starts} times by the scenarios"
+            ))
+        } else {
+            match Server::start(
+                &slot.jail,
+                launch,
+                &laid.view,
+                limits,
+                limits.wall.min(LOAD_WAIT),
+            ) {
+                Ok(server) => RunnerState::Loaded {
+                    server: Arc::new(server),
+                    starts: starts + 1,
+                },
+                Err(why) => RunnerState::Fresh(why),
+            }
+        };
+        let server = match &state {
+            RunnerState::Loaded { server, .. } => Some(Arc::clone(server)),
+            RunnerState::Fresh(_) => None,
+        };
+        slot.runners.insert(key, state);
+        server
+    }
+
+    /// Lays out the target in `jail` for `dialect`: the launch, what a bubblewrap sandbox
+    /// shows it, and the loaded runner's launch for a Python submission.
     fn lay_out(
         &self,
         jail: &Jail,
         game: &dyn Game,
         dialect: &'static Dialect,
-    ) -> Result<(Launch, View), Error> {
+    ) -> Result<Laid, Error> {
         let mut view = View {
             writable: jail.dir().to_path_buf(),
             readable: Vec::new(),
             hidden: self.hidden.clone(),
         };
+        let mut runner = None;
         let mut launch = match &self.spec {
             TargetSpec::Reference => {
                 return Err(Error::Usage("the reference runs in-process".into()))
@@ -198,18 +306,25 @@ impl Target {
                 Launch::shell(command, here)
             }
             TargetSpec::Python(path) => {
-                let launch = self.python_launch(jail, game, dialect, path)?;
+                let launches = self.python_launch(jail, game, dialect, path)?;
                 let prefix = self
                     .interpreter
                     .as_ref()
                     .and_then(python::Interpreter::prefix);
                 view.readable.extend(prefix);
-                launch
+                let mut loaded = launches.runner;
+                loaded.env = jail.environment(&loaded.env);
+                runner = Some(loaded);
+                launches.fresh
             }
         };
         launch.env = jail.environment(&launch.env);
         jail.hand_over()?;
-        Ok((launch, view))
+        Ok(Laid {
+            launch,
+            view,
+            runner,
+        })
     }
 
     fn python_launch(
@@ -218,7 +333,7 @@ impl Target {
         game: &dyn Game,
         dialect: &'static Dialect,
         path: &Path,
-    ) -> Result<Launch, Error> {
+    ) -> Result<python::Launches, Error> {
         let interpreter = self
             .interpreter
             .as_ref()
@@ -261,7 +376,18 @@ impl Program {
     /// Runs the program to its end with `input` on stdin, within its wall-clock limit.
     pub fn run(&self, input: &[u8]) -> Execution {
         let kills = self.out_of_memory_kills();
-        let mut execution = child::run(&self.launch, input, &self.limits);
+        let started = Instant::now();
+        let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
+        if self.forked_by().is_some_and(|server| !server.alive()) {
+            // The runner ended while the scenario ran (the scenario killed it, and under
+            // bubblewrap itself with it): the scenario runs again in a fresh process.
+            if let Some(jail_run) = &self.run {
+                jail_run.spawned.store(true, Ordering::Relaxed);
+            }
+            let started = Instant::now();
+            let fresh = Running::start(&self.launch, &self.limits, started + self.limits.wall);
+            execution = child::drive(fresh, input, started);
+        }
         execution.ending = self.ending_under_memory_cap(execution.ending, kills);
         execution
     }
@@ -284,7 +410,21 @@ impl Program {
     }
 
     /// Starts the program to be driven a line at a time; it must be done by `deadline`.
+    /// A Python submission's process is forked by its loaded runner, or, where there is
+    /// none or it fails to give one, started afresh.
     pub fn start(&self, deadline: Instant) -> Result<Running, Ending> {
+        if let Some(jail_run) = &self.run {
+            if let (Some(server), Some(run)) = (&jail_run.server, &jail_run.run) {
+                if server.alive() {
+                    // A runner that cannot give a process is not used again: this run, and the
+                    // next ones, start afresh (or from a runner started again).
+                    if let Ok(running) = server.fork(run, &self.limits, deadline) {
+                        return Ok(running);
+                    }
+                }
+            }
+            jail_run.spawned.store(true, Ordering::Relaxed);
+        }
         Running::start(&self.launch, &self.limits, deadline)
     }
 
@@ -292,9 +432,27 @@ impl Program {
         self.run.as_ref()?.run.as_ref()
     }
 
+    /// The loaded runner that forked every process of this program so far, if one did.
+    fn forked_by(&self) -> Option<&Server> {
+        let jail_run = self.run.as_ref()?;
+        let server = jail_run.server.as_deref()?;
+        (!jail_run.spawned.load(Ordering::Relaxed)).then_some(server)
+    }
+
+    /// CPU time the run's processes used, where a cgroup measured it; a forked process is
+    /// charged what its runner used to start and load, as a fresh one would be.
+    fn cpu_time(&self) -> Option<Duration> {
+        let cpu = self.jail_run()?.cpu_time()?;
+        Some(cpu + self.forked_by().map_or(Duration::ZERO, Server::loaded_cpu))
+    }
+
     /// Why the sandbox failed before the program started (the harness's fault), if it did;
-    /// `stderr` is the end of what the program's side wrote there.
+    /// `stderr` is the end of what the program's side wrote there. (A forked process runs in
+    /// its runner's sandbox, which reported its start before the runner loaded.)
     pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
+        if self.forked_by().is_some() {
+            return None;
+        }
         self.jail_run()?.sandbox_failure(stderr)
     }
 
@@ -309,7 +467,7 @@ impl Program {
             _ => false,
         };
         // A cgroup's count runs a little behind the kernel's per-process one.
-        match self.jail_run().and_then(Run::cpu_time) {
+        match self.cpu_time() {
             Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
             None => by_signal && execution.elapsed >= limit,
         }
@@ -320,7 +478,8 @@ impl Program {
     /// beside it, or it got less CPU than its limit while busy (others on the machine).
     pub fn slowed_by_company(&self, elapsed: Duration) -> bool {
         let cpu_limit = self.limits.cpu_seconds.map(Duration::from_secs);
-        self.jail_run().is_some_and(|run| match run.cpu_time() {
+        let cpu_time = self.cpu_time();
+        self.jail_run().is_some_and(|run| match cpu_time {
             Some(cpu) => {
                 let starved = cpu_limit.is_some_and(|limit| cpu < limit);
                 cpu * 10 >= elapsed && (run.had_company() || starved)
@@ -335,6 +494,10 @@ impl Program {
 #[derive(Debug)]
 struct JailRun {
     run: Option<Run>,
+    /// The loaded runner that forks the run's processes.
+    server: Option<Arc<Server>>,
+    /// Set once a process of the run was started afresh instead.
+    spawned: AtomicBool,
     slot: Option<Slot>,
     free: Arc<Mutex<Vec<Slot>>>,
 }

@@ -389,18 +389,7 @@ impl fmt::Debug for dyn Game {
     }
 }
 
-/// A game or dialect name that names nothing, with the names that would have.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LookupError {
-    #[error("unknown game {name:?}; expected one of {known}")]
-    Game { name: String, known: String },
-    #[error("unknown dialect {name:?} of {game}; expected one of {known}")]
-    Dialect {
-        name: String,
-        game: &'static str,
-        known: String,
-    },
-}
+pub use crate::error::LookupError;
 
 /// The game of that name, or an error listing the games.
 pub fn lookup(name: &str) -> Result<&'static dyn Game, LookupError> {

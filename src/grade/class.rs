@@ -210,7 +210,7 @@ pub fn csv(results: &[SubmissionResult]) -> String {
         .to_vec();
     header.extend(columns.iter().map(|(_, title)| title.clone()));
     // The leaderboard's numbers, as Gradescope shows them (match scenarios only).
-    let (standing_columns, standings) = crate::report::leaderboard::class_columns(results);
+    let (standing_columns, standings) = super::leaderboard::class_columns(results);
     header.extend(standing_columns);
     header.push("error".into());
     let rows = results.iter().zip(&standings).map(|(result, standing)| {

@@ -4,6 +4,7 @@
 pub mod class;
 pub mod enabled;
 pub mod fingerprint;
+pub mod leaderboard;
 pub mod manifest;
 pub mod mistake;
 pub mod partition;
@@ -19,7 +20,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
-use crate::execution::{Limits, Sandbox, Target, TargetSpec};
+use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
 use crate::games::{Dialect, PythonLaunch};
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
@@ -47,6 +48,8 @@ pub struct GradeConfig {
     pub sandbox: Sandbox,
     /// Paths student programs must not see (the specs).
     pub hidden: Vec<PathBuf>,
+    /// How Python submissions run.
+    pub runner: PythonRunner,
 }
 
 /// One submission's grade.
@@ -292,6 +295,7 @@ fn grade_with(
     .map(|t| {
         t.with_entry(route.entry.clone())
             .with_sandbox(config.sandbox, config.hidden.clone())
+            .with_runner(config.runner)
     });
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => crate::pool::map(&mine, scenario_jobs, |_, s| {
@@ -302,6 +306,9 @@ fn grade_with(
             Vec::new()
         }
     };
+    if let Ok(target) = &target {
+        result.notes.extend(target.runner_notes());
+    }
     scoring::apply_groups(&mut outcomes);
     result.summary = Summary::of(&outcomes);
     result.score = result.summary.score;

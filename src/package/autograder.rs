@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::execution::sandbox::{self, student, Sandbox};
+use crate::report::gradescope;
 
 /// The autograder's folders (Gradescope's `/autograder`, or `AUTOGRADER_ROOT`).
 #[derive(Debug, Clone)]
@@ -129,14 +130,17 @@ pub fn run(
         }
         None => {
             let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
-            json!({
-                "score": 0,
-                "output": format!(
+            let mut results = gradescope::not_graded(
+                format!(
                     "The autograder could not grade this submission (boardgrade grade: \
                      {status}). Please tell the course staff."
                 ),
-                "extra_data": { "sandbox": described },
-            })
+                None,
+            );
+            results
+                .extra_data
+                .insert("sandbox".into(), json!(described));
+            json!(results)
         }
     };
     write_json(&results, &document)?;
@@ -181,20 +185,18 @@ fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
 
 /// The results of a refused run: nothing graded, the reason for the course staff.
 fn refusal(why: &str, required: Sandbox) -> Value {
-    json!({
-        "score": 0,
-        "output": "The autograder could not grade this submission safely on this machine. \
-                   The course staff can see why; please tell them.",
-        "tests": [{
-            "name": "autograder sandbox",
-            "score": 0,
-            "max_score": 0,
-            "status": "failed",
-            "output": format!("Not graded: {why}"),
-            "visibility": "hidden",
-        }],
-        "extra_data": { "sandbox": null, "required_sandbox": required.as_str(), "refused": why },
-    })
+    let mut results = gradescope::not_graded(
+        "The autograder could not grade this submission safely on this machine. The course \
+         staff can see why; please tell them."
+            .to_string(),
+        Some(("autograder sandbox", format!("Not graded: {why}"))),
+    );
+    results.extra_data.extend([
+        ("sandbox".to_string(), Value::Null),
+        ("required_sandbox".to_string(), json!(required.as_str())),
+        ("refused".to_string(), json!(why)),
+    ]);
+    json!(results)
 }
 
 /// Adds the sandbox to `document`'s extra data.

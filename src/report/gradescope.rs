@@ -18,9 +18,9 @@
 use serde::Serialize;
 
 use super::details::details;
-use super::leaderboard::{standings, Standing};
 use super::style::Style;
 use crate::grade::class::round_score;
+use crate::grade::leaderboard::{standings, Standing};
 use crate::grade::SubmissionResult;
 use crate::harness::Outcome;
 use crate::scenario::Visibility;
@@ -63,6 +63,9 @@ pub struct Results {
     pub tests: Vec<Test>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub leaderboard: Vec<Standing>,
+    /// Whatever else the course staff should find in the file (the sandbox used).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra_data: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -243,5 +246,36 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
         stdout_visibility: "hidden",
         tests,
         leaderboard: standings(result),
+        extra_data: serde_json::Map::new(),
+    }
+}
+
+/// The results of a submission the autograder could not grade: no score, `output` for the
+/// student, and `staff_note` as a hidden test (shown to instructors only) when given.
+pub fn not_graded(output: String, staff_note: Option<(&str, String)>) -> Results {
+    let tests = staff_note
+        .into_iter()
+        .map(|(name, output)| Test {
+            number: "0".to_string(),
+            name: name.to_string(),
+            score: 0.0,
+            max_score: 0.0,
+            status: "failed",
+            output,
+            output_format: "text",
+            visibility: Visibility::Hidden.as_str(),
+            tags: Vec::new(),
+            execution_time: 0.0,
+        })
+        .collect();
+    Results {
+        score: 0.0,
+        execution_time: 0.0,
+        output,
+        output_format: "text",
+        stdout_visibility: "hidden",
+        tests,
+        leaderboard: Vec::new(),
+        extra_data: serde_json::Map::new(),
     }
 }

@@ -11,7 +11,6 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
-pub mod leaderboard;
 pub mod markup;
 pub mod prairielearn;
 pub mod style;

@@ -233,7 +233,19 @@ def serve_lines(protocol_in, protocol_out, commands):
         respond(commands, raw, protocol_out)
 
 
+_fork_runner = None
+"""Set by boardgrade's loaded runner (boardgrade_fork.py): `serve` then forks a process per
+scenario from the loaded state, and serves in each."""
+
+
 def serve(commands):
     """Answers commands on the protocol's stdin and stdout until end of input."""
+    global _protocol_out
+    if _fork_runner is not None:
+        _fork_runner.become_scenario()  # returns in a scenario's process, its stdio its own
+        if _protocol_out is not None:
+            _protocol_out.close()  # the loaded runner's; this scenario claims its own stdout
+            _protocol_out = None
+            sys.stdout = sys.__stdout__
     protocol_in = _take_stdin()
     serve_lines(protocol_in, claim_protocol_stdout(), commands)

@@ -82,13 +82,28 @@ impl Jail {
 
     /// Prepares one run of `launch` (whose environment is already [`Jail::environment`]).
     pub fn prepare(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
-        let share = Share::begin();
+        self.prepare_sharing(launch, view, Some(Share::begin()))
+    }
+
+    /// Prepares a run that does not count as a program using the machine: a loaded runner,
+    /// which mostly waits for requests (the processes it forks run in runs of their own).
+    pub fn prepare_idle(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
+        self.prepare_sharing(launch, view, None)
+    }
+
+    fn prepare_sharing(
+        &self,
+        launch: &Launch,
+        view: &View,
+        share: Option<Share>,
+    ) -> Result<Run, Error> {
         if self.sandbox == Sandbox::None {
             return Ok(Run {
                 launch: launch.clone(),
                 group: None,
                 report: None,
                 user: None,
+                spared: Vec::new(),
                 share,
             });
         }
@@ -116,6 +131,7 @@ impl Jail {
             group,
             report,
             user: self.user(),
+            spared: Vec::new(),
             share,
         })
     }
@@ -161,10 +177,31 @@ pub struct Run {
     /// Read and write ends of the pipe the sandbox reports its start on.
     report: Option<(OwnedFd, OwnedFd)>,
     user: Option<StudentId>,
-    share: Share,
+    /// Processes of the user that outlive the run (a loaded runner and its sandbox).
+    spared: Vec<i32>,
+    share: Option<Share>,
 }
 
 impl Run {
+    /// Keeps `pids` (a loaded runner and the sandbox around it) alive when the run ends;
+    /// every other process of the run's user is still killed.
+    pub fn spare(&mut self, pids: &[i32]) {
+        self.spared = pids.to_vec();
+    }
+
+    /// Puts process `pid` (forked by a loaded runner) in the run's cgroup, if it has one.
+    pub fn adopt(&self, pid: u32) -> std::io::Result<()> {
+        for procs in self.group.iter().flat_map(Group::procs_files) {
+            std::fs::write(procs, pid.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The user the run's processes have (none: the grader's own).
+    pub fn user(&self) -> Option<StudentId> {
+        self.user
+    }
+
     /// Why the sandbox failed before the program started, if it did (bubblewrap only: its
     /// shell never reported the start). `stderr` is the end of what the run wrote there.
     pub fn sandbox_failure(&self, stderr: &[u8]) -> Option<String> {
@@ -186,7 +223,7 @@ impl Run {
 
     /// Whether other student programs ran at some time during this run.
     pub fn had_company(&self) -> bool {
-        self.share.had_company()
+        self.share.as_ref().is_some_and(Share::had_company)
     }
 
     /// Caps the memory of all the run's processes together, where a cgroup can.
@@ -212,7 +249,7 @@ impl Drop for Run {
         // Whatever the run left, `setsid` or not, ends here.
         self.group.take();
         if let Some(id) = self.user {
-            student::kill_all(id);
+            student::kill_all_but(id, &self.spared);
         }
     }
 }

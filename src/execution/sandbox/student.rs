@@ -263,25 +263,32 @@ fn reap_orphans(uid: u32) {
 
 /// Kills every process of `id` and waits (up to a second) until none is left.
 pub fn kill_all(id: StudentId) {
+    kill_all_but(id, &[]);
+}
+
+/// Kills every process of `id` but `spared` (a loaded runner), and waits (up to a second)
+/// until no other is left.
+pub fn kill_all_but(id: StudentId, spared: &[i32]) {
     let deadline = Instant::now() + Duration::from_secs(1);
+    let others = || {
+        pids_of(id.uid)
+            .into_iter()
+            .filter(|pid| !spared.contains(&pid.as_raw_nonzero().get()))
+            .collect::<Vec<Pid>>()
+    };
     loop {
-        if processes_of(id.uid) == 0 {
+        let pids = others();
+        if pids.is_empty() {
             reap_orphans(id.uid);
             return;
         }
-        signal_everything_as(id);
+        for pid in pids {
+            let _ = kill_process(pid, Signal::KILL);
+        }
         if Instant::now() >= deadline {
             return;
         }
         std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
-/// Sends SIGKILL to every live process of `id`. One that forks meanwhile is caught by the
-/// next round of [`kill_all`]; a killed process cannot fork.
-fn signal_everything_as(id: StudentId) {
-    for pid in pids_of(id.uid) {
-        let _ = kill_process(pid, Signal::KILL);
     }
 }
 

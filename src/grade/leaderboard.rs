@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::grade::SubmissionResult;
+use super::SubmissionResult;
 use crate::harness::matchplay::Record;
 use crate::scenario::Visibility;
 

@@ -1,0 +1,338 @@
+//! The loaded Python runner, the grader's side: one interpreter per submission, jail and
+//! dialect loads the harness (and a call protocol's student module) once, then forks a
+//! process per scenario from that state (`python/boardgrade_fork.py`).
+//!
+//! The runner holds student code, so the grader trusts nothing it says after its first
+//! message. For each scenario the grader makes the pipes, passes the child's ends to the
+//! runner, and learns the forked process from the kernel (the credentials of the `ready`
+//! message it sends), checks that it is the runner's child of the expected user, opens a
+//! pidfd, checks the resource limits the process set itself (the runner has no CPU limit:
+//! RLIMIT_CPU is per process) and puts it in the scenario's cgroup, all before the process runs anything of
+//! the scenario. It kills the process's session, cgroup and every other process of the job's
+//! user at the scenario's end, and reads its exit status itself. Anything amiss: the scenario
+//! runs in a fresh process instead.
+
+mod channel;
+mod limits;
+mod process;
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use rustix::pipe::{pipe_with, PipeFlags};
+use rustix::process::{pidfd_open, Pid, PidfdFlags};
+
+pub(crate) use process::Forked;
+
+use super::child::Running;
+use super::sandbox::bwrap::View;
+use super::sandbox::jail::{Jail, Run};
+use super::spawn::{spawn_with, Launch, Limits};
+use super::sys::kill_group;
+use channel::{Message, Silence};
+
+/// How the Python submissions of a target are run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PythonRunner {
+    // A fresh interpreter per scenario.
+    Fresh,
+    // One loaded interpreter per submission, forked per scenario.
+    #[default]
+    Fork,
+}
+
+impl PythonRunner {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PythonRunner::Fresh => "fresh",
+            PythonRunner::Fork => "fork",
+        }
+    }
+}
+
+/// How long a forked process may take to say it is ready.
+const READY_WAIT: Duration = Duration::from_secs(5);
+/// The longest a runner may take to load before the submission gets a fresh process per
+/// scenario instead (an import that blocks, or a slow one: either is graded the same way).
+pub const LOAD_WAIT: Duration = Duration::from_secs(5);
+
+/// A loaded runner. Dropping it ends it and everything it started.
+#[derive(Debug)]
+pub struct Server {
+    control: OwnedFd,
+    process: Child,
+    /// The runner's run in its jail: its cgroup and confinement; dropping it kills every
+    /// process of the jail's user.
+    _run: Run,
+    /// The interpreter (its pid as the grader sees it).
+    pid: Pid,
+    pidfd: OwnedFd,
+    /// The interpreter and the processes between it and the grader (a sandbox's): spared
+    /// when a scenario's leftovers are killed.
+    chain: Vec<i32>,
+    /// The user its processes run as.
+    uid: u32,
+    /// CPU time used by the time it was loaded, charged to every scenario as a fresh
+    /// process would be charged for its start and import.
+    loaded_cpu: Duration,
+    /// Set when the runner misbehaved: it is not used again.
+    broken: AtomicBool,
+}
+
+impl Server {
+    /// Starts `launch` (the runner's command line, laid out beside the submission) in
+    /// `jail` and waits up to `wait` for it to load. The error says why this submission
+    /// needs a fresh process per scenario.
+    pub fn start(
+        jail: &Jail,
+        launch: &Launch,
+        view: &View,
+        limits: &Limits,
+        wait: Duration,
+    ) -> Result<Server, String> {
+        let deadline = Instant::now() + wait;
+        let (control, theirs) =
+            channel::pair().map_err(|e| format!("no control socket for the runner: {e}"))?;
+        let run = jail.prepare_idle(launch, view).map_err(|e| e.to_string())?;
+        run.cap_memory(limits.memory_bytes);
+        // The runner has no CPU limit of its own: each scenario's process gets one. It counts
+        // against the user's process limit, so it has room for one process more.
+        let limits = Limits {
+            cpu_seconds: None,
+            processes: limits.processes.map(|n| n + 1),
+            ..limits.clone()
+        };
+        let mut process = spawn_from_keeper(
+            &run.launch,
+            &limits,
+            [Stdio::from(theirs), Stdio::null(), Stdio::null()],
+        )
+        .map_err(|e| format!("the runner did not start: {e}"))?;
+        let end = |process: &mut Child, why: String| {
+            kill_group(process.id());
+            let _ = process.kill();
+            let _ = process.wait();
+            why
+        };
+        // The first message comes before any student code runs: its sender is the runner.
+        let hello = match channel::receive(control.as_fd(), deadline, None) {
+            Ok(message) if message.bytes == b"hello" => message,
+            other => return Err(end(&mut process, silence("start", other))),
+        };
+        let uid = run
+            .user()
+            .map_or_else(|| rustix::process::geteuid().as_raw(), |u| u.uid);
+        let pidfd = match pidfd_open(hello.pid, PidfdFlags::empty()) {
+            Ok(pidfd) if hello.uid == uid => pidfd,
+            _ => {
+                return Err(end(
+                    &mut process,
+                    "the runner is not who it should be".into(),
+                ))
+            }
+        };
+        match channel::receive(control.as_fd(), deadline, Some(pidfd.as_fd())) {
+            Ok(message) if message.bytes == b"loaded" && message.pid == hello.pid => {}
+            Ok(message) => {
+                let text = String::from_utf8_lossy(&message.bytes).into_owned();
+                let why = match text.strip_prefix("fallback ") {
+                    Some(reason) => reason.to_string(),
+                    None => format!("the runner said {text:?}"),
+                };
+                return Err(end(&mut process, why));
+            }
+            Err(Silence::TimedOut) => {
+                return Err(end(
+                    &mut process,
+                    format!(
+                        "its import did not finish within {:.0} s",
+                        wait.as_secs_f64()
+                    ),
+                ))
+            }
+            other => return Err(end(&mut process, silence("load", other))),
+        }
+        let pid = hello.pid.as_raw_nonzero().get();
+        Ok(Server {
+            control,
+            loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
+            chain: chain_to_grader(pid),
+            process,
+            _run: run,
+            pid: hello.pid,
+            pidfd,
+            uid,
+            broken: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the runner can serve another scenario: it runs and never misbehaved.
+    pub fn alive(&self) -> bool {
+        use super::sys::{poll, Interest};
+        !self.broken.load(Ordering::Relaxed)
+            && !poll(
+                &[Some((self.pidfd.as_fd(), Interest::Readable))],
+                Duration::ZERO,
+            )[0]
+    }
+
+    /// The runner and the processes between it and the grader, to spare when a scenario's
+    /// leftovers are killed.
+    pub fn chain(&self) -> &[i32] {
+        &self.chain
+    }
+
+    /// CPU time the runner used to start and load, charged to each scenario.
+    pub fn loaded_cpu(&self) -> Duration {
+        self.loaded_cpu
+    }
+
+    /// A process forked for one scenario of `run`, under `limits`, driven until `deadline`.
+    /// The error says why the runner could not give one (it is then not used again).
+    pub fn fork(&self, run: &Run, limits: &Limits, deadline: Instant) -> Result<Running, String> {
+        let started = Instant::now();
+        let forked = self.fork_inner(run, limits);
+        if forked.is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+        let (forked, pipes) = forked?;
+        Ok(Running::forked(forked, pipes, limits, started, deadline))
+    }
+
+    fn fork_inner(&self, run: &Run, limits: &Limits) -> Result<(Forked, [OwnedFd; 3]), String> {
+        let io = |e: rustix::io::Errno| format!("cannot make a pipe: {e}");
+        let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
+        let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
+        let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
+        let (handshake, theirs) =
+            channel::pair().map_err(|e| format!("no socket for the handshake: {e}"))?;
+        // RLIMIT_CPU counts from the fork: what the runner used to start and load is taken
+        // off (to the second, the limit's own unit). RLIMIT_NPROC counts every process of the
+        // user: the runner is one more than a fresh process has beside it.
+        let scenario_limits = Limits {
+            cpu_seconds: limits
+                .cpu_seconds
+                .map(|cpu| cpu.saturating_sub(self.loaded_cpu.as_secs()).max(1)),
+            processes: limits.processes.map(|n| n + 1),
+            ..limits.clone()
+        };
+        channel::send(
+            &self.control,
+            &limits::request(&scenario_limits),
+            &[
+                stdin_read.as_fd(),
+                stdout_write.as_fd(),
+                stderr_write.as_fd(),
+                theirs.as_fd(),
+            ],
+        )
+        .map_err(|e| format!("the runner does not take requests: {e}"))?;
+        drop((stdin_read, stdout_write, stderr_write, theirs));
+        let ready = channel::receive(
+            handshake.as_fd(),
+            Instant::now() + READY_WAIT,
+            Some(self.pidfd.as_fd()),
+        );
+        let ready = match ready {
+            Ok(message) if message.bytes == b"ready" => message,
+            other => return Err(silence("fork", other)),
+        };
+        let forked = self.adopt(&ready)?;
+        limits::verify(ready.pid, &scenario_limits)?;
+        run.adopt(forked.id())
+            .map_err(|e| format!("cannot put the scenario's process in its cgroup: {e}"))?;
+        channel::send(&handshake, b"go", &[])
+            .map_err(|e| format!("the scenario's process went away: {e}"))?;
+        Ok((forked, [stdin_write, stdout_read, stderr_read]))
+    }
+
+    /// The process that said `ready`, once the grader has checked it is a child of the
+    /// runner with the expected user, held by a pidfd (checked again after the pidfd is
+    /// open, so a reused pid cannot pass).
+    fn adopt(&self, ready: &Message) -> Result<Forked, String> {
+        let pid = ready.pid.as_raw_nonzero().get();
+        let runner = self.pid.as_raw_nonzero().get();
+        let ours = || process::parent_of(pid) == Some(runner);
+        if ready.uid != self.uid || !ours() {
+            return Err("a process other than the runner's child answered".into());
+        }
+        let pidfd = pidfd_open(ready.pid, PidfdFlags::empty())
+            .map_err(|e| format!("cannot hold the scenario's process: {e}"))?;
+        if !ours() {
+            return Err("the scenario's process went away".into());
+        }
+        Ok(Forked::new(ready.pid, pidfd, self.pid))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Its run (dropped next) kills every process of the jail's user.
+        kill_group(self.process.id());
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// A job for the keeper thread.
+type Spawn = Box<dyn FnOnce() + Send>;
+
+/// [`spawn_with`] on a thread that lives as long as the grader. A runner dies with the thread
+/// that started it (its death signal, and bubblewrap's `--die-with-parent`, follow the parent
+/// thread), and it outlives the worker thread that first needed it.
+fn spawn_from_keeper(
+    launch: &Launch,
+    limits: &Limits,
+    stdio: [Stdio; 3],
+) -> std::io::Result<Child> {
+    static KEEPER: OnceLock<Mutex<mpsc::Sender<Spawn>>> = OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (jobs, receiver) = mpsc::channel::<Spawn>();
+        std::thread::spawn(move || receiver.iter().for_each(|job| job()));
+        Mutex::new(jobs)
+    });
+    let (launch, limits) = (launch.clone(), limits.clone());
+    let (reply, answer) = mpsc::channel();
+    let job: Spawn = Box::new(move || {
+        let _ = reply.send(spawn_with(&launch, &limits, stdio));
+    });
+    keeper
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(job)
+        .map_err(|_| std::io::Error::other("the thread that starts runners is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the thread that starts runners is gone"))?
+}
+
+/// Why a message did not come (or was the wrong one), at `stage`.
+fn silence(stage: &str, got: Result<Message, Silence>) -> String {
+    match got {
+        Ok(message) => format!(
+            "the runner answered {:?} at {stage}",
+            String::from_utf8_lossy(&message.bytes)
+        ),
+        Err(Silence::Closed) => format!("the runner ended at {stage}"),
+        Err(Silence::TimedOut) => format!("the runner did not answer at {stage}"),
+        Err(Silence::Failed(e)) => format!("the runner's channel failed at {stage}: {e}"),
+    }
+}
+
+/// `pid` and its ancestors up to (not including) the grader.
+fn chain_to_grader(pid: i32) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let mut chain = Vec::new();
+    let mut current = pid;
+    while current > 1 && current != me && chain.len() < 16 {
+        chain.push(current);
+        match process::parent_of(current) {
+            Some(parent) => current = parent,
+            None => break,
+        }
+    }
+    chain
+}

@@ -1,0 +1,278 @@
+"""boardgrade's loaded runner: one interpreter per submission loads the harness (and, for a
+call protocol, the student's module) once, then forks one process per scenario from that
+state.
+
+    python -B boardgrade_fork.py adapter ADAPTER ENTRY    as `python -B ADAPTER ENTRY` would
+    python -B boardgrade_fork.py program STUBS ENTRY      as `boardgrade_launch.py STUBS ENTRY`
+
+Its stdin is a control socket (SOCK_SEQPACKET) to the grader. It says `hello` before any
+student code runs, then `loaded` once the adapter reaches `serve()` (or `fallback REASON` when
+the submission cannot be served this way: its import reads stdin, forks, starts a thread, or
+does not load). Each `run` message carries four descriptors: the scenario's stdin, stdout and
+stderr, and a socket on which the forked process says `ready` (the kernel attaches its pid)
+and waits for `go` while the grader applies its limits and cgroup. Then the scenario runs in
+that process exactly as in a fresh interpreter, starting with what the import wrote to stderr.
+
+The grader trusts nothing this file or the submission says after `hello`: it learns the
+process from the kernel, keeps every limit, kill and exit status in its own hands, and falls
+back to a fresh process per scenario whenever the runner misbehaves.
+"""
+
+import os
+import resource
+import sys
+import _socket
+
+_READY, _GO, _RUN = b"ready", b"go", b"run"
+_FDS_PER_RUN = 4
+# The limits a `run` message names, in its order.
+_LIMITS = (resource.RLIMIT_CORE, resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE,
+           resource.RLIMIT_NPROC)
+
+
+_PR_SET_DUMPABLE = 4
+
+
+def _prctl():
+    """prctl(2) through ctypes, or None where ctypes is missing."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except Exception:
+        return None
+
+
+class _ReadsStdin(BaseException):
+    """Raised where the import reads stdin (a BaseException, so `except Exception` of the
+    student's code does not hide it)."""
+
+
+class _StdinAtImport(object):
+    """sys.stdin while the submission is imported: any read is noted (and fails), since a
+    fresh process would read the scenario's first line there."""
+
+    def __init__(self, runner):
+        self._runner = runner
+
+    def isatty(self):
+        return False
+
+    def __getattr__(self, name):
+        if name in ("encoding", "errors", "name", "mode", "closed", "newlines"):
+            return getattr(sys.__stdin__, name)
+        self._runner.reads_stdin = True
+        raise _ReadsStdin("stdin is read at import time")
+
+    def __iter__(self):
+        self._runner.reads_stdin = True
+        raise _ReadsStdin("stdin is read at import time")
+
+
+class Runner(object):
+    def __init__(self):
+        # Everything the runner needs is taken before student code can replace it.
+        self._fork, self._setsid, self._dup2, self._close = os.fork, os.setsid, os.dup2, os.close
+        self._write, self._waitpid, self._exit = os.write, os.waitpid, os._exit
+        self._setrlimit = resource.setrlimit
+        self._control = _socket.socket(fileno=os.dup(0))
+        self._send = self._control.send
+        self._recvmsg = self._control.recvmsg
+        self.reads_stdin = False
+        self.forks = False
+        self.in_scenario = False
+        self._pid = os.getpid()
+        self._import_output = b""
+        self._prctl = _prctl()
+        self._send(b"hello")
+        if self._prctl is None:
+            self.fallback("the runner cannot keep its scenarios from tracing it (no ctypes)")
+        # Not dumpable: the scenarios' processes run as the same user, and must neither
+        # trace the runner nor read its /proc files. Each scenario's process is made
+        # dumpable again, as a fresh one is.
+        self._prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        # While loading: stdin never delivers (a raw read blocks, the grader's wait for
+        # `loaded` ends it), sys.stdin notes any read, and what is printed is kept.
+        self._never_read, self._never_written = os.pipe()
+        self._dup2(self._never_read, 0)
+        self._capture = os.memfd_create("boardgrade-import")
+        self._dup2(self._capture, 1)
+        self._dup2(self._capture, 2)
+        sys.stdin = _StdinAtImport(self)
+        os.fork = self._noting_fork
+
+    def _noting_fork(self):
+        """os.fork while the submission is imported: noted, since a fresh process would
+        fork in every scenario."""
+        self.forks = True
+        return self._fork()
+
+    def _finish_loading(self):
+        """What the import printed (to replay in each scenario), and why it cannot be
+        forked from, if it cannot."""
+        if os.getpid() != self._pid:
+            self._exit(0)  # a process the import forked: only the runner serves
+        if os.fork == self._noting_fork:
+            os.fork = self._fork
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os.lseek(self._capture, 0, os.SEEK_SET)
+        chunks = []
+        while True:
+            chunk = os.read(self._capture, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        self._import_output = b"".join(chunks)
+        if self.reads_stdin:
+            return "its import reads stdin"
+        if self.forks:
+            return "its import starts a process"
+        tasks = os.listdir("/proc/self/task")
+        if len(tasks) > 1:
+            return "its import starts a thread"
+        for task in tasks:
+            with open("/proc/self/task/%s/children" % task) as children:
+                if children.read().strip():
+                    return "its import starts a process"
+        return None
+
+    def fallback(self, reason):
+        """Tells the grader this submission needs a fresh process per scenario, and ends."""
+        try:
+            self._send(("fallback " + reason).encode("utf-8", "replace"))
+        finally:
+            self._exit(0)
+
+    def become_scenario(self):
+        """Reports the runner loaded, then serves `run` messages; returns only in a
+        scenario's own process, set up as a fresh interpreter's would be."""
+        reason = self._finish_loading()
+        if reason is not None:
+            self.fallback(reason)
+        self._send(b"loaded")
+        room = _socket.CMSG_SPACE(_FDS_PER_RUN * 4)
+        while True:
+            try:
+                message, ancillary, _, _ = self._recvmsg(512, room)
+            except InterruptedError:
+                continue
+            fds = []
+            for level, kind, data in ancillary:
+                if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+                    fds += [int.from_bytes(data[i:i + 4], sys.byteorder)
+                            for i in range(0, len(data) - len(data) % 4, 4)]
+            if not message:
+                self._exit(0)
+            self._reap()
+            words = message.split()
+            if words[:1] != [_RUN] or len(words) != 1 + len(_LIMITS) or len(fds) != _FDS_PER_RUN:
+                for fd in fds:
+                    self._close(fd)
+                continue
+            if self._fork() == 0:
+                self._enter(fds, words[1:])
+                return
+            for fd in fds:
+                self._close(fd)
+
+    def _reap(self):
+        """Reaps the scenarios that ended (the grader has read their exit status by the time
+        it asks for the next one)."""
+        while True:
+            try:
+                pid, _ = self._waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+
+    def _enter(self, fds, limits):
+        stdin, stdout, stderr, handshake = fds
+        self.in_scenario = True
+        self._setsid()
+        # No death signal with the runner: a scenario that kills its runner lives on, as a
+        # fresh process would (its cgroup and user are killed at the scenario's end).
+        self._prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
+        for kind, value in zip(_LIMITS, limits):
+            if value != b"-":
+                self._setrlimit(kind, (int(value), int(value)))
+        for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
+            self._dup2(fd, target)
+        for fd in (stdin, stdout, stderr, self._never_read, self._never_written, self._capture):
+            self._close(fd)
+        self._control.close()
+        ready = _socket.socket(fileno=handshake)
+        ready.send(_READY)
+        if ready.recv(8) != _GO:
+            self._exit(111)
+        ready.close()
+        sys.stdin = sys.__stdin__
+        sys.excepthook = _as_if_fresh(sys.excepthook)
+        if "random" in sys.modules:
+            sys.modules["random"].seed()  # as a fresh interpreter seeds it
+        output, written = self._import_output, 0
+        while written < len(output):
+            written += self._write(2, output[written:])
+
+
+def _as_if_fresh(hook):
+    """An excepthook that leaves out the runner's own frames, so an uncaught error reads as
+    it would in a fresh interpreter running the script."""
+    import runpy
+
+    own = (os.path.abspath(__file__), getattr(runpy, "__file__", None) or "<frozen runpy>",
+           "<frozen runpy>")
+
+    def strip(kind, value, tb):
+        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename in own:
+            tb = tb.tb_next
+        if isinstance(value, BaseException):
+            value.__traceback__ = tb  # what the default hook prints
+        hook(kind, value, tb)
+
+    return strip
+
+
+def _adapter(runner, adapter, entry):
+    import boardgrade_adapter
+    import runpy
+
+    boardgrade_adapter._fork_runner = runner
+    sys.argv = [adapter, entry]
+    try:
+        runpy.run_path(adapter, run_name="__main__")
+    except _ReadsStdin:
+        if runner.in_scenario:
+            raise
+        runner.fallback("its import reads stdin")
+    except BaseException:
+        if runner.in_scenario:
+            raise
+        runner.fallback("it does not load")
+    if not runner.in_scenario:
+        runner.fallback("it does not load")
+
+
+def _program(runner, stubs, entry):
+    import runpy
+
+    launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boardgrade_launch.py")
+    runner.become_scenario()
+    sys.argv = [launcher, stubs, entry]
+    runpy.run_path(launcher, run_name="__main__")
+
+
+def main():
+    runner = Runner()
+    mode, first, entry = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
+    if mode == "adapter":
+        _adapter(runner, first, entry)
+    else:
+        _program(runner, first, entry)
+
+
+main()

@@ -1,0 +1,284 @@
+//! The loaded Python runner (`--python-runner fork`) against a fresh interpreter per scenario
+//! (`--python-runner fresh`), through the real binary: a class graded both ways gives the
+//! same grades.csv and the same verdicts, details and stderr for every scenario, hostile
+//! submissions and imports it cannot fork from included; those fall back and say so.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::boardgrade;
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A class folder of `(submission, fixture, entry file)`.
+fn make_class(class: &Path, members: &[(&str, &str, &str)]) {
+    for (name, fixture, entry) in members {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(
+            root().join("fixtures").join(fixture),
+            class.join(name).join(entry),
+        )
+        .unwrap();
+    }
+}
+
+/// Grades `class` against `specs` with `runner`: (grades.csv, results by submission id).
+fn grade(class: &Path, specs: &Path, out: &Path, runner: &str, sandbox: &str) -> (String, Value) {
+    let output = boardgrade()
+        .args([
+            "grade",
+            class.to_str().unwrap(),
+            "--specs",
+            specs.to_str().unwrap(),
+        ])
+        .args([
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+            "--jobs",
+            "2",
+        ])
+        .args(["--python-runner", runner, "--sandbox", sandbox])
+        .args(["--memory-limit", "512", "--output-limit", "65536"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{runner}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    (csv, report)
+}
+
+/// Scratch folders are named after the grader's pid: equal runs differ only there.
+fn without_scratch_names(text: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    for (i, part) in text.split("boardgrade-").enumerate() {
+        if i == 0 {
+            kept.push_str(part);
+            continue;
+        }
+        // `PID-XXXXXX/` is the scratch folder's own name.
+        let rest = part.split_once('/').map_or("", |(_, rest)| rest);
+        kept.push_str("boardgrade-*/");
+        kept.push_str(rest);
+    }
+    kept
+}
+
+/// Each submission's scenarios as they would be reported, timings left out.
+fn scenarios(report: &Value) -> Vec<(String, Vec<String>)> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let scenarios = r["scenarios"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let mut s = s.clone();
+                    let fields = s.as_object_mut().unwrap();
+                    fields.remove("duration_ms");
+                    if fields["verdict"] == "timeout" {
+                        // "no end after 6.01s of wall-clock time": a measured time.
+                        let detail = fields["detail"].as_str().unwrap_or_default();
+                        let detail: String = detail
+                            .chars()
+                            .filter(|c| !c.is_ascii_digit() && *c != '.')
+                            .collect();
+                        fields.insert("detail".into(), detail.into());
+                    }
+                    without_scratch_names(&s.to_string())
+                })
+                .collect();
+            (r["id"].as_str().unwrap().to_string(), scenarios)
+        })
+        .collect()
+}
+
+fn notes_of(report: &Value, id: &str) -> Vec<String> {
+    let result = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no {id}"));
+    result["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn both_runners_agree(class: &Path, specs: &Path, sandbox: &str) -> Value {
+    let dir = class.parent().unwrap();
+    let (fork_csv, fork) = grade(class, specs, &dir.join("out-fork"), "fork", sandbox);
+    let (fresh_csv, fresh) = grade(class, specs, &dir.join("out-fresh"), "fresh", sandbox);
+    assert_eq!(fork_csv, fresh_csv, "{sandbox}: grades.csv");
+    let (fork_scenarios, fresh_scenarios) = (scenarios(&fork), scenarios(&fresh));
+    assert_eq!(fork_scenarios.len(), fresh_scenarios.len());
+    for ((id, forked), (_, fresh)) in fork_scenarios.iter().zip(&fresh_scenarios) {
+        for (a, b) in forked.iter().zip(fresh) {
+            assert_eq!(a, b, "{sandbox}: {id}");
+        }
+    }
+    // The old path never says anything about a runner.
+    for (id, _) in &fresh_scenarios {
+        assert!(
+            !notes_of(&fresh, id)
+                .iter()
+                .any(|n| n.contains("Python process")),
+            "{id}"
+        );
+    }
+    fork
+}
+
+fn sandboxes() -> Vec<&'static str> {
+    let mut sandboxes = vec!["limits"];
+    if boardgrade::execution::sandbox::bwrap_works() {
+        sandboxes.push("bwrap");
+    }
+    sandboxes
+}
+
+const ONE_D: &str = "one_d_chess.py";
+
+#[test]
+fn a_call_protocol_class_grades_the_same_forked_and_fresh_and_says_where_it_fell_back() {
+    for sandbox in sandboxes() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class");
+        make_class(
+            &class,
+            &[
+                ("correct", "one-d-chess/project5/one_d_chess.py", ONE_D),
+                (
+                    "toplevel",
+                    "one-d-chess/project5/quirk-toplevel-prints.py",
+                    ONE_D,
+                ),
+                (
+                    "main_at_import",
+                    "one-d-chess/project5/quirk-main-at-import.py",
+                    ONE_D,
+                ),
+                ("raises", "one-d-chess/project5/bug-move-raises.py", ONE_D),
+                ("prints_at_import", "runner/import_prints.py", ONE_D),
+                ("reads_stdin", "runner/import_reads_stdin.py", ONE_D),
+                ("blocks", "runner/import_blocks.py", ONE_D),
+                ("forks", "runner/import_forks.py", ONE_D),
+                ("thread", "runner/import_thread.py", ONE_D),
+                ("kills_runner", "runner/kills_runner.py", ONE_D),
+                ("lists_fds", "runner/lists_fds.py", ONE_D),
+            ],
+        );
+        let specs: PathBuf = root().join("specs/one-d-chess/project5");
+        let fork = both_runners_agree(&class, &specs, sandbox);
+        let fell_back = |id: &str, why: &str| {
+            let notes = notes_of(&fork, id);
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.contains("fresh Python process per scenario") && n.contains(why)),
+                "{sandbox} {id}: {notes:?}"
+            );
+        };
+        fell_back("reads_stdin", "reads stdin");
+        fell_back("blocks", "did not finish");
+        fell_back("forks", "starts a process");
+        fell_back("thread", "starts a thread");
+        fell_back("kills_runner", "ended 3 times");
+        for id in [
+            "correct",
+            "toplevel",
+            "prints_at_import",
+            "lists_fds",
+            "raises",
+        ] {
+            assert!(notes_of(&fork, id).is_empty(), "{sandbox} {id} was forked");
+        }
+        // What the import wrote to stderr opens each scenario's stderr, as in a fresh process.
+        let prints = fork["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == "prints_at_import")
+            .unwrap();
+        let stderr = prints["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find_map(|s| s["stderr_tail"].as_str())
+            .expect("a failing scenario shows its stderr");
+        assert!(stderr.starts_with("loading one_d_chess\n"), "{stderr}");
+        assert!(stderr.contains("NameError"), "{stderr}");
+    }
+}
+
+#[test]
+fn whole_programs_and_hostile_ones_grade_the_same_forked_and_fresh() {
+    for sandbox in sandboxes() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class");
+        let mut members = vec![
+            (
+                "correct",
+                "one-d-chess/csc110/chess.py".to_string(),
+                "chess.py",
+            ),
+            (
+                "debug_print",
+                "one-d-chess/csc110/bug-debug-print.py".to_string(),
+                "chess.py",
+            ),
+        ];
+        for hostile in [
+            "sleep_forever",
+            "fork_count",
+            "setsid_daemon",
+            "background_child",
+            "closes_stdout",
+            "exits_nonzero",
+            "invalid_utf8",
+            "memory_hog",
+        ] {
+            members.push((hostile, format!("hostile/{hostile}.py"), "chess.py"));
+        }
+        let members: Vec<(&str, &str, &str)> = members
+            .iter()
+            .map(|(n, f, e)| (*n, f.as_str(), *e))
+            .collect();
+        make_class(&class, &members);
+        let specs = dir.path().join("specs");
+        std::fs::create_dir_all(&specs).unwrap();
+        std::fs::copy(
+            root().join("tests/selftest/hostile_game.toml"),
+            specs.join("game.toml"),
+        )
+        .unwrap();
+        let fork = both_runners_agree(&class, &specs, sandbox);
+        let verdict = |id: &str| {
+            let r = fork["submissions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == id)
+                .unwrap();
+            r["scenarios"][0]["verdict"].as_str().unwrap().to_string()
+        };
+        assert_eq!(verdict("correct"), "pass", "{sandbox}");
+        assert_eq!(verdict("sleep_forever"), "timeout", "{sandbox}");
+        assert_eq!(verdict("memory_hog"), "memory-limit", "{sandbox}");
+    }
+}
