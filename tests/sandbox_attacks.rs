@@ -347,7 +347,14 @@ fn a_run_is_capped_in_memory_for_all_its_processes_together() {
             .envs(env.iter().copied())
             .args(["test", "tests/selftest/hostile_game.toml", "--python"])
             .arg(root().join("fixtures/hostile/memory_by_children.py"))
-            .args(["--sandbox", sandbox, "--format", "json"])
+            .args([
+                "--sandbox",
+                sandbox,
+                "--format",
+                "json",
+                "--memory-limit",
+                "400",
+            ])
             .output()
             .unwrap();
         let report: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -356,7 +363,7 @@ fn a_run_is_capped_in_memory_for_all_its_processes_together() {
             .unwrap()
             .contains("no memory cgroup");
         let scenario = &report["scenarios"][0];
-        // Six children of 600 MiB each stay under the per-process limit; only a cap on the
+        // Six children of 150 MiB each stay under the per-process limit of 400 MiB; only a cap on the
         // whole run stops them, and then it is the memory limit, not a crash.
         let expected = if capped { "memory-limit" } else { "wrong" };
         assert_eq!(scenario["verdict"], expected, "{sandbox}: {scenario:#}");
