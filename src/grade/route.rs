@@ -495,6 +495,28 @@ mod tests {
     }
 
     #[test]
+    fn of_two_dialects_answered_in_full_the_one_asking_for_more_wins() {
+        let p5 = dialect("one-d-chess", "project5");
+        let fall = dialect("one-d-chess", "project5-fall2023");
+        let both = [p5, fall];
+        let later = candidate("one_d_chess.py", p5.defines, None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[later], &both, None) else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "project5");
+        assert!(chosen.notes.is_empty());
+        let earlier = candidate("one_d_chess.py", fall.defines, None);
+        let Routing::Graded(chosen) = super::route(&folder(), &[earlier], &both, None) else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.dialect.name, "project5-fall2023");
+        assert_eq!(
+            chosen.notes,
+            ["graded as variant project5-fall2023 of project5: one_d_chess.py defines `whos_the_winner`"]
+        );
+    }
+
+    #[test]
     fn test_files_are_not_candidates() {
         for (path, test) in [
             ("test_chess.py", true),
