@@ -171,6 +171,17 @@ fn a_class_holding_both_texts_grades_each_under_its_own() {
         bob["notes"][0],
         "graded as variant project5-fall2023 of project5: one_d_chess.py defines `whos_the_winner`"
     );
+    // Both have full marks out of different maxima: the class mean is not put over one of
+    // them.
+    let summary = std::fs::read_to_string(dir.path().join("out/summary.txt")).unwrap();
+    let alice_max = alice["max_score"].as_f64().unwrap();
+    assert!(
+        summary.contains(&format!(
+            "mean score {} (maxima {alice_max} to 38), mean share 100%",
+            (alice_max + 38.0) / 2.0
+        )),
+        "{summary}"
+    );
 }
 
 #[test]

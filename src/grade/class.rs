@@ -48,7 +48,13 @@ pub struct ClassSummary {
     /// scenario ran).
     pub did_not_load: Vec<DidNotLoad>,
     pub mean_score: f64,
+    /// The largest maximum of the submissions (they differ when variants with different
+    /// totals are graded together).
     pub max_score: f64,
+    /// The smallest maximum of the submissions.
+    pub min_max_score: f64,
+    /// The mean of each submission's score over its own maximum (0 to 1).
+    pub mean_share: f64,
     /// Most failed first.
     pub scenarios: Vec<ScenarioStat>,
     /// Largest first; only failures shared by two or more submissions.
@@ -161,6 +167,23 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             results.iter().map(|r| r.score).sum::<f64>() / results.len() as f64
         },
         max_score: results.iter().map(|r| r.max_score).fold(0.0, f64::max),
+        min_max_score: results
+            .iter()
+            .map(|r| r.max_score)
+            .reduce(f64::min)
+            .unwrap_or(0.0),
+        mean_share: if results.is_empty() {
+            0.0
+        } else {
+            let share = |r: &SubmissionResult| {
+                if r.max_score > 0.0 {
+                    r.score / r.max_score
+                } else {
+                    0.0
+                }
+            };
+            results.iter().map(share).sum::<f64>() / results.len() as f64
+        },
         scenarios,
         common_failures,
     }

@@ -118,16 +118,32 @@ impl<O: Write> ClassReporter<O> {
     }
 }
 
+/// The class's mean score: over the maximum, or, where submissions were graded under
+/// variants with different totals (a mean over one maximum would mislead), with the range
+/// of maxima and the mean share of each one's own maximum.
+pub fn mean_score(s: &ClassSummary) -> String {
+    let mean = number((s.mean_score * 100.0).round() / 100.0);
+    if s.min_max_score == s.max_score {
+        format!("{mean}/{}", number(s.max_score))
+    } else {
+        format!(
+            "{mean} (maxima {} to {}), mean share {}%",
+            number(s.min_max_score),
+            number(s.max_score),
+            number((s.mean_share * 1000.0).round() / 10.0)
+        )
+    }
+}
+
 /// The class summary as text (also written to the results folder).
 pub fn summary_text(s: &ClassSummary) -> String {
+    let mean = mean_score(s);
     let mut out = format!(
-        "{} submission(s): {} passed everything, {} not graded, {} do not load, mean score {}/{}\n",
+        "{} submission(s): {} passed everything, {} not graded, {} do not load, mean score {mean}\n",
         s.submissions,
         s.fully_passed,
         s.not_graded,
         s.did_not_load.len(),
-        number((s.mean_score * 100.0).round() / 100.0),
-        number(s.max_score)
     );
     if !s.did_not_load.is_empty() {
         out.push_str("\ndo not load (scored 0, not in the failure rates):\n");

@@ -284,13 +284,12 @@ pub fn class_report(results: &[SubmissionResult], summary: &ClassSummary, title:
     );
     let _ = write!(
         out,
-        r##"<h1>{}</h1><p>{} submission(s), {} fully passed, {} not graded; mean score {}/{}.</p><nav><a href="#distribution">distribution</a> · <a href="#scenarios">scenarios</a> · <a href="#mistakes">common mistakes</a> · <a href="#students">students</a></nav>"##,
+        r##"<h1>{}</h1><p>{} submission(s), {} fully passed, {} not graded; mean score {}.</p><nav><a href="#distribution">distribution</a> · <a href="#scenarios">scenarios</a> · <a href="#mistakes">common mistakes</a> · <a href="#students">students</a></nav>"##,
         escape(title),
         summary.submissions,
         summary.fully_passed,
         summary.not_graded,
-        number(summary.mean_score),
-        number(summary.max_score)
+        super::class::mean_score(summary),
     );
     distribution(&mut out, results);
     failure_rates(&mut out, summary);
