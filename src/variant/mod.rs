@@ -21,7 +21,7 @@ pub use file::{key_offset, parse, VariantFile};
 pub use template::template;
 
 use crate::error::ScenarioFileError;
-use crate::games::{Dialect, Game, PythonLaunch};
+use crate::games::{Dialect, Game, OptionError, PythonLaunch};
 
 /// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
 /// own scenarios.
@@ -80,9 +80,33 @@ impl std::fmt::Debug for Variant {
 }
 
 impl Variant {
-    /// The game's reading of the keys, as the type the game made.
-    pub fn data<T: 'static>(&'static self) -> Option<&'static T> {
-        self.data.downcast_ref()
+    /// The game's reading of the keys, as the type the game made; an error naming the
+    /// variant when it was made by another dialect (`base`, for the message).
+    pub fn data<T: 'static>(&'static self, base: &str) -> Result<&'static T, OptionError> {
+        self.data.downcast_ref().ok_or_else(|| {
+            OptionError::new("dialect", format!("{} is not a {base} variant", self.name))
+        })
+    }
+}
+
+impl Derived {
+    /// A variant served by the Python `adapter` script of its base, given `interface` (the
+    /// game's reading of the keys) as JSON data; `key` names the table a failure is about.
+    pub fn served_by<T: serde::Serialize + Any + Send + Sync>(
+        adapter: &str,
+        interface: T,
+        entry_file: String,
+        defines: Vec<String>,
+        key: &str,
+    ) -> Result<Derived, OptionError> {
+        let json = serde_json::to_string_pretty(&interface)
+            .map_err(|e| OptionError::new(key, e.to_string()))?;
+        Ok(Derived {
+            entry_file,
+            defines,
+            adapter: Some(format!("{adapter}\nserve_interface({json})\n")),
+            data: Box::new(interface),
+        })
     }
 }
 

@@ -112,14 +112,8 @@ impl Game for Chess {
         keys: &toml::Table,
     ) -> Result<Derived, OptionError> {
         let interface = interface::Interface::derive(keys)?;
-        let json = serde_json::to_string_pretty(&interface)
-            .map_err(|e| OptionError::new("class", e.to_string()))?;
-        Ok(Derived {
-            entry_file: interface.entry_file.clone(),
-            defines: vec![interface.class.clone()],
-            adapter: Some(format!("{ECS198F_ADAPTER}\nserve_interface({json})\n")),
-            data: Box::new(interface),
-        })
+        let (entry_file, defines) = (interface.entry_file.clone(), vec![interface.class.clone()]);
+        Derived::served_by(ECS198F_ADAPTER, interface, entry_file, defines, "class")
     }
 
     fn start_variant(
@@ -127,12 +121,7 @@ impl Game for Chess {
         variant: &'static Variant,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        let interface: &'static interface::Interface = variant.data().ok_or_else(|| {
-            OptionError::new(
-                "dialect",
-                format!("{} is not an ecs198f variant", variant.name),
-            )
-        })?;
+        let interface: &'static interface::Interface = variant.data("ecs198f")?;
         Ok(Box::new(Ecs198f::with(
             ScenarioOptions::parse(options)?,
             interface,

@@ -131,14 +131,14 @@ impl Game for OneDChess {
             ));
         }
         let interface = Interface::derive(keys)?;
-        let json = serde_json::to_string_pretty(&interface)
-            .map_err(|e| OptionError::new("functions", e.to_string()))?;
-        Ok(Derived {
-            entry_file: interface.entry_file.clone(),
-            defines: interface.defines(),
-            adapter: Some(format!("{PROJECT5_ADAPTER}\nserve_interface({json})\n")),
-            data: Box::new(interface),
-        })
+        let (entry_file, defines) = (interface.entry_file.clone(), interface.defines());
+        Derived::served_by(
+            PROJECT5_ADAPTER,
+            interface,
+            entry_file,
+            defines,
+            "functions",
+        )
     }
 
     fn start_variant(
@@ -147,12 +147,7 @@ impl Game for OneDChess {
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
         check_option_keys(options, &[])?;
-        let interface: &'static Interface = variant.data().ok_or_else(|| {
-            OptionError::new(
-                "dialect",
-                format!("{} is not a project5 variant", variant.name),
-            )
-        })?;
+        let interface: &'static Interface = variant.data("project5")?;
         Ok(Box::new(project5::Project5::with(interface)))
     }
 }
