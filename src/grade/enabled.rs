@@ -43,22 +43,19 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             }
         }
     }
-    let is_variant = |s: &Scenario| variant::find(s.game.name(), s.dialect.name).is_some();
+    // Each variant among the specs once, in order of appearance, with its scenario count.
+    let mut present: Vec<(&'static Variant, usize)> = Vec::new();
+    for s in &scenarios {
+        if let Some(found) = variant::find(s.game.name(), s.dialect.name) {
+            match present.iter_mut().find(|(v, _)| std::ptr::eq(*v, found)) {
+                Some((_, count)) => *count += 1,
+                None => present.push((found, 1)),
+            }
+        }
+    }
     for (name, source) in &wanted {
-        let found = scenarios
-            .iter()
-            .any(|s| s.dialect.name == *name && is_variant(s));
-        if !found {
-            let known: Vec<&str> = scenarios
-                .iter()
-                .filter(|s| is_variant(s))
-                .map(|s| s.dialect.name)
-                .fold(Vec::new(), |mut names, n| {
-                    if !names.contains(&n) {
-                        names.push(n);
-                    }
-                    names
-                });
+        if !present.iter().any(|(v, _)| v.name == *name) {
+            let known: Vec<&str> = present.iter().map(|(v, _)| v.name).collect();
             return Err(Error::Usage(format!(
                 "{source}: key `{VARIANTS}`: no variant {name:?} among the specs graded (they hold {})",
                 if known.is_empty() {
@@ -69,38 +66,34 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             )));
         }
     }
-    let mut left_out: Vec<LeftOut> = Vec::new();
-    let mut kept = Vec::with_capacity(scenarios.len());
-    for s in &scenarios {
-        let Some(found) = variant::find(s.game.name(), s.dialect.name) else {
-            continue;
-        };
-        let base_graded = scenarios
-            .iter()
-            .any(|other| std::ptr::eq(other.dialect, found.base));
-        let on = wanted.iter().any(|(n, _)| *n == found.name);
-        if base_graded && !on {
-            match left_out.iter_mut().find(|l| l.variant == found.name) {
-                Some(entry) => entry.scenarios += 1,
-                None => left_out.push(LeftOut {
-                    game: found.game.name(),
-                    variant: found.name,
-                    base: found.base.name,
-                    scenarios: 1,
-                }),
-            }
-        }
-    }
-    let replaced = replaced_bases(&scenarios, &wanted);
-    for s in scenarios {
-        let out = left_out
-            .iter()
-            .any(|l| l.game == s.game.name() && l.variant == s.dialect.name);
-        let base_replaced = replaced.iter().any(|v| std::ptr::eq(v.base, s.dialect));
-        if !out && !base_replaced {
-            kept.push(s);
-        }
-    }
+    let on = |v: &Variant| wanted.iter().any(|(n, _)| *n == v.name);
+    let base_graded = |v: &Variant| scenarios.iter().any(|s| std::ptr::eq(s.dialect, v.base));
+    let left_out: Vec<LeftOut> = present
+        .iter()
+        .filter(|(v, _)| !on(v) && base_graded(v))
+        .map(|(v, count)| LeftOut {
+            game: v.game.name(),
+            variant: v.name,
+            base: v.base.name,
+            scenarios: *count,
+        })
+        .collect();
+    // An enabled variant that asks for exactly its base's names (a notation variant):
+    // routing cannot tell it from its base, so it takes the base's place.
+    let replaced: Vec<&'static Variant> = present
+        .iter()
+        .map(|(v, _)| *v)
+        .filter(|v| on(v) && same_names(v.dialect.defines, v.base.defines))
+        .collect();
+    let kept = scenarios
+        .into_iter()
+        .filter(|s| {
+            let out = left_out
+                .iter()
+                .any(|l| l.game == s.game.name() && l.variant == s.dialect.name);
+            !out && !replaced.iter().any(|v| std::ptr::eq(v.base, s.dialect))
+        })
+        .collect();
     let mut notes: Vec<String> = left_out.iter().map(ToString::to_string).collect();
     notes.extend(replaced.iter().map(|v| {
         format!(
@@ -116,22 +109,10 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
     Ok((kept, notes))
 }
 
-/// The enabled variants among the scenarios that ask for exactly their base's names (a
-/// notation variant): routing cannot tell them from their base, so they take its place.
-fn replaced_bases(scenarios: &[Scenario], wanted: &[(&str, &str)]) -> Vec<&'static Variant> {
-    let mut found: Vec<&'static Variant> = Vec::new();
-    for s in scenarios {
-        let Some(v) = variant::find(s.game.name(), s.dialect.name) else {
-            continue;
-        };
-        let mut own: Vec<&str> = v.dialect.defines.to_vec();
-        let mut base: Vec<&str> = v.base.defines.to_vec();
-        own.sort_unstable();
-        base.sort_unstable();
-        let on = wanted.iter().any(|(n, _)| *n == v.name);
-        if on && own == base && !found.iter().any(|f| std::ptr::eq(*f, v)) {
-            found.push(v);
-        }
-    }
-    found
+/// Whether two lists of names hold the same names, in any order.
+fn same_names(a: &[&str], b: &[&str]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
