@@ -311,6 +311,31 @@ impl Group {
         }
     }
 
+    /// Kills every process in the group but `spared` (a loaded runner and the sandbox around
+    /// it), and waits (up to a second) until no other is left. A process that has exited is
+    /// no longer listed, though its parent has not reaped it.
+    pub fn kill_all_but(&self, spared: &[i32]) {
+        let Some(procs) = self.procs_files().into_iter().next() else {
+            return;
+        };
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            let others: Vec<rustix::process::Pid> = read(&procs)
+                .lines()
+                .filter_map(|pid| pid.trim().parse::<i32>().ok())
+                .filter(|pid| !spared.contains(pid))
+                .filter_map(rustix::process::Pid::from_raw)
+                .collect();
+            if others.is_empty() || Instant::now() >= deadline {
+                return;
+            }
+            for pid in others {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     fn remove(&self) {
         let deadline = Instant::now() + Duration::from_secs(1);
         loop {
