@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
+use crate::compare::CompareMode;
 use crate::error::Error;
 use crate::games::{self, Dialect, Game, GameOptions, Reply, Session};
-use crate::scenario::{CompareMode, HandoutDef, Scenario, Step, Visibility};
+use crate::scenario::{HandoutDef, Scenario, Step, Visibility};
 
 /// What authoring works on.
 #[derive(Debug, Clone)]

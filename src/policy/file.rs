@@ -230,7 +230,7 @@ pub fn find_beside(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::CompareMode;
+    use crate::compare::CompareMode;
 
     fn game(name: &str) -> &'static dyn Game {
         games::find(name).unwrap()

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 pub use file::{find_beside, CoursePolicy, FILE_NAME};
 
+use crate::compare::CompareMode;
 use crate::games::Game;
-use crate::scenario::CompareMode;
 
 /// The default of an option, and so its kind.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use toml::Spanned;
 
-use super::model::{CompareMode, Entry, HandoutDef, MatchDef, StepDef, Visibility};
+use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{Scenario, Step};
+use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
 use crate::policy::Policy;

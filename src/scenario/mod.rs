@@ -7,8 +7,9 @@ pub mod sources;
 
 use std::time::Duration;
 
-pub use model::{AwardDef, CompareMode, HandoutDef, MatchDef, MatchSide, Visibility};
+pub use model::{AwardDef, HandoutDef, MatchDef, MatchSide, Visibility};
 
+use crate::compare::CompareMode;
 use crate::games::{Dialect, Game, GameOptions};
 use crate::policy::Policy;
 
