@@ -74,6 +74,12 @@ pub enum Error {
     /// The command line asks for something that cannot be done.
     #[error("{0}")]
     Usage(String),
+    /// A platform's results (one submission's) asked of a class.
+    #[error(
+        "a platform's results are one submission's, and {found} were found: use \
+         --format gradescope or --format prairielearn for a class"
+    )]
+    OneSubmissionOnly { found: usize },
     /// Stopped by Ctrl-C or SIGTERM before the run finished.
     #[error("interrupted")]
     Interrupted,

@@ -63,7 +63,7 @@ pub fn code(result: &Result<Status, Error>) -> i32 {
         Err(Error::Scenario(_) | Error::Path { .. } | Error::Usage(_) | Error::Io { .. }) => {
             INVALID
         }
-        Err(Error::Lookup(_)) => INVALID,
+        Err(Error::Lookup(_) | Error::OneSubmissionOnly { .. }) => INVALID,
         Err(Error::Interrupted) => INTERRUPTED,
     }
 }

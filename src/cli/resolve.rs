@@ -10,7 +10,7 @@ use boardgrade::author::Setup;
 use boardgrade::error::ScenarioFileError;
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::{self, GameOptions};
-use boardgrade::grade::{self, route::Routing};
+use boardgrade::grade::{self, route::Routing, GradeConfig};
 use boardgrade::harness::RunConfig;
 use boardgrade::report::Style;
 use boardgrade::scenario::course::CoursePolicy;
@@ -19,9 +19,7 @@ use boardgrade::scenario::{Scenario, Visibility};
 use boardgrade::Error;
 use clap::ColorChoice;
 
-use super::args::{
-    GameArgs, HeadArgs, ReportRequest, RunArgs, ScenarioFilter, TargetArgs, TestArgs,
-};
+use super::args::{GameArgs, GradeArgs, HeadArgs, RunArgs, ScenarioFilter, TargetArgs, TestArgs};
 
 /// The interpreter named by flag, environment or default.
 pub fn python_candidate(flag: &Option<PathBuf>) -> PathBuf {
@@ -324,20 +322,24 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
     (!found.starts_with(root)).then_some(found)
 }
 
-/// `--report` of a platform's results asks for one submission's.
-pub fn platform_reports(reports: &[ReportRequest], submissions: usize) -> Result<(), Error> {
-    match reports.iter().any(|r| r.format.is_one_submissions()) && submissions != 1 {
-        true => Err(one_submission_only(submissions)),
-        false => Ok(()),
-    }
-}
-
-/// The error of a platform's results asked for several submissions.
-pub fn one_submission_only(submissions: usize) -> Error {
-    Error::Usage(format!(
-        "a platform's results are one submission's, and {submissions} were found: use \
-         --format gradescope or --format prairielearn for a class"
-    ))
+/// How `grade` grades: the interpreter found, jobs, limits, and the sandbox, with the specs
+/// out of student programs' sight (and a warning where they are not).
+pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
+    let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
+    let run = run_config(&args.run);
+    let config = GradeConfig {
+        jobs: run.jobs,
+        limits: run.limits,
+        interpreter,
+        entry: args.entry.clone(),
+        store: None,
+        resume: args.resume,
+        sandbox: sandbox(&args.run),
+        hidden: hidden_paths(&args.specs),
+        runner: args.run.python_runner,
+    };
+    warn_exposed(config.sandbox, &config.hidden);
+    Ok(config)
 }
 
 /// The running binary, which the packages copy.

@@ -2,6 +2,7 @@
 //! result stored as it finishes.
 
 pub mod class;
+pub mod class_run;
 pub mod enabled;
 pub mod fingerprint;
 pub mod leaderboard;
