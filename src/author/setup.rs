@@ -166,7 +166,7 @@ impl Setup {
             compare: CompareMode::Exact,
             judge: None,
             options: self.options.clone(),
-            policy: crate::policy::Policy::defaults(self.game, self.dialect.name),
+            policy: crate::policy::Policy::defaults(self.game.policy_options(self.dialect.name)),
             opening: None,
             steps: lines
                 .iter()

@@ -12,8 +12,8 @@ use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::{self, route::Routing, GradeConfig};
 use boardgrade::harness::RunConfig;
-use boardgrade::policy::CoursePolicy;
 use boardgrade::report::Style;
+use boardgrade::scenario::course::CoursePolicy;
 use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
 use boardgrade::Error;
@@ -312,7 +312,7 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
         return Some(given.clone());
     }
     let first = specs.first()?;
-    let found = boardgrade::policy::find_beside(first)?;
+    let found = boardgrade::scenario::course::find_beside(first)?;
     let copied = std::fs::canonicalize(first).ok()?;
     let root = if copied.is_dir() {
         copied.as_path()

@@ -1,6 +1,7 @@
-//! Scenarios: the on-disk format ([`model`]), loading ([`load`]) and finding files
-//! ([`sources`]).
+//! Scenarios: the on-disk format ([`model`]), loading ([`load`]), finding files
+//! ([`sources`]) and the course files beside them ([`course`]).
 
+pub mod course;
 pub mod load;
 pub mod model;
 pub mod sources;
