@@ -102,7 +102,7 @@ fn by_hand(launch: &Launch, input: &[u8]) -> Duration {
 /// `repeat` times in a row; its time beyond an adapter given no input, per repetition.
 fn call_protocol_code_alone(target: &Target, scenario: &Scenario, repeat: usize) -> Duration {
     let launch = target
-        .program(scenario.game, scenario.dialect, &Limits::default())
+        .program(&scenario.dialect.layout(scenario.game), &Limits::default())
         .expect("launch")
         .expect("a process")
         .launch;
@@ -140,7 +140,7 @@ print(times[len(times) // 2])
 /// A whole program's code alone: the median of `rounds` runs in one interpreter.
 fn program_code_alone(target: &Target, scenario: &Scenario, rounds: usize) -> Duration {
     let launch = target
-        .program(scenario.game, scenario.dialect, &Limits::default())
+        .program(&scenario.dialect.layout(scenario.game), &Limits::default())
         .expect("launch")
         .expect("a process")
         .launch;

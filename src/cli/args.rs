@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 use boardgrade::execution::{PythonRunner, Sandbox};
+use boardgrade::report::class_files::{ReportFormat, ReportRequest};
+use boardgrade::report::class_output::GradeFormat;
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::report::Format;
 
@@ -378,47 +380,6 @@ pub struct MergeArgs {
     pub reports: Vec<ReportRequest>,
 }
 
-/// The formats `--report` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// The class report: one self-contained HTML page.
-    Html,
-    /// Every result as one JSON document (`test`: schemas/test.schema.json, `grade`:
-    /// schemas/grade.schema.json).
-    Json,
-    /// JUnit XML: a suite per submission, a case per scenario.
-    Junit,
-    /// A row per submission, a column per scenario.
-    Csv,
-    /// The class summary as text.
-    Summary,
-    /// One column for the assignment's total, students as named, for an LMS to import.
-    Gradebook,
-    /// Gradescope's results.json (one submission).
-    Gradescope,
-    /// PrairieLearn's external-grader results.json (one submission).
-    Prairielearn,
-}
-
-impl ReportFormat {
-    /// Whether `test` writes this format (the others are a class's).
-    pub fn is_test_report(self) -> bool {
-        matches!(self, ReportFormat::Json | ReportFormat::Junit)
-    }
-
-    /// Whether the format is one submission's (a platform's results).
-    pub fn is_one_submissions(self) -> bool {
-        matches!(self, ReportFormat::Gradescope | ReportFormat::Prairielearn)
-    }
-}
-
-/// One `--report FORMAT=PATH`.
-#[derive(Debug, Clone)]
-pub struct ReportRequest {
-    pub format: ReportFormat,
-    pub path: PathBuf,
-}
-
 fn parse_report(value: &str) -> Result<ReportRequest, String> {
     let (name, path) = value
         .split_once('=')
@@ -494,20 +455,6 @@ pub struct PrairielearnArgs {
     /// The Docker image grading runs in (it must have Python 3).
     #[arg(long, default_value = boardgrade::package::prairielearn::DEFAULT_IMAGE)]
     pub image: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GradeFormat {
-    /// A line per submission and the class summary.
-    Human,
-    /// Every result as one JSON document on stdout.
-    Json,
-    /// Gradescope's results.json, written to --out.
-    Gradescope,
-    /// PrairieLearn's external-grader results.json, written to --out.
-    Prairielearn,
-    /// JUnit XML on stdout.
-    Junit,
 }
 
 /// `engine` takes a game, a dialect and options, as the authoring commands do.

@@ -1,5 +1,5 @@
-//! The terminal side of the commands: writing to stdout with a reader that may go away,
-//! reading typed lines, and showing what the reference made of a line.
+//! The terminal side of the commands: writing to stdout, reading typed lines, and showing
+//! what the reference made of a line.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -25,28 +25,6 @@ pub fn say(text: &str) -> Result<(), Error> {
         .write_all(text.as_bytes())
         .and_then(|_| stdout.flush())
         .map_err(|e| Error::io("cannot write to stdout", e))
-}
-
-/// Standard output that stops being written once its reader has gone (`| head`), and
-/// remembers that it did.
-#[derive(Default)]
-pub struct Stdout {
-    pub broken: bool,
-    pub error: Option<std::io::Error>,
-}
-
-impl Stdout {
-    /// Runs a write unless the reader has gone; a broken pipe is remembered, not fatal.
-    pub fn write(&mut self, write: impl FnOnce() -> std::io::Result<()>) {
-        if self.broken || self.error.is_some() {
-            return;
-        }
-        match write() {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => self.broken = true,
-            Err(e) => self.error = Some(e),
-        }
-    }
 }
 
 /// What a person sees after a line: the answer, the board where answers do not show it,

@@ -15,7 +15,6 @@ pub mod grade;
 pub mod gradescope;
 pub mod list;
 pub mod man;
-pub mod outputs;
 pub mod perft;
 pub mod play;
 pub mod prairielearn;

@@ -2,11 +2,12 @@
 //! reports written from the same run.
 
 use boardgrade::harness::run_all;
+use boardgrade::report::class_files::ReportFormat;
 use boardgrade::report::format::{self, TestReport};
 use boardgrade::report::{junit, reporter};
 use boardgrade::{atomic, Error};
 
-use super::args::{ReportFormat, TestArgs};
+use super::args::TestArgs;
 use super::exit::Status;
 use super::resolve;
 

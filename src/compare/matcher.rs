@@ -8,8 +8,8 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
+use super::mode::CompareMode;
 use super::pattern::{Segment, StepPattern};
-use crate::scenario::CompareMode;
 
 /// Most matching steps tried before giving up on a pathological pattern.
 const BUDGET: usize = 2_000_000;

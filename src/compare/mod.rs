@@ -3,9 +3,11 @@
 
 pub mod framed;
 pub mod matcher;
+pub mod mode;
 pub mod pattern;
 pub mod reads;
 pub mod visible;
 
 pub use matcher::{later_mismatches, match_split, match_steps, prepare, Mismatch};
+pub use mode::CompareMode;
 pub use pattern::{Segment, StepPattern};

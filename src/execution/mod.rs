@@ -12,7 +12,8 @@ pub mod target;
 
 pub use child::{run, Ending, Execution, Running};
 pub use fork::PythonRunner;
+pub use python::PythonLaunch;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
 pub use sys::own_peak_rss_kib;
-pub use target::{Program, Target, TargetSpec};
+pub use target::{Layout, Program, Target, TargetSpec};

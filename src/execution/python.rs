@@ -7,12 +7,25 @@ use std::time::Duration;
 
 use super::child::{self, Ending};
 use super::spawn::{Launch, Limits};
+use super::target::Layout;
 use crate::error::Error;
-use crate::games::{Dialect, PythonLaunch};
 
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
 const RUNNER: &str = include_str!("python/boardgrade_fork.py");
+
+/// How a Python submission under an interface is started.
+#[derive(Debug, Clone, Copy)]
+pub enum PythonLaunch {
+    /// Run this embedded adapter script, which imports the submission and serves the call
+    /// protocol.
+    Adapter { script: &'static str },
+    /// Run the submission itself, with these stub modules (file name, source) importable
+    /// ahead of anything else.
+    Program {
+        stubs: &'static [(&'static str, &'static str)],
+    },
+}
 
 /// A resolved Python interpreter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,11 +166,11 @@ pub struct Launches {
     pub runner: Launch,
 }
 
-/// Lays out the harness files for `dialect` in `harness_dir` and returns how to start the
+/// Lays out the harness files of `layout` in `harness_dir` and returns how to start the
 /// submission at `entry` (a file inside its scratch folder `cwd`).
 pub fn launch(
     interpreter: &Interpreter,
-    dialect: &Dialect,
+    layout: &Layout,
     harness_dir: &Path,
     entry: &Path,
     cwd: &Path,
@@ -165,15 +178,19 @@ pub fn launch(
     let mut args: Vec<OsString> = vec!["-B".into()];
     let runner = write(harness_dir, "boardgrade_fork.py", RUNNER)?;
     let mut runner_args: Vec<OsString> = vec!["-B".into(), runner.into()];
-    match dialect.python {
+    match layout.python {
         PythonLaunch::Adapter { script } => {
             write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
-            let adapter = write(harness_dir, &format!("adapter_{}.py", dialect.name), script)?;
+            let adapter = write(
+                harness_dir,
+                &format!("adapter_{}.py", layout.dialect),
+                script,
+            )?;
             runner_args.extend(["adapter".into(), adapter.clone().into()]);
             args.push(adapter.into());
         }
         PythonLaunch::Program { stubs } => {
-            let stub_dir = harness_dir.join(format!("stubs_{}", dialect.name));
+            let stub_dir = harness_dir.join(format!("stubs_{}", layout.dialect));
             std::fs::create_dir_all(&stub_dir)
                 .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
             for (name, text) in stubs {

@@ -12,13 +12,12 @@ use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
 use super::fork::{PythonRunner, Server, LOAD_WAIT};
-use super::python;
+use super::python::{self, PythonLaunch};
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
 use crate::error::Error;
-use crate::games::{Dialect, Game};
 
 /// What the user asked to test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +28,19 @@ pub enum TargetSpec {
     Command(String),
     /// A Python submission: a file, or a folder holding the dialect's entry file.
     Python(PathBuf),
+}
+
+/// What a target lays out beside a submission to start it under one dialect of a game: the
+/// plain description a dialect gives execution.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// The game's and the dialect's names: the laid-out files are named after them, and a
+    /// jail keeps one layout for each pair.
+    pub game: &'static str,
+    pub dialect: &'static str,
+    /// The file name a submission's entry file has in a submission folder.
+    pub entry_file: &'static str,
+    pub python: PythonLaunch,
 }
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
@@ -170,15 +182,10 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
-    /// The program for one run of a scenario of `dialect` under `limits` and this target's
-    /// sandbox (`None`: the reference answers in-process). Keep it while the run lasts:
-    /// dropping it kills whatever the run left and frees its jail.
-    pub fn program(
-        &self,
-        game: &dyn Game,
-        dialect: &'static Dialect,
-        limits: &Limits,
-    ) -> Result<Option<Program>, Error> {
+    /// The program for one run of a scenario laid out as `layout` under `limits` and this
+    /// target's sandbox (`None`: the reference answers in-process). Keep it while the run
+    /// lasts: dropping it kills whatever the run left and frees its jail.
+    pub fn program(&self, layout: &Layout, limits: &Limits) -> Result<Option<Program>, Error> {
         if self.is_reference() {
             return Ok(None);
         }
@@ -194,9 +201,9 @@ impl Target {
                 runners: HashMap::new(),
             },
         };
-        let key = (game.name(), dialect.name);
+        let key = (layout.game, layout.dialect);
         let limits = self.sandbox.limits(limits);
-        let prepared = self.prepare(&mut slot, key, game, dialect, &limits);
+        let prepared = self.prepare(&mut slot, key, layout, &limits);
         let (run, server) = match prepared {
             Ok(prepared) => prepared,
             Err(error) => {
@@ -227,12 +234,11 @@ impl Target {
         &self,
         slot: &mut Slot,
         key: Key,
-        game: &dyn Game,
-        dialect: &'static Dialect,
+        layout: &Layout,
         limits: &Limits,
     ) -> Result<(Run, Option<Arc<Server>>), Error> {
         if !slot.launches.contains_key(&key) {
-            let laid = self.lay_out(&slot.jail, game, dialect)?;
+            let laid = self.lay_out(&slot.jail, layout)?;
             slot.launches.insert(key, laid);
         }
         let server = self.loaded_runner(slot, key, limits);
@@ -292,14 +298,9 @@ impl Target {
         server
     }
 
-    /// Lays out the target in `jail` for `dialect`: the launch, what a bubblewrap sandbox
+    /// Lays out the target in `jail` as `layout`: the launch, what a bubblewrap sandbox
     /// shows it, and the loaded runner's launch for a Python submission.
-    fn lay_out(
-        &self,
-        jail: &Jail,
-        game: &dyn Game,
-        dialect: &'static Dialect,
-    ) -> Result<Laid, Error> {
+    fn lay_out(&self, jail: &Jail, layout: &Layout) -> Result<Laid, Error> {
         let mut view = View {
             writable: jail.dir().to_path_buf(),
             readable: Vec::new(),
@@ -318,7 +319,7 @@ impl Target {
                 Launch::shell(command, here)
             }
             TargetSpec::Python(path) => {
-                let launches = self.python_launch(jail, game, dialect, path)?;
+                let launches = self.python_launch(jail, layout, path)?;
                 let prefix = self
                     .interpreter
                     .as_ref()
@@ -342,8 +343,7 @@ impl Target {
     fn python_launch(
         &self,
         jail: &Jail,
-        game: &dyn Game,
-        dialect: &'static Dialect,
+        layout: &Layout,
         path: &Path,
     ) -> Result<python::Launches, Error> {
         let interpreter = self
@@ -353,15 +353,17 @@ impl Target {
         if jail.user().is_some() {
             python::check_reachable(interpreter)?;
         }
-        let slot = jail.dir().join(format!("{}-{}", game.name(), dialect.name));
+        let slot = jail
+            .dir()
+            .join(format!("{}-{}", layout.game, layout.dialect));
         let (harness, work) = (slot.join("harness"), slot.join("submission"));
         for dir in [&harness, &work] {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         }
-        let entry_name = self.entry.as_deref().unwrap_or(dialect.entry_file);
+        let entry_name = self.entry.as_deref().unwrap_or(layout.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
-        python::launch(interpreter, dialect, &harness, &entry, &work)
+        python::launch(interpreter, layout, &harness, &entry, &work)
     }
 }
 

@@ -35,6 +35,7 @@ use std::fmt;
 pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
+use crate::execution::{Layout, PythonLaunch};
 use crate::policy::{Policy, PolicyOption};
 use crate::variant;
 
@@ -59,19 +60,6 @@ pub enum Protocol {
     Program,
 }
 
-/// How a Python submission of a dialect is started.
-#[derive(Debug, Clone, Copy)]
-pub enum PythonLaunch {
-    /// Run this embedded adapter script, which imports the submission and serves the call
-    /// protocol.
-    Adapter { script: &'static str },
-    /// Run the submission itself, with these stub modules (file name, source) importable
-    /// ahead of anything else.
-    Program {
-        stubs: &'static [(&'static str, &'static str)],
-    },
-}
-
 /// One handout's version of a game's interface.
 #[derive(Clone, Copy)]
 pub struct Dialect {
@@ -88,6 +76,18 @@ pub struct Dialect {
     pub python: PythonLaunch,
     /// Starts a reference session of this dialect. Unknown or ill-typed options are errors.
     pub session: fn(&GameOptions) -> Result<Box<dyn Session>, OptionError>,
+}
+
+impl Dialect {
+    /// What execution lays out to start a submission of this dialect of `game`.
+    pub fn layout(&self, game: &dyn Game) -> Layout {
+        Layout {
+            game: game.name(),
+            dialect: self.name,
+            entry_file: self.entry_file,
+            python: self.python,
+        }
+    }
 }
 
 /// Every field but `session`, whose address changes from run to run: a dialect's debug text

@@ -2,6 +2,7 @@
 //! result stored as it finishes.
 
 pub mod class;
+pub mod class_run;
 pub mod enabled;
 pub mod fingerprint;
 pub mod leaderboard;
@@ -20,8 +21,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
+use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
-use crate::games::{Dialect, PythonLaunch};
+use crate::games::Dialect;
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
 pub use enabled::{enabled, LeftOut};

@@ -114,7 +114,7 @@ fn run_program(
         wall: scenario.time_limit,
         ..limits.clone()
     };
-    let program = match target.program(scenario.game, scenario.dialect, &limits) {
+    let program = match target.program(&scenario.dialect.layout(scenario.game), &limits) {
         Err(error) => return (error_outcome(scenario, error.to_string()), false),
         Ok(None) => {
             let execution = reference_execution(&expectations[0]);

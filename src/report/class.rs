@@ -5,9 +5,11 @@ use std::io::{self, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::class_output::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
 use crate::grade::class::ClassSummary;
+use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::{GradeEvent, SubmissionResult};
 
 /// Most common failures listed.
@@ -15,17 +17,19 @@ const COMMON_FAILURES: usize = 10;
 /// Most scenarios listed by failure rate.
 const WORST_SCENARIOS: usize = 15;
 
-/// Renders grading events: result lines to `out`, and progress on `progress` (a bar the
-/// caller drew to a terminal, or a hidden one).
-pub struct ClassReporter<O: Write> {
+/// Renders grading events: result lines and the class summary to `out`, what was skipped
+/// or cut short to `err`, and progress on `progress` (a bar the caller drew to a terminal,
+/// or a hidden one).
+pub struct ClassReporter<O: Write, E: Write> {
     out: O,
+    err: E,
     progress: ProgressBar,
     style: Style,
     failing: usize,
 }
 
-impl<O: Write> ClassReporter<O> {
-    pub fn new(out: O, progress: ProgressBar, style: Style) -> Self {
+impl<O: Write, E: Write> ClassReporter<O, E> {
+    pub fn new(out: O, err: E, progress: ProgressBar, style: Style) -> Self {
         progress.set_style(
             ProgressStyle::with_template("[{bar:30}] {pos}/{len} submissions, {msg}, ETA {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -33,6 +37,7 @@ impl<O: Write> ClassReporter<O> {
         );
         ClassReporter {
             out,
+            err,
             progress,
             style,
             failing: 0,
@@ -68,7 +73,7 @@ impl<O: Write> ClassReporter<O> {
         Ok(())
     }
 
-    pub fn event(&mut self, event: &GradeEvent<'_>) -> io::Result<()> {
+    fn grade_event(&mut self, event: &GradeEvent<'_>) -> io::Result<()> {
         match event {
             GradeEvent::Started {
                 submissions,
@@ -111,10 +116,20 @@ impl<O: Write> ClassReporter<O> {
         }
         Ok(())
     }
+}
+
+impl<O: Write, E: Write> ClassOutput for ClassReporter<O, E> {
+    fn event(&mut self, event: &ClassEvent<'_>) -> io::Result<()> {
+        match event {
+            ClassEvent::Grade(event) => self.grade_event(event),
+            _ => notice(&mut self.err, event),
+        }
+    }
 
     /// The class summary: failure rate per scenario and the failures shared by several.
-    pub fn summary(&mut self, s: &ClassSummary) -> io::Result<()> {
-        write!(self.out, "{}", summary_text(s))
+    fn finish(&mut self, graded: &Graded) -> io::Result<()> {
+        write!(self.out, "{}", summary_text(&graded.summary))?;
+        self.out.flush()
     }
 }
 
@@ -255,4 +270,13 @@ fn clock(seconds: f64) -> String {
     } else {
         format!("{:.1}s", seconds)
     }
+}
+
+/// What `merge` says it did: `parts` runs joined into `out`.
+pub fn joined(parts: usize, graded: &Graded, out: &std::path::Path) -> String {
+    format!(
+        "joined {parts} run(s): {} submission(s) in {}\n",
+        graded.results.len(),
+        out.display()
+    )
 }

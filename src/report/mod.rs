@@ -2,7 +2,9 @@
 
 pub mod board_svg;
 pub mod class;
+pub mod class_files;
 pub mod class_html;
+pub mod class_output;
 pub mod details;
 pub mod diff;
 pub mod format;

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use toml::Spanned;
 
-use super::model::{CompareMode, Entry, HandoutDef, MatchDef, StepDef, Visibility};
+use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{Scenario, Step};
+use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
 use crate::policy::Policy;
@@ -278,7 +279,7 @@ fn resolve(
             .unwrap_or(CompareMode::Exact),
         judge,
         options: options.into_inner(),
-        policy: Policy::defaults(game, dialect.name),
+        policy: Policy::defaults(game.policy_options(dialect.name)),
         opening,
         steps,
         play,

@@ -1,14 +1,16 @@
-//! Scenarios: the on-disk format ([`model`]), loading ([`load`]) and finding files
-//! ([`sources`]).
+//! Scenarios: the on-disk format ([`model`]), loading ([`load`]), finding files
+//! ([`sources`]) and the course files beside them ([`course`]).
 
+pub mod course;
 pub mod load;
 pub mod model;
 pub mod sources;
 
 use std::time::Duration;
 
-pub use model::{AwardDef, CompareMode, HandoutDef, MatchDef, MatchSide, Visibility};
+pub use model::{AwardDef, HandoutDef, MatchDef, MatchSide, Visibility};
 
+use crate::compare::CompareMode;
 use crate::games::{Dialect, Game, GameOptions};
 use crate::policy::Policy;
 

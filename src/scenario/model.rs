@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use crate::compare::CompareMode;
+
 pub use crate::games::matches::{AwardDef, MatchDef, MatchSide};
 
 /// One scenario table, or the file's top level (whose keys are then defaults).
@@ -99,28 +101,6 @@ impl Visibility {
             Visibility::Hidden => "hidden",
             Visibility::AfterDueDate => "after_due_date",
             Visibility::AfterPublished => "after_published",
-        }
-    }
-}
-
-/// How output is compared with the expectation.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum CompareMode {
-    /// Byte for byte.
-    #[default]
-    Exact,
-    /// Spaces and tabs at line ends, and blank lines at the very end, do not count.
-    TrailingWhitespace,
-}
-
-impl CompareMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CompareMode::Exact => "exact",
-            CompareMode::TrailingWhitespace => "trailing-whitespace",
         }
     }
 }

@@ -7,10 +7,10 @@ use walkdir::WalkDir;
 
 use std::collections::HashMap;
 
+use super::course::{self, CoursePolicy};
 use super::load::parse_file;
 use super::Scenario;
 use crate::error::{Error, ScenarioFileError};
-use crate::policy::{self, CoursePolicy};
 use crate::variant::{self, Variant};
 
 mod inherit;
@@ -54,7 +54,7 @@ fn is_spec_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "toml")
         && path
             .file_name()
-            .is_none_or(|name| name != policy::FILE_NAME)
+            .is_none_or(|name| name != course::FILE_NAME)
 }
 
 fn is_variant_file(path: &Path) -> bool {
@@ -223,7 +223,7 @@ fn under(mut scenario: Scenario, course: Option<&CoursePolicy>) -> Scenario {
 fn course_source(file: &SourceFile) -> Option<(String, Result<String, String>)> {
     match &file.path {
         Some(path) => {
-            let course = policy::find_beside(path)?;
+            let course = course::find_beside(path)?;
             let text = std::fs::read_to_string(&course)
                 .map_err(|e| format!("cannot read the course policy: {e}"));
             Some((course.display().to_string(), text))
@@ -232,7 +232,7 @@ fn course_source(file: &SourceFile) -> Option<(String, Result<String, String>)> 
             let relative = file.name.strip_prefix("specs/")?;
             Path::new(relative).ancestors().skip(1).find_map(|dir| {
                 let name = dir
-                    .join(policy::FILE_NAME)
+                    .join(course::FILE_NAME)
                     .to_string_lossy()
                     .replace('\\', "/");
                 bundle::FILES

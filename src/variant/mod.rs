@@ -21,7 +21,8 @@ pub use file::{key_offset, parse, VariantFile};
 pub use template::template;
 
 use crate::error::ScenarioFileError;
-use crate::games::{Dialect, Game, OptionError, PythonLaunch};
+use crate::execution::PythonLaunch;
+use crate::games::{Dialect, Game, OptionError};
 
 /// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
 /// own scenarios.

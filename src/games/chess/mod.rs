@@ -31,9 +31,10 @@ pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
+use crate::execution::PythonLaunch;
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol,
-    PythonLaunch, Response, Session,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol, Response,
+    Session,
 };
 use crate::policy::{Policy, PolicyOption};
 use crate::variant::{Derived, Variant};

@@ -4,7 +4,8 @@
 
 use super::board::{Board, Color};
 use super::notation::{self, Rows};
-use crate::games::{Dialect, Protocol, PythonLaunch};
+use crate::execution::PythonLaunch;
+use crate::games::{Dialect, Protocol};
 
 /// The two functions of a dialect and how they take their arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,9 +7,10 @@ pub mod interface;
 pub mod project5;
 pub mod render;
 
+use crate::execution::PythonLaunch;
 use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
-    PythonLaunch, Response, Session,
+    Response, Session,
 };
 use crate::policy::PolicyOption;
 use crate::variant::{self, Derived, Variant};

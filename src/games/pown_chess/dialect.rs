@@ -9,10 +9,10 @@ use super::options::PownOptions;
 use super::policy;
 use super::program::PownProgram;
 use super::square::{Color, Square};
+use crate::execution::PythonLaunch;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, PythonLaunch,
-    Reply, Session,
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, Reply, Session,
 };
 use crate::policy::{Policy, PolicyOption};
 

@@ -85,22 +85,26 @@ pub fn variants(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{find, Game};
-    use crate::policy::CoursePolicy;
+    use crate::policy::Value;
 
-    fn policy(text: &str) -> Policy {
-        let game: &dyn Game = find("pown-chess").unwrap();
-        CoursePolicy::parse("course.toml", text)
-            .unwrap()
-            .policy(game, "pown")
+    /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty).
+    fn policy(key: &'static str, words: &[&str]) -> Policy {
+        let mut policy = Policy::defaults(POLICY);
+        if !key.is_empty() {
+            policy.set(
+                key,
+                Value::Words(words.iter().map(|w| w.to_string()).collect()),
+            );
+        }
+        policy
     }
 
     #[test]
     fn set_challenges_give_every_combination() {
-        assert!(variants(&policy(""), &GameOptions::new()).is_empty());
-        let all = policy("[pown-chess.pown]\nchallenges = [\"score_header\", \"move_counter\", \"reprompt_invalid\", \"six_by_six\"]\n");
+        assert!(variants(&policy("", &[]), &GameOptions::new()).is_empty());
+        let all = policy(CHALLENGES, ALL_CHALLENGES);
         assert_eq!(variants(&all, &GameOptions::new()).len(), 15);
-        let one = policy("[pown-chess.pown]\nchallenges = [\"reprompt_invalid\"]\n");
+        let one = policy(CHALLENGES, &["reprompt_invalid"]);
         let only = variants(&one, &GameOptions::new());
         assert_eq!(only.len(), 1);
         assert_eq!(
@@ -114,9 +118,9 @@ mod tests {
 
     #[test]
     fn tie_wordings_read_as_the_tie_line() {
-        let p = policy("[pown-chess.pown]\ntie_wording = [\"It's a tie!\"]\n");
+        let p = policy(TIE_WORDING, &["It's a tie!"]);
         assert_eq!(canonical(&p, "It's a tie!"), TIE);
         assert_eq!(canonical(&p, "Tie!"), "Tie!");
-        assert_eq!(canonical(&policy(""), "It's a tie!"), "It's a tie!");
+        assert_eq!(canonical(&policy("", &[]), "It's a tie!"), "It's a tie!");
     }
 }

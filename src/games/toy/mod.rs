@@ -6,11 +6,11 @@
 //! answers the total. Its match play: against the `adder` player, each game has the
 //! submission answer `size` additions of 1; it wins when every answer is right.
 
+use crate::execution::PythonLaunch;
 use crate::games::board_text::NoBoards;
 use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay, Stop};
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, OptionError, Protocol, PythonLaunch, Reply,
-    Session,
+    check_option_keys, BoardReader, Dialect, Game, OptionError, Protocol, Reply, Session,
 };
 
 const DIALECTS: &[Dialect] = &[Dialect {

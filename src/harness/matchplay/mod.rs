@@ -29,7 +29,7 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
         wall: scenario.time_limit,
         ..limits.clone()
     };
-    let program = match target.program(game, dialect, &limits) {
+    let program = match target.program(&dialect.layout(game), &limits) {
         Ok(program) => program,
         Err(error) => return error_outcome(scenario, error.to_string()),
     };

@@ -2,19 +2,18 @@
 //! once in a `course.toml` beside the specs (see `specs/README.md`).
 //!
 //! Two options hold for every dialect ([`COMMON`]: `whitespace`, `presentation_credit`); a
-//! game declares the others its dialects understand ([`crate::games::Game::policy_options`]):
+//! game declares the others its dialects understand (`Game::policy_options`):
 //! accepted spellings, which the game applies to expected and actual output alike when they
 //! are compared, and optional rules, under which a submission that implements them is also
 //! graded. Every option applies to written expectations as well as to the reference's.
 
-mod file;
+//!
+//! This module is the vocabulary games and scenarios share; reading a course file is
+//! `scenario::course`.
 
 use std::collections::BTreeMap;
 
-pub use file::{find_beside, CoursePolicy, FILE_NAME};
-
-use crate::games::Game;
-use crate::scenario::CompareMode;
+use crate::compare::CompareMode;
 
 /// The default of an option, and so its kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,10 +83,9 @@ pub const COMMON: &[PolicyOption] = &[
 /// The key of the [`COMMON`] option that enables variants for grading.
 pub const VARIANTS: &str = "variants";
 
-/// The options a dialect of `game` understands: the common ones with the dialect's defaults,
-/// then its own.
-pub fn options_of(game: &dyn Game, dialect: &str) -> Vec<PolicyOption> {
-    let own = game.policy_options(dialect);
+/// The options a dialect understands, given its own (its game's `policy_options`): the
+/// common ones with the dialect's defaults, then its own.
+pub fn options_of(own: &[PolicyOption]) -> Vec<PolicyOption> {
     let mut all: Vec<PolicyOption> = COMMON
         .iter()
         .map(|common| *own.iter().find(|o| o.key == common.key).unwrap_or(common))
@@ -108,10 +106,11 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The defaults of a dialect, as if no course file set anything.
-    pub fn defaults(game: &dyn Game, dialect: &str) -> Policy {
+    /// The defaults of a dialect whose own options are `own`, as if no course file set
+    /// anything.
+    pub fn defaults(own: &[PolicyOption]) -> Policy {
         Policy {
-            values: options_of(game, dialect)
+            values: options_of(own)
                 .into_iter()
                 .map(|o| (o.key, Value::from(o.default)))
                 .collect(),

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{ImDocument, Item, Table};
 
-use super::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMON};
 use crate::error::ScenarioFileError;
 use crate::games::{self, Game};
+use crate::policy::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMON};
 
 /// The name of a course file. Scenario loading finds the one nearest above each scenario file.
 pub const FILE_NAME: &str = "course.toml";
@@ -67,7 +67,7 @@ impl CoursePolicy {
     /// The policy of one dialect: its defaults, then the file's top-level options, then its
     /// own table's.
     pub fn policy(&self, game: &dyn Game, dialect: &str) -> Policy {
-        let mut policy = Policy::defaults(game, dialect);
+        let mut policy = Policy::defaults(game.policy_options(dialect));
         for (key, value) in &self.common {
             policy.set(key, value.clone());
         }
@@ -132,7 +132,7 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
                     "expected a table of options",
                 )
             })?;
-            let known = options_of(game, dialect.name);
+            let known = options_of(game.policy_options(dialect.name));
             let mut values = Vec::new();
             for (option_name, value) in table.iter() {
                 let (option_key, _) = table
@@ -230,7 +230,7 @@ pub fn find_beside(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::CompareMode;
+    use crate::compare::CompareMode;
 
     fn game(name: &str) -> &'static dyn Game {
         games::find(name).unwrap()
@@ -254,11 +254,11 @@ mod tests {
             CompareMode::Exact
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess"), "csc110").whitespace(),
+            Policy::defaults(game("one-d-chess").policy_options("csc110")).whitespace(),
             CompareMode::TrailingWhitespace
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess"), "project5").whitespace(),
+            Policy::defaults(game("one-d-chess").policy_options("project5")).whitespace(),
             CompareMode::Exact
         );
     }
