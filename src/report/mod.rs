@@ -1,5 +1,6 @@
 //! Reports: renderers of harness events, chosen by the caller.
 
+pub mod author;
 pub mod board_svg;
 pub mod class;
 pub mod class_files;
