@@ -3,3 +3,5 @@
 
 pub mod bless;
 pub mod fuzz;
+pub mod listing;
+pub mod session;
