@@ -15,6 +15,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markup;
+pub mod package;
 pub mod prairielearn;
 pub mod style;
 
