@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use boardgrade::games::variant;
 use boardgrade::games::{self, Dialect, Game};
-use boardgrade::{variant, Error};
+use boardgrade::Error;
 
 use super::exit::Status;
 
@@ -122,7 +123,7 @@ pub fn found_variants() -> Vec<String> {
         }
     }
     let local_count = files.len();
-    files.extend(boardgrade::scenario::sources::bundled_variants());
+    files.extend(variant::bundled());
     let mut lines = Vec::new();
     let mut listed: Vec<(&str, &str)> = Vec::new();
     for (index, (file, text)) in files.iter().enumerate() {
