@@ -52,11 +52,144 @@ impl fmt::Display for ScenarioFileError {
 pub enum LookupError {
     #[error("unknown game {name:?}; expected one of {known}")]
     Game { name: String, known: String },
+    /// A dialect of no game.
+    #[error("unknown dialect {name:?}; expected one of {known}")]
+    AnyDialect { name: String, known: String },
+    /// A built-in dialect to start a variant from that the game does not have.
+    #[error("{game} has no built-in dialect {dialect:?} (see `boardgrade games`)")]
+    NotInGame { game: &'static str, dialect: String },
+    /// A built-in dialect to start a variant from that no game has.
+    #[error("no built-in dialect {name:?}; give GAME/DIALECT (see `boardgrade games`)")]
+    NoBuiltIn { name: String },
+    /// A built-in dialect name that several games have.
+    #[error("{name:?} is a dialect of several games; give GAME/DIALECT")]
+    Ambiguous { name: String },
     #[error("unknown dialect {name:?} of {game}; expected one of {known}")]
     Dialect {
         name: String,
         game: &'static str,
         known: String,
+    },
+}
+
+/// A command-line value that cannot be used, or one that is missing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlagError {
+    /// `flag value`: what is wrong with it.
+    #[error("{flag} {value:?}: {problem}")]
+    Value {
+        flag: &'static str,
+        value: String,
+        problem: String,
+    },
+    /// Something the command needs and was not given.
+    #[error("give {what}")]
+    Missing { what: &'static str },
+    /// A report `test` does not write.
+    #[error("`test` writes json and junit reports; {} is a report of `grade`", path.display())]
+    NotATestReport { path: PathBuf },
+}
+
+impl FlagError {
+    /// `value` of `flag`, and why it cannot be used.
+    pub fn value(flag: &'static str, value: impl ToString, problem: impl Into<String>) -> Self {
+        FlagError::Value {
+            flag,
+            value: value.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// A class that cannot be graded or joined as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClassError {
+    /// A platform's results (one submission's) asked of a class.
+    #[error(
+        "a platform's results are one submission's, and {found} were found: use \
+         --format gradescope or --format prairielearn for a class"
+    )]
+    OneSubmissionOnly { found: usize },
+    /// Nothing in the specs and filters to grade or test with.
+    #[error("no scenarios match the given {given} and filters")]
+    NoScenarios { given: &'static str },
+    /// A Python submission tested against scenarios of several dialects that its code does
+    /// not choose between.
+    #[error(
+        "{why}; the scenarios cover several dialects ({}): choose one with --game and --dialect",
+        .dialects.join(", ")
+    )]
+    SeveralDialects { why: String, dialects: Vec<String> },
+    /// A variant a specs file enables that none of the specs graded holds.
+    #[error(
+        "{file}: key `{key}`: no variant {name:?} among the specs graded (they hold {})",
+        held(.graded)
+    )]
+    VariantNotGraded {
+        file: String,
+        key: &'static str,
+        name: String,
+        graded: Vec<String>,
+    },
+    /// Partitioned runs that split the class differently.
+    #[error("the runs split the class into different numbers of shares")]
+    SharesDiffer,
+    /// Partitioned runs short of some shares.
+    #[error("missing share(s) {}", .missing.join(", "))]
+    MissingShares { missing: Vec<String> },
+    /// The probe that reads what submissions define did not answer.
+    #[error("the Python probe that reads what submissions define failed ({why}): {stderr}")]
+    Probe { why: String, stderr: String },
+}
+
+fn held(names: &[String]) -> String {
+    match names {
+        [] => "none".to_string(),
+        names => names.join(", "),
+    }
+}
+
+/// A scenario, recording or fuzzing run the authoring commands cannot make.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthorError {
+    /// A variant file given as the dialect of another game.
+    #[error("{path} is a variant of {variant_of}, not of {game}")]
+    OtherGame {
+        path: String,
+        variant_of: &'static str,
+        game: &'static str,
+    },
+    /// The reference refuses the game's options.
+    #[error("option `{key}`: {message}")]
+    Option { key: String, message: String },
+    /// Lines the reference made that do not make a valid scenario.
+    #[error("{what} is invalid: {why}")]
+    Invalid { what: String, why: String },
+    /// A call protocol's scenario with no line.
+    #[error("nothing was recorded: a scenario of a call protocol needs at least one line")]
+    NothingRecorded,
+    /// The program under test cannot be run at all, so no game can tell anything.
+    #[error("the target could not be run: {detail}")]
+    TargetUnusable { detail: String },
+    /// A new variant file that would not load.
+    #[error("the new variant would not load: {}", .0.message)]
+    NewVariant(ScenarioFileError),
+}
+
+/// A package that cannot be built as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// A variant whose base scenarios the package would leave out.
+    #[error(
+        "{variant} inherits the scenarios of {from}, which the package would not hold: give \
+         --specs the folder that holds both (specs/GAME)"
+    )]
+    BaseLeftOut { variant: String, from: String },
+    #[error("cannot write {}: {source}", path.display())]
+    Zip {
+        path: PathBuf,
+        #[source]
+        source: zip::result::ZipError,
     },
 }
 
@@ -71,15 +204,28 @@ pub enum Error {
     /// A path given on the command line that cannot be read.
     #[error("{}: {message}", path.display())]
     Path { path: PathBuf, message: String },
-    /// The command line asks for something that cannot be done.
+    #[error(transparent)]
+    Flag(#[from] FlagError),
+    #[error(transparent)]
+    Class(#[from] ClassError),
+    #[error(transparent)]
+    Author(#[from] AuthorError),
+    #[error(transparent)]
+    Package(#[from] PackageError),
+    /// A file of another format than the scenario file's that does not parse (a perft
+    /// suite), with the line at fault in `message`.
+    #[error("{file}: {message}")]
+    Parse { file: String, message: String },
+    /// A document that cannot be encoded as JSON.
+    #[error("cannot encode {what}: {source}")]
+    Encode {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// What the game modules still report as text.
     #[error("{0}")]
     Usage(String),
-    /// A platform's results (one submission's) asked of a class.
-    #[error(
-        "a platform's results are one submission's, and {found} were found: use \
-         --format gradescope or --format prairielearn for a class"
-    )]
-    OneSubmissionOnly { found: usize },
     /// Stopped by Ctrl-C or SIGTERM before the run finished.
     #[error("interrupted")]
     Interrupted,
@@ -95,6 +241,13 @@ impl Error {
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io {
             context: context.into(),
+            source,
+        }
+    }
+
+    pub fn encode(what: impl Into<String>, source: serde_json::Error) -> Self {
+        Error::Encode {
+            what: what.into(),
             source,
         }
     }

@@ -73,7 +73,8 @@ fn code_of(text: &str) -> String {
                     kept.extend(chars);
                     break;
                 }
-                if c == '"' {
+                // A quote as a character literal (`'"'`) starts no string.
+                if c == '"' && !kept.ends_with('\'') {
                     in_string = true;
                 }
                 kept.push(c);

@@ -131,3 +131,23 @@ fn bad_invocations_exit_2() {
         );
     }
 }
+
+#[test]
+fn a_flag_out_of_range_is_named_with_its_value() {
+    for (flag, args) in [
+        ("--count", ["--count", "0", "--max-steps", "5"]),
+        ("--max-steps", ["--count", "2", "--max-steps", "0"]),
+    ] {
+        let output = boardgrade()
+            .args(["gen", "one-d-chess"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!("{flag} \"0\": expected at least 1")),
+            "{stderr}"
+        );
+    }
+}

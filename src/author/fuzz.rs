@@ -10,7 +10,7 @@ use super::generate::{random_game, Style};
 use super::setup::Setup;
 use super::shrink::ddmin;
 use super::write::{file_text, FileHead, ScenarioText};
-use crate::error::Error;
+use crate::error::{AuthorError, Error};
 use crate::execution::{Limits, Target};
 use crate::games::Protocol;
 use crate::harness::{run_one, Outcome, Verdict};
@@ -205,10 +205,10 @@ impl Runner<'_> {
             Verdict::Pass => return Ok(None),
             // The target could not be run at all (no such program, say): no game can tell.
             Verdict::Error => {
-                return Err(Error::Usage(format!(
-                    "the target could not be run: {}",
-                    outcome.detail.as_deref().unwrap_or("no detail")
-                )))
+                return Err(AuthorError::TargetUnusable {
+                    detail: outcome.detail.as_deref().unwrap_or("no detail").to_string(),
+                }
+                .into())
             }
             _ => {}
         }
@@ -277,7 +277,7 @@ impl Runner<'_> {
         let steps = shrunk.items;
         let name = format!("fuzz: {} (seed {}, game {game})", signature, config.seed);
         let mut scenario = ScenarioText::from_reference(self.setup, &name, &steps)?
-            .map_err(|invalid| Error::Usage(format!("the shrunk game is invalid: {invalid}")))?;
+            .map_err(|invalid| invalid.of("the shrunk game"))?;
         scenario.comments = vec![format!(
             "Game {game} of seed {} (its own seed {game_seed}): {original_steps} lines, shrunk to {}.",
             config.seed,

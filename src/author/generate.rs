@@ -110,7 +110,7 @@ pub fn generate(setup: &Setup, request: &GenRequest) -> Result<Vec<ScenarioText>
         let lines = random_game(setup, &mut rng, style)?;
         let name = format!("random game {index} of seed {}", request.seed);
         let scenario = ScenarioText::from_reference(setup, &name, &lines)?
-            .map_err(|invalid| Error::Usage(format!("{name}: {invalid}")))?;
+            .map_err(|invalid| invalid.of(&name))?;
         scenarios.push(if request.lines_only {
             scenario.lines_only()
         } else {

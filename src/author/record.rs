@@ -116,7 +116,7 @@ impl Recorder {
     /// The recorded lines as a scenario with the reference's answers.
     pub fn scenario(&self, name: &str) -> Result<ScenarioText, Error> {
         ScenarioText::from_reference(&self.setup, name, &self.lines)?
-            .map_err(|invalid| Error::Usage(format!("the recording is invalid: {invalid}")))
+            .map_err(|invalid| invalid.of("the recording"))
     }
 }
 

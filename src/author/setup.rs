@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::compare::CompareMode;
-use crate::error::Error;
+use crate::error::{AuthorError, Error};
 use crate::games::{self, Dialect, Game, GameOptions, Reply, Session};
 use crate::scenario::{HandoutDef, Scenario, Step, Visibility};
 
@@ -37,11 +37,12 @@ fn variant_file(game: &dyn Game, path: &str) -> Result<&'static Dialect, Error> 
         .map_err(|e| Error::path(path, format!("cannot read the variant file: {e}")))?;
     let found = crate::games::variant::register(path, &text)?;
     if found.game.name() != game.name() {
-        return Err(Error::Usage(format!(
-            "{path} is a variant of {}, not of {}",
-            found.game.name(),
-            game.name()
-        )));
+        return Err(AuthorError::OtherGame {
+            path: path.to_string(),
+            variant_of: found.game.name(),
+            game: game.name(),
+        }
+        .into());
     }
     Ok(found.dialect)
 }
@@ -53,6 +54,17 @@ pub enum Invalid {
     AfterEnd { index: usize, line: String },
     #[error("line {index} ({line:?}) has no answer the protocol defines at that point")]
     Undefined { index: usize, line: String },
+}
+
+impl Invalid {
+    /// The error of `what` (a recording, a game) being invalid this way.
+    pub fn of(&self, what: &str) -> Error {
+        AuthorError::Invalid {
+            what: what.to_string(),
+            why: self.to_string(),
+        }
+        .into()
+    }
 }
 
 impl Setup {
@@ -77,7 +89,12 @@ impl Setup {
     pub fn session(&self) -> Result<Box<dyn Session>, Error> {
         self.game
             .start(self.dialect.name, &self.options)
-            .map_err(|e| Error::Usage(e.to_string()))
+            .map_err(|e| {
+                Error::from(AuthorError::Option {
+                    key: e.key,
+                    message: e.message,
+                })
+            })
     }
 
     /// A fresh session that has printed its opening and read `lines`, whatever they are.

@@ -60,10 +60,19 @@ pub fn code(result: &Result<Status, Error>) -> i32 {
         Ok(Status::Invalid) => INVALID,
         Ok(Status::OutputCut) => BROKEN_PIPE,
         Err(error) if is_broken_pipe(error) => BROKEN_PIPE,
-        Err(Error::Scenario(_) | Error::Path { .. } | Error::Usage(_) | Error::Io { .. }) => {
-            INVALID
-        }
-        Err(Error::Lookup(_) | Error::OneSubmissionOnly { .. }) => INVALID,
+        Err(
+            Error::Scenario(_)
+            | Error::Lookup(_)
+            | Error::Path { .. }
+            | Error::Flag(_)
+            | Error::Class(_)
+            | Error::Author(_)
+            | Error::Package(_)
+            | Error::Parse { .. }
+            | Error::Encode { .. }
+            | Error::Usage(_)
+            | Error::Io { .. },
+        ) => INVALID,
         Err(Error::Interrupted) => INTERRUPTED,
     }
 }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use boardgrade::author::fuzz::{fuzz, FuzzConfig, FuzzEvent};
+use boardgrade::error::FlagError;
 use boardgrade::execution::TargetSpec;
 use boardgrade::report::diff;
 use boardgrade::Error;
@@ -15,12 +16,17 @@ use super::resolve;
 pub fn run(args: &FuzzArgs) -> Result<Status, Error> {
     let setup = resolve::setup(&args.game)?;
     if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
-        return Err(Error::Usage(
-            "--time-limit is in seconds, above 0 and at most 3600".into(),
-        ));
+        return Err(FlagError::value(
+            "--time-limit",
+            args.time_limit,
+            "expected seconds, above 0 and at most 3600",
+        )
+        .into());
     }
-    let target = resolve::target(&args.target, &args.run, Vec::new())?
-        .ok_or_else(|| Error::Usage("give the program to fuzz: --cmd or --python".into()))?;
+    let target =
+        resolve::target(&args.target, &args.run, Vec::new())?.ok_or(FlagError::Missing {
+            what: "the program to fuzz: --cmd or --python",
+        })?;
     let (target_text, target_flag) = match target.spec() {
         TargetSpec::Command(cmd) => (cmd.clone(), format!("--cmd {cmd:?}")),
         TargetSpec::Python(path) => (

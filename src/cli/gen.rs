@@ -2,6 +2,7 @@
 
 use boardgrade::author::generate::{generate, head, GenRequest};
 use boardgrade::author::write::file_text;
+use boardgrade::error::FlagError;
 use boardgrade::Error;
 
 use super::args::GenArgs;
@@ -11,10 +12,10 @@ use super::resolve;
 
 pub fn run(args: &GenArgs) -> Result<Status, Error> {
     let setup = resolve::setup(&args.game)?;
-    if args.count == 0 || args.max_steps == 0 {
-        return Err(Error::Usage(
-            "--count and --max-steps must be at least 1".into(),
-        ));
+    for (flag, value) in [("--count", args.count), ("--max-steps", args.max_steps)] {
+        if value == 0 {
+            return Err(FlagError::value(flag, value, "expected at least 1").into());
+        }
     }
     let mut command = format!(
         "boardgrade gen {} --dialect {} --seed {} --count {} --max-steps {}",

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use boardgrade::error::FlagError;
 use boardgrade::games::chess::epd::{parse_suite, PerftCase, STANDARD_SUITE};
 use boardgrade::games::chess::Position;
 use boardgrade::Error;
@@ -23,12 +24,12 @@ pub fn run(args: &PerftArgs) -> Result<Status, Error> {
     let position = match &args.fen {
         None => Position::startpos(),
         Some(fen) => {
-            Position::from_fen(fen).map_err(|e| Error::Usage(format!("--fen {fen:?}: {e}")))?
+            Position::from_fen(fen).map_err(|e| FlagError::value("--fen", fen, e.to_string()))?
         }
     };
-    let depth = args
-        .depth
-        .ok_or_else(|| Error::Usage("give --depth N (or --suite)".into()))?;
+    let depth = args.depth.ok_or(FlagError::Missing {
+        what: "--depth N (or --suite)",
+    })?;
     let mut out = std::io::stdout().lock();
     let start = Instant::now();
     let nodes = if args.divide {
@@ -62,7 +63,10 @@ fn suite(args: &PerftArgs, threads: usize) -> Result<Status, Error> {
                 .map_err(|e| Error::path(path, format!("cannot read: {e}")))?,
         ),
     };
-    let cases = parse_suite(&text).map_err(|e| Error::Usage(format!("{label}: {e}")))?;
+    let cases = parse_suite(&text).map_err(|e| Error::Parse {
+        file: label,
+        message: e.to_string(),
+    })?;
     let budget = args.max_nodes.unwrap_or(u64::MAX);
     let mut out = std::io::stdout().lock();
     let mut totals = Totals::default();

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use boardgrade::author::record::{Fed, Recorder};
 use boardgrade::author::write::{file_text, FileHead};
+use boardgrade::error::AuthorError;
 use boardgrade::games::Protocol;
 use boardgrade::scenario::Visibility;
 use boardgrade::Error;
@@ -56,9 +57,7 @@ pub fn run(args: &RecordArgs) -> Result<Status, Error> {
         }
     }
     if recorder.lines().is_empty() && protocol == Protocol::Call {
-        return Err(Error::Usage(
-            "nothing was recorded: a scenario of a call protocol needs at least one line".into(),
-        ));
+        return Err(AuthorError::NothingRecorded.into());
     }
     let scenario = recorder.scenario(&args.name)?;
     let head = FileHead {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use boardgrade::author::write::FileHead;
 use boardgrade::author::Setup;
-use boardgrade::error::ScenarioFileError;
+use boardgrade::error::{ClassError, FlagError, LookupError, ScenarioFileError};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::{self, route::Routing, GradeConfig};
@@ -136,7 +136,7 @@ fn parse_options(items: &[String]) -> Result<GameOptions, Error> {
     for item in items {
         let (key, value) = item
             .split_once('=')
-            .ok_or_else(|| Error::Usage(format!("--option {item:?}: expected KEY=VALUE")))?;
+            .ok_or_else(|| FlagError::value("--option", item, "expected KEY=VALUE"))?;
         let parsed = format!("v = {value}")
             .parse::<toml::Table>()
             .ok()
@@ -162,16 +162,17 @@ pub fn head(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
         head.visibility = toml::Value::String(name.clone())
             .try_into::<Visibility>()
             .map_err(|_| {
-                Error::Usage(format!(
-                    "--visibility {name:?}: expected visible, hidden, after_due_date or after_published"
-                ))
+                FlagError::value(
+                    "--visibility",
+                    name,
+                    "expected visible, hidden, after_due_date or after_published",
+                )
             })?;
     }
     if !(args.points.is_finite() && args.points >= 0.0) {
-        return Err(Error::Usage(format!(
-            "--points {}: expected a number of at least 0",
-            args.points
-        )));
+        return Err(
+            FlagError::value("--points", args.points, "expected a number of at least 0").into(),
+        );
     }
     head.points = args.points;
     if let Some(section) = &args.section {
@@ -198,10 +199,11 @@ pub fn filter(args: &ScenarioFilter) -> Result<&ScenarioFilter, Error> {
                     .iter()
                     .flat_map(|g| g.dialects().iter().map(|d| d.name))
                     .collect();
-                return Err(Error::Usage(format!(
-                    "unknown dialect {dialect:?}; expected one of {}",
-                    all.join(", ")
-                )));
+                return Err(LookupError::AnyDialect {
+                    name: dialect.clone(),
+                    known: all.join(", "),
+                }
+                .into());
             }
         }
         (None, None) => {}
@@ -277,9 +279,7 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
         eprintln!("boardgrade: note: {note}");
     }
     if scenarios.is_empty() {
-        return Err(Error::Usage(
-            "no scenarios match the given specs and filters".into(),
-        ));
+        return Err(ClassError::NoScenarios { given: "specs" }.into());
     }
     Ok(scenarios)
 }
@@ -367,16 +367,14 @@ pub struct TestRun {
 /// The scenarios the paths and filters keep, and the program to run them against.
 pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     if let Some(request) = args.reports.iter().find(|r| !r.format.is_test_report()) {
-        return Err(Error::Usage(format!(
-            "`test` writes json and junit reports; {} is a report of `grade`",
-            request.path.display()
-        )));
+        return Err(FlagError::NotATestReport {
+            path: request.path.clone(),
+        }
+        .into());
     }
     let (loaded, mut scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
     if scenarios.is_empty() && loaded.errors.is_empty() {
-        return Err(Error::Usage(
-            "no scenarios match the given paths and filters".into(),
-        ));
+        return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
     let target = match target(&args.target, &args.run, hidden_paths(&args.paths))? {
         Some(target) => target,
@@ -421,12 +419,9 @@ fn one_dialect(
             .filter(|s| std::ptr::eq(s.dialect, dialect))
             .collect()),
         Err(why) => {
-            let mut ids: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
-            ids.dedup();
-            Err(Error::Usage(format!(
-                "{why}; the scenarios cover several dialects ({}): choose one with --game and --dialect",
-                ids.join(", ")
-            )))
+            let mut dialects: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
+            dialects.dedup();
+            Err(ClassError::SeveralDialects { why, dialects }.into())
         }
     }
 }

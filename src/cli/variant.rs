@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use boardgrade::error::{AuthorError, LookupError};
 use boardgrade::games::variant;
 use boardgrade::games::{self, Dialect, Game};
 use boardgrade::Error;
@@ -37,16 +38,16 @@ pub fn run(args: &VariantArgs) -> Result<Status, Error> {
 
 /// The built-in dialect `GAME/DIALECT`, or `DIALECT` when one game alone has it.
 fn base_dialect(base: &str) -> Result<(&'static dyn Game, &'static Dialect), Error> {
-    let usage = |e: games::LookupError| Error::Usage(e.to_string());
     if let Some((game, dialect)) = base.split_once('/') {
-        let game = games::lookup(game).map_err(usage)?;
+        let game = games::lookup(game)?;
         let found = game.dialects().iter().find(|d| d.name == dialect);
         return match found {
             Some(dialect) => Ok((game, dialect)),
-            None => Err(Error::Usage(format!(
-                "{} has no built-in dialect {dialect:?} (see `boardgrade games`)",
-                game.name()
-            ))),
+            None => Err(LookupError::NotInGame {
+                game: game.name(),
+                dialect: dialect.to_string(),
+            }
+            .into()),
         };
     }
     let found: Vec<(&'static dyn Game, &'static Dialect)> = games::REGISTRY
@@ -56,12 +57,14 @@ fn base_dialect(base: &str) -> Result<(&'static dyn Game, &'static Dialect), Err
         .collect();
     match found.as_slice() {
         [one] => Ok(*one),
-        [] => Err(Error::Usage(format!(
-            "no built-in dialect {base:?}; give GAME/DIALECT (see `boardgrade games`)"
-        ))),
-        _ => Err(Error::Usage(format!(
-            "{base:?} is a dialect of several games; give GAME/DIALECT"
-        ))),
+        [] => Err(LookupError::NoBuiltIn {
+            name: base.to_string(),
+        }
+        .into()),
+        _ => Err(LookupError::Ambiguous {
+            name: base.to_string(),
+        }
+        .into()),
     }
 }
 
@@ -87,7 +90,7 @@ fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<Status, 
     };
     let text = variant::template(game, dialect, name, &from)?;
     // The file must load as written: a name taken or ill-formed is refused here.
-    variant::parse("(new variant)", &text).map_err(|e| Error::Usage(e.message))?;
+    variant::parse("(new variant)", &text).map_err(AuthorError::NewVariant)?;
     if path.exists() {
         return Err(Error::path(&path, "already exists; not overwritten"));
     }

@@ -4,7 +4,7 @@
 //! variant that asks for exactly its base's names (one that only respells an answer) cannot
 //! be told from its base by code: it takes the base's place.
 
-use crate::error::Error;
+use crate::error::{ClassError, Error};
 use crate::games::variant::{self, Variant};
 use crate::policy::VARIANTS;
 use crate::scenario::Scenario;
@@ -55,15 +55,13 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
     }
     for (name, source) in &wanted {
         if !present.iter().any(|(v, _)| v.name == *name) {
-            let known: Vec<&str> = present.iter().map(|(v, _)| v.name).collect();
-            return Err(Error::Usage(format!(
-                "{source}: key `{VARIANTS}`: no variant {name:?} among the specs graded (they hold {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            )));
+            return Err(ClassError::VariantNotGraded {
+                file: source.to_string(),
+                key: VARIANTS,
+                name: name.to_string(),
+                graded: present.iter().map(|(v, _)| v.name.to_string()).collect(),
+            }
+            .into());
         }
     }
     let on = |v: &Variant| wanted.iter().any(|(n, _)| *n == v.name);

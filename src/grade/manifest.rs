@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Partition, Skipped, Store, SubmissionResult};
-use crate::error::Error;
+use crate::error::{ClassError, Error};
 
 const FILE: &str = "run.json";
 const VERSION: u32 = 1;
@@ -46,8 +46,7 @@ impl Manifest {
     }
 
     pub fn write(&self, out: &Path) -> Result<(), Error> {
-        let text = serde_json::to_vec_pretty(self)
-            .map_err(|e| Error::Usage(format!("cannot encode {FILE}: {e}")))?;
+        let text = serde_json::to_vec_pretty(self).map_err(|e| Error::encode(FILE, e))?;
         crate::atomic::write(&out.join(FILE), &text)
     }
 
@@ -92,19 +91,14 @@ pub fn join(parts: &[PathBuf]) -> Result<(Vec<SubmissionResult>, Vec<Skipped>), 
     }
     let count = shares[0].count;
     if shares.iter().any(|s| s.count != count) {
-        return Err(Error::Usage(
-            "the runs split the class into different numbers of shares".into(),
-        ));
+        return Err(ClassError::SharesDiffer.into());
     }
     if shares.len() != count as usize {
         let missing: Vec<String> = (1..=count)
             .filter(|k| !shares.iter().any(|s| s.index == *k))
             .map(|k| format!("{k}/{count}"))
             .collect();
-        return Err(Error::Usage(format!(
-            "missing share(s) {}",
-            missing.join(", ")
-        )));
+        return Err(ClassError::MissingShares { missing }.into());
     }
     let mut members: Vec<(usize, SubmissionResult)> = Vec::new();
     for (part, manifest) in parts.iter().zip(&manifests) {

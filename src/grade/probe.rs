@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+use crate::error::{ClassError, Error};
 use crate::execution::python::Interpreter;
 use crate::execution::{self, Ending, Launch, Limits};
 
@@ -100,8 +100,8 @@ pub fn probe(
             .collect(),
         provided,
     };
-    let input = serde_json::to_vec(&request)
-        .map_err(|e| Error::Usage(format!("cannot encode the probe's request: {e}")))?;
+    let input =
+        serde_json::to_vec(&request).map_err(|e| Error::encode("the probe's request", e))?;
     let mut launch = Launch::new(
         &interpreter.executable,
         vec!["-B".into(), script.into()],
@@ -116,10 +116,10 @@ pub fn probe(
     };
     let run = execution::run(&launch, &input, &limits);
     let failed = |why: String| {
-        Error::Usage(format!(
-            "the Python probe that reads what submissions define failed ({why}): {}",
-            String::from_utf8_lossy(&run.stderr_tail).trim()
-        ))
+        Error::from(ClassError::Probe {
+            why,
+            stderr: String::from_utf8_lossy(&run.stderr_tail).trim().to_string(),
+        })
     };
     if run.ending != Ending::Exited(0) {
         return Err(failed(format!("{:?}", run.ending)));

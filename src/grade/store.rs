@@ -72,8 +72,7 @@ impl Store {
 
     /// Writes the result next to its final name, then renames it into place.
     pub fn save(&self, result: &SubmissionResult) -> Result<(), Error> {
-        let text = serde_json::to_vec_pretty(result)
-            .map_err(|e| Error::Usage(format!("cannot encode a result: {e}")))?;
+        let text = serde_json::to_vec_pretty(result).map_err(|e| Error::encode("a result", e))?;
         crate::atomic::write(&self.file(&result.id), &text)
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use zip::write::SimpleFileOptions;
 
-use crate::error::Error;
+use crate::error::{Error, PackageError};
 use crate::execution::Sandbox;
 
 const RUN_AUTOGRADER: &str = include_str!("run_autograder.sh");
@@ -112,9 +112,11 @@ fn check_inherited(files: &[(String, Vec<u8>)]) -> Result<(), Error> {
         }
         let prefix = format!("{}/", folder.to_string_lossy().replace('\\', "/"));
         if !files.iter().any(|(other, _)| other.starts_with(&prefix)) {
-            return Err(Error::Usage(format!(
-                "{name} inherits the scenarios of {from}, which the package would not hold: give --specs the folder that holds both (specs/GAME)"
-            )));
+            return Err(PackageError::BaseLeftOut {
+                variant: name.to_string(),
+                from: from.to_string(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -150,8 +152,12 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
     let mut zip = zip::ZipWriter::new(file);
     let text = SimpleFileOptions::default().unix_permissions(0o644);
     let executable = SimpleFileOptions::default().unix_permissions(0o755);
-    let zip_error =
-        |e: zip::result::ZipError| Error::Usage(format!("cannot write {}: {e}", out.display()));
+    let zip_error = |source: zip::result::ZipError| {
+        Error::from(PackageError::Zip {
+            path: out.to_path_buf(),
+            source,
+        })
+    };
 
     zip.start_file("setup.sh", executable).map_err(zip_error)?;
     zip.write_all(SETUP.as_bytes())

@@ -130,7 +130,7 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
     )?;
     let question = out.join("questions").join(&package.question);
     let info = serde_json::to_vec_pretty(&info_json(package))
-        .map_err(|e| Error::Usage(format!("cannot encode info.json: {e}")))?;
+        .map_err(|e| Error::encode("info.json", e))?;
     write(&question.join("info.json"), &info, false)?;
     write(
         &question.join("question.html"),

@@ -9,7 +9,7 @@ use super::class_html::class_report;
 use super::format::{self, ClassReport, SummaryFile};
 use super::gradescope::{self, FeedbackFormat};
 use super::{junit, prairielearn};
-use crate::error::Error;
+use crate::error::{ClassError, Error};
 use crate::grade::class;
 use crate::grade::class_run::{ClassWriter, Graded};
 use crate::grade::SubmissionResult;
@@ -121,9 +121,10 @@ impl Rendering<'_> {
     fn one(&self) -> Result<&SubmissionResult, Error> {
         match self.graded.results.as_slice() {
             [one] => Ok(one),
-            results => Err(Error::OneSubmissionOnly {
+            results => Err(ClassError::OneSubmissionOnly {
                 found: results.len(),
-            }),
+            }
+            .into()),
         }
     }
 
@@ -190,7 +191,7 @@ impl Rendering<'_> {
 impl ClassWriter for ClassFiles {
     fn check(&self, submissions: usize) -> Result<(), Error> {
         match self.reports.iter().any(|r| r.format.is_one_submissions()) && submissions != 1 {
-            true => Err(Error::OneSubmissionOnly { found: submissions }),
+            true => Err(ClassError::OneSubmissionOnly { found: submissions }.into()),
             false => Ok(()),
         }
     }
