@@ -11,7 +11,8 @@
 //! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
 //!    default 200).
 //!
-//! Run with `cargo bench --bench grading`.
+//! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
+//! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `class`).
 
 use std::io::Write;
 use std::path::Path;
@@ -253,6 +254,15 @@ fn grade_class(
     elapsed
 }
 
+/// Whether the section `name` runs: every one when none is named on the command line.
+fn wanted(name: &str) -> bool {
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    named.is_empty() || named.iter().any(|n| n == name)
+}
+
 fn main() {
     let interpreter = python::resolve(Path::new("python3")).expect("python3");
     let scenarios = project5_scenarios();
@@ -261,10 +271,26 @@ fn main() {
         interpreter.version
     );
 
-    let scenario = pick(&scenarios, "the handout's game");
+    if wanted("scenario") {
+        per_scenario(&interpreter, &scenarios);
+    }
+    if wanted("chess") {
+        chess_team(&interpreter);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    if wanted("jobs") {
+        jobs_scaling(&interpreter, &scenarios, dir.path());
+    }
+    if wanted("class") {
+        whole_class(&interpreter, dir.path());
+    }
+}
+
+fn per_scenario(interpreter: &python::Interpreter, scenarios: &[Scenario]) {
+    let scenario = pick(scenarios, "the handout's game");
     both_runners(
         "project5 (call protocol)",
-        &interpreter,
+        interpreter,
         &Path::new(ROOT).join(FIXTURE),
         scenario,
         |target| call_protocol_code_alone(target, scenario, 50),
@@ -276,12 +302,14 @@ fn main() {
         .expect("a csc110 scenario");
     both_runners(
         "csc110 (whole program)",
-        &interpreter,
+        interpreter,
         &Path::new(ROOT).join("fixtures/one-d-chess/csc110/chess.py"),
         game,
         |target| program_code_alone(target, game, 50),
     );
+}
 
+fn chess_team(interpreter: &python::Interpreter) {
     let chess = specs("specs/chess");
     let team = [Submission {
         id: "team".into(),
@@ -289,7 +317,7 @@ fn main() {
     }];
     for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
         for jobs in [1, 2] {
-            let wall = grade_class(&team, &chess, &interpreter, jobs, runner);
+            let wall = grade_class(&team, &chess, interpreter, jobs, runner);
             println!(
                 "one chess team x {} scenarios through grade (--jobs {jobs}, {}): {:.2} s",
                 chess.len(),
@@ -298,12 +326,13 @@ fn main() {
             );
         }
     }
+}
 
-    let dir = tempfile::tempdir().expect("tempdir");
-    let twenty = class(&dir.path().join("twenty"), 20);
+fn jobs_scaling(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
+    let twenty = class(&dir.join("twenty"), 20);
     for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
-        let one = grade_class(&twenty, &scenarios, &interpreter, 1, runner);
-        let two = grade_class(&twenty, &scenarios, &interpreter, 2, runner);
+        let one = grade_class(&twenty, scenarios, interpreter, 1, runner);
+        let two = grade_class(&twenty, scenarios, interpreter, 2, runner);
         println!(
             "20 submissions x {} scenarios ({}): --jobs 1 {:.2} s, --jobs 2 {:.2} s, speedup {:.2}x",
             scenarios.len(),
@@ -313,15 +342,17 @@ fn main() {
             one.as_secs_f64() / two.as_secs_f64()
         );
     }
+}
 
+fn whole_class(interpreter: &python::Interpreter, dir: &Path) {
     let size: usize = std::env::var("BENCH_CLASS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let forty = forty_scenarios();
-    let big = class(&dir.path().join("class"), size);
+    let big = class(&dir.join("class"), size);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let wall = grade_class(&big, &forty, &interpreter, jobs, PythonRunner::Fork);
+    let wall = grade_class(&big, &forty, interpreter, jobs, PythonRunner::Fork);
     println!(
         "class of {size} submissions x {} scenarios (--jobs {jobs}): {:.1} s wall, {:.1} ms per scenario run",
         forty.len(),

@@ -58,7 +58,8 @@ pub(crate) fn poll(fds: &[Option<(BorrowedFd<'_>, Interest)>], wait: Duration) -
         std::thread::sleep(wait.min(IDLE));
         return vec![false; fds.len()];
     }
-    let timeout = Timespec::try_from(wait.max(Duration::from_millis(1))).ok();
+    // A zero wait asks whether anything is ready now, without waiting.
+    let timeout = Timespec::try_from(wait).ok();
     let fired = rustix::event::poll(&mut polled, timeout.as_ref()).unwrap_or(0);
     slots
         .iter()

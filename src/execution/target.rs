@@ -202,21 +202,10 @@ impl Target {
             },
         };
         let key = (layout.game, layout.dialect);
-        let prepared = match slot.launches.get(&key) {
-            Some(laid) => slot.jail.prepare(&laid.launch, &laid.view),
-            None => self.lay_out(&slot.jail, layout).and_then(|laid| {
-                let run = slot.jail.prepare(&laid.launch, &laid.view);
-                slot.launches.insert(key, laid);
-                run
-            }),
-        };
         let limits = self.sandbox.limits(limits);
-        let server = prepared
-            .is_ok()
-            .then(|| self.loaded_runner(&mut slot, key, &limits))
-            .flatten();
-        let mut run = match prepared {
-            Ok(run) => run,
+        let prepared = self.prepare(&mut slot, key, layout, &limits);
+        let (run, server) = match prepared {
+            Ok(prepared) => prepared,
             Err(error) => {
                 self.free
                     .lock()
@@ -226,9 +215,6 @@ impl Target {
             }
         };
         run.cap_memory(limits.memory_bytes);
-        if let Some(server) = &server {
-            run.spare(server.chain());
-        }
         Ok(Some(Program {
             launch: run.launch.clone(),
             limits,
@@ -240,6 +226,31 @@ impl Target {
                 free: Arc::clone(&self.free),
             })),
         }))
+    }
+
+    /// One run in `slot` for `key` (laid out first if it is not yet) and the loaded runner
+    /// that forks its processes, if there is one: the run is then a guest of the runner's.
+    fn prepare(
+        &self,
+        slot: &mut Slot,
+        key: Key,
+        layout: &Layout,
+        limits: &Limits,
+    ) -> Result<(Run, Option<Arc<Server>>), Error> {
+        if !slot.launches.contains_key(&key) {
+            let laid = self.lay_out(&slot.jail, layout)?;
+            slot.launches.insert(key, laid);
+        }
+        let server = self.loaded_runner(slot, key, limits);
+        let laid = &slot.launches[&key];
+        let run = match &server {
+            Some(server) => {
+                slot.jail
+                    .prepare_guest(&laid.launch, &laid.view, server.run(), server.chain())?
+            }
+            None => slot.jail.prepare(&laid.launch, &laid.view)?,
+        };
+        Ok((run, server))
     }
 
     /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
@@ -417,11 +428,11 @@ impl Program {
     /// none or it fails to give one, started afresh.
     pub fn start(&self, deadline: Instant) -> Result<Running, Ending> {
         if let Some(jail_run) = &self.run {
-            if let (Some(server), Some(run)) = (&jail_run.server, &jail_run.run) {
+            if let Some(server) = &jail_run.server {
                 if server.alive() {
                     // A runner that cannot give a process is not used again: this run, and the
                     // next ones, start afresh (or from a runner started again).
-                    if let Ok(running) = server.fork(run, &self.limits, deadline) {
+                    if let Ok(running) = server.fork(&self.limits, deadline) {
                         return Ok(running);
                     }
                 }

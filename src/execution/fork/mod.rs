@@ -6,11 +6,12 @@
 //! message. For each scenario the grader makes the pipes, passes the child's ends to the
 //! runner, and learns the forked process from the kernel (the credentials of the `ready`
 //! message it sends), checks that it is the runner's child of the expected user, opens a
-//! pidfd, checks the resource limits the process set itself (the runner has no CPU limit:
-//! RLIMIT_CPU is per process) and puts it in the scenario's cgroup, all before the process runs anything of
-//! the scenario. It kills the process's session, cgroup and every other process of the job's
-//! user at the scenario's end, and reads its exit status itself. Anything amiss: the scenario
-//! runs in a fresh process instead.
+//! pidfd and checks the resource limits the process set itself (the runner has no CPU limit:
+//! RLIMIT_CPU is per process), all before the process runs anything of the scenario. The
+//! process is born in the runner's cgroup, which caps them together (a fresh process's
+//! interpreter counts against its cap too). At the scenario's end the grader kills the
+//! process's session and every process of the cgroup but the runner, and reads the exit
+//! status itself. Anything amiss: the scenario runs in a fresh process instead.
 
 mod channel;
 mod limits;
@@ -64,9 +65,9 @@ pub const LOAD_WAIT: Duration = Duration::from_secs(5);
 pub struct Server {
     control: OwnedFd,
     process: Child,
-    /// The runner's run in its jail: its cgroup and confinement; dropping it kills every
-    /// process of the jail's user.
-    _run: Run,
+    /// The runner's run in its jail: its cgroup (its scenarios' too) and confinement;
+    /// dropping it kills every process of the cgroup.
+    run: Run,
     /// The interpreter (its pid as the grader sees it).
     pid: Pid,
     pidfd: OwnedFd,
@@ -161,7 +162,7 @@ impl Server {
             loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
             chain: chain_to_grader(pid),
             process,
-            _run: run,
+            run,
             pid: hello.pid,
             pidfd,
             uid,
@@ -185,16 +186,21 @@ impl Server {
         &self.chain
     }
 
+    /// The runner's run, whose cgroup its scenarios share.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
     /// CPU time the runner used to start and load, charged to each scenario.
     pub fn loaded_cpu(&self) -> Duration {
         self.loaded_cpu
     }
 
-    /// A process forked for one scenario of `run`, under `limits`, driven until `deadline`.
-    /// The error says why the runner could not give one (it is then not used again).
-    pub fn fork(&self, run: &Run, limits: &Limits, deadline: Instant) -> Result<Running, String> {
+    /// A process forked for one scenario, under `limits`, driven until `deadline`. The error
+    /// says why the runner could not give one (it is then not used again).
+    pub fn fork(&self, limits: &Limits, deadline: Instant) -> Result<Running, String> {
         let started = Instant::now();
-        let forked = self.fork_inner(run, limits);
+        let forked = self.fork_inner(limits);
         if forked.is_err() {
             self.broken.store(true, Ordering::Relaxed);
         }
@@ -202,7 +208,7 @@ impl Server {
         Ok(Running::forked(forked, pipes, limits, started, deadline))
     }
 
-    fn fork_inner(&self, run: &Run, limits: &Limits) -> Result<(Forked, [OwnedFd; 3]), String> {
+    fn fork_inner(&self, limits: &Limits) -> Result<(Forked, [OwnedFd; 3]), String> {
         let io = |e: rustix::io::Errno| format!("cannot make a pipe: {e}");
         let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
         let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
@@ -242,8 +248,6 @@ impl Server {
         };
         let forked = self.adopt(&ready)?;
         limits::verify(ready.pid, &scenario_limits)?;
-        run.adopt(forked.id())
-            .map_err(|e| format!("cannot put the scenario's process in its cgroup: {e}"))?;
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))

@@ -7,6 +7,8 @@ use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
 use super::bwrap::{self, View};
 use super::cgroup::Group;
@@ -82,32 +84,60 @@ impl Jail {
 
     /// Prepares one run of `launch` (whose environment is already [`Jail::environment`]).
     pub fn prepare(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
-        self.prepare_sharing(launch, view, Some(Share::begin()))
+        self.prepare_sharing(launch, view, Some(Share::begin()), Err(super::STUDENT_PROCESSES))
     }
 
     /// Prepares a run that does not count as a program using the machine: a loaded runner,
     /// which mostly waits for requests (the processes it forks run in runs of their own).
+    /// Its scenarios' processes share its cgroup, whose process cap has room for the runner
+    /// besides what a fresh process's cgroup holds.
     pub fn prepare_idle(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
-        self.prepare_sharing(launch, view, None)
+        self.prepare_sharing(launch, view, None, Err(super::STUDENT_PROCESSES + 1))
     }
 
+    /// Prepares a run whose processes a loaded runner forks: they are born in the runner's
+    /// cgroup (`host`'s), so no process has to be moved between cgroups, which costs the
+    /// kernel milliseconds each time. `runner` (the runner and the sandbox processes around
+    /// it) outlives the run; every other process in the cgroup dies when the run ends.
+    pub fn prepare_guest(
+        &self,
+        launch: &Launch,
+        view: &View,
+        host: &Run,
+        runner: &[i32],
+    ) -> Result<Run, Error> {
+        let host = Host {
+            group: host.group.clone(),
+            runner: runner.to_vec(),
+        };
+        self.prepare_sharing(launch, view, Some(Share::begin()), Ok(host))
+    }
+
+    /// A run in the cgroup of `cgroup`: a loaded runner's, or a new one with this process cap.
     fn prepare_sharing(
         &self,
         launch: &Launch,
         view: &View,
         share: Option<Share>,
+        cgroup: Result<Host, u64>,
     ) -> Result<Run, Error> {
         if self.sandbox == Sandbox::None {
             return Ok(Run {
                 launch: launch.clone(),
                 group: None,
+                cpu_before: None,
                 report: None,
                 user: None,
                 spared: Vec::new(),
+                guest: false,
                 share,
             });
         }
-        let group = Group::new(Some(super::STUDENT_PROCESSES));
+        let guest = cgroup.is_ok();
+        let (group, spared) = match cgroup {
+            Ok(host) => (host.group, host.runner),
+            Err(processes) => (Group::new(Some(processes)).map(Arc::new), Vec::new()),
+        };
         let mut launch = launch.clone();
         let mut report = None;
         if self.sandbox == Sandbox::Bwrap {
@@ -119,7 +149,7 @@ impl Jail {
             user: self.user(),
             cgroup_procs: group
                 .iter()
-                .flat_map(Group::procs_files)
+                .flat_map(|group| group.procs_files())
                 .filter_map(|file| CString::new(file.into_os_string().into_vec()).ok())
                 .collect(),
             started_fd: report
@@ -128,10 +158,12 @@ impl Jail {
         };
         Ok(Run {
             launch,
+            cpu_before: guest.then(|| group.as_ref()?.cpu_time()).flatten(),
             group,
             report,
             user: self.user(),
-            spared: Vec::new(),
+            spared,
+            guest,
             share,
         })
     }
@@ -169,33 +201,39 @@ impl Jail {
     }
 }
 
+impl Drop for Jail {
+    fn drop(&mut self) {
+        // Before its user is given back (and taken by another submission's jail), nothing of
+        // this submission is left for that user to read.
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The loaded runner whose cgroup a run's processes share.
+struct Host {
+    group: Option<Arc<Group>>,
+    runner: Vec<i32>,
+}
+
 /// One run in a jail. Dropping it kills every process the run left.
 #[derive(Debug)]
 pub struct Run {
     pub launch: Launch,
-    group: Option<Group>,
+    /// The run's cgroup: its own, or its loaded runner's.
+    group: Option<Arc<Group>>,
+    /// The CPU time the cgroup had used when the run began (a runner's cgroup, shared).
+    cpu_before: Option<Duration>,
     /// Read and write ends of the pipe the sandbox reports its start on.
     report: Option<(OwnedFd, OwnedFd)>,
     user: Option<StudentId>,
     /// Processes of the user that outlive the run (a loaded runner and its sandbox).
     spared: Vec<i32>,
+    /// Whether the cgroup is a loaded runner's, which outlives the run.
+    guest: bool,
     share: Option<Share>,
 }
 
 impl Run {
-    /// Keeps `pids` (a loaded runner and the sandbox around it) alive when the run ends;
-    /// every other process of the run's user is still killed.
-    pub fn spare(&mut self, pids: &[i32]) {
-        self.spared = pids.to_vec();
-    }
-
-    /// Puts process `pid` (forked by a loaded runner) in the run's cgroup, if it has one.
-    pub fn adopt(&self, pid: u32) -> std::io::Result<()> {
-        for procs in self.group.iter().flat_map(Group::procs_files) {
-            std::fs::write(procs, pid.to_string())?;
-        }
-        Ok(())
-    }
 
     /// The user the run's processes have (none: the grader's own).
     pub fn user(&self) -> Option<StudentId> {
@@ -235,21 +273,32 @@ impl Run {
 
     /// How many of the run's processes the kernel killed for going over the memory cap.
     pub fn out_of_memory_kills(&self) -> u64 {
-        self.group.as_ref().map_or(0, Group::out_of_memory_kills)
+        self.group.as_ref().map_or(0, |group| group.out_of_memory_kills())
     }
 
     /// CPU time the run's processes used, where a cgroup measured it.
-    pub fn cpu_time(&self) -> Option<std::time::Duration> {
-        self.group.as_ref()?.cpu_time()
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let used = self.group.as_ref()?.cpu_time()?;
+        Some(used.saturating_sub(self.cpu_before.unwrap_or_default()))
     }
 }
 
 impl Drop for Run {
     fn drop(&mut self) {
-        // Whatever the run left, `setsid` or not, ends here.
-        self.group.take();
-        if let Some(id) = self.user {
-            student::kill_all_but(id, &self.spared);
+        // Whatever the run left, `setsid` or not, ends here. No process leaves its cgroup
+        // (the student's user may write to none), so where there is one it holds them all;
+        // elsewhere every process of the run's user is found and killed.
+        match self.group.take() {
+            Some(group) if self.guest => group.kill_all_but(&self.spared),
+            Some(group) => {
+                group.kill();
+                drop(group);
+            }
+            None => {
+                if let Some(id) = self.user {
+                    student::kill_all_but(id, &self.spared);
+                }
+            }
         }
     }
 }

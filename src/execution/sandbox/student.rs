@@ -8,13 +8,15 @@
 //! A lease is a `flock` on a file in a root-only folder, so grader processes running side by
 //! side never share an id, and a lease dies with its grader (even under `kill -9`). Every
 //! process of an id is killed when it is leased and when it is given back, so what a killed
-//! grader left behind is ended by the next run that takes the id.
+//! grader left behind is ended by the next run that takes the id. An id given back (with
+//! nothing left running under it) stays locked by its grader for the grader's next lease,
+//! which then needs no search of the process table.
 
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::fs::{flock, FlockOperation};
@@ -42,7 +44,7 @@ pub struct StudentId {
 #[derive(Debug)]
 pub struct Lease {
     id: StudentId,
-    _lock: File,
+    lock: Option<File>,
 }
 
 impl Lease {
@@ -51,9 +53,19 @@ impl Lease {
     }
 }
 
+/// Ids this grader has given back with nothing running under them, still locked.
+static GIVEN_BACK: Mutex<Vec<(StudentId, File)>> = Mutex::new(Vec::new());
+
 impl Drop for Lease {
     fn drop(&mut self) {
-        kill_all(self.id);
+        if kill_all(self.id) {
+            if let Some(lock) = self.lock.take() {
+                GIVEN_BACK
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((self.id, lock));
+            }
+        }
     }
 }
 
@@ -69,6 +81,13 @@ fn try_lock(file: &File) -> bool {
 
 /// Borrows an id no other grader holds, with nothing left running under it.
 pub fn lease() -> Result<Lease, Error> {
+    let kept = GIVEN_BACK.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    if let Some((id, lock)) = kept {
+        return Ok(Lease {
+            id,
+            lock: Some(lock),
+        });
+    }
     let folder = lock_folder()?;
     become_subreaper();
     let taken = ids_with_accounts();
@@ -88,7 +107,10 @@ pub fn lease() -> Result<Lease, Error> {
             let id = StudentId { uid: id, gid: id };
             // A grader killed while this id was its own may have left processes behind.
             kill_all(id);
-            return Ok(Lease { id, _lock: file });
+            return Ok(Lease {
+                id,
+                lock: Some(file),
+            });
         }
     }
     Err(Error::Usage(format!(
@@ -100,9 +122,9 @@ pub fn lease() -> Result<Lease, Error> {
 /// when it ended, a daemon that escaped its scenario); returns how many there were.
 pub fn kill_unleased() -> usize {
     let mut by_id: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
-    for (_, uid) in live_processes() {
-        if (FIRST_ID..FIRST_ID + POOL_SIZE).contains(&uid) {
-            *by_id.entry(uid).or_default() += 1;
+    for process in processes() {
+        if !process.ended && (FIRST_ID..FIRST_ID + POOL_SIZE).contains(&process.uid) {
+            *by_id.entry(process.uid).or_default() += 1;
         }
     }
     let Ok(folder) = lock_folder() else {
@@ -126,30 +148,44 @@ pub fn kill_unleased() -> usize {
     killed
 }
 
-/// Every live (not zombie) process with its real user id.
-fn live_processes() -> Vec<(Pid, u32)> {
+/// A process as its `/proc/PID/status` file tells.
+struct Process {
+    pid: Pid,
+    /// Its real user id.
+    uid: u32,
+    parent: i32,
+    /// A zombie (or dying): it has exited, and only its parent's wait is missing.
+    ended: bool,
+}
+
+/// Every process of the machine (one pass over `/proc`, each status file read at once).
+fn processes() -> Vec<Process> {
+    use std::io::Read;
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
+    let mut buffer = Vec::with_capacity(4096);
     entries
         .flatten()
         .filter_map(|entry| {
             let pid = Pid::from_raw(entry.file_name().to_str()?.parse::<i32>().ok()?)?;
-            let status = std::fs::read_to_string(entry.path().join("status")).ok()?;
-            if status
-                .lines()
-                .any(|l| l.starts_with("State:") && (l.contains('Z') || l.contains('X')))
-            {
-                return None;
-            }
-            let uid = status
-                .lines()
-                .find_map(|l| l.strip_prefix("Uid:"))?
-                .split_whitespace()
-                .next()?
-                .parse()
+            buffer.clear();
+            File::open(entry.path().join("status"))
+                .and_then(|mut file| file.read_to_end(&mut buffer))
                 .ok()?;
-            Some((pid, uid))
+            let status = std::str::from_utf8(&buffer).ok()?;
+            let field = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .and_then(|l| l.split_whitespace().next())
+            };
+            Some(Process {
+                pid,
+                uid: field("Uid:")?.parse().ok()?,
+                parent: field("PPid:")?.parse().ok()?,
+                ended: matches!(field("State:"), Some("Z" | "X")),
+            })
         })
         .collect()
 }
@@ -206,16 +242,10 @@ fn ids_with_accounts() -> Vec<u32> {
 
 /// How many live (not zombie) processes have `uid` as their real user id.
 pub fn processes_of(uid: u32) -> usize {
-    pids_of(uid).len()
-}
-
-/// The live processes whose real user id is `uid`.
-fn pids_of(uid: u32) -> Vec<Pid> {
-    live_processes()
-        .into_iter()
-        .filter(|&(_, u)| u == uid)
-        .map(|(pid, _)| pid)
-        .collect()
+    processes()
+        .iter()
+        .filter(|p| p.uid == uid && !p.ended)
+        .count()
 }
 
 /// Makes the grader the parent of the processes its children orphan (a sandbox's inner
@@ -228,65 +258,34 @@ fn become_subreaper() {
     });
 }
 
-/// Reaps the killed processes of `uid` that were handed to the grader.
-fn reap_orphans(uid: u32) {
-    let me = std::process::id().to_string();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|p| p.parse::<i32>().ok())
-            .and_then(Pid::from_raw)
-        else {
-            continue;
-        };
-        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|l| l.split_whitespace().next())
-                .map(str::to_string)
-        };
-        let zombie = field("State:").as_deref() == Some("Z");
-        if zombie
-            && field("PPid:").as_deref() == Some(me.as_str())
-            && field("Uid:") == Some(uid.to_string())
-        {
-            let _ = waitpid(Some(pid), WaitOptions::NOHANG);
-        }
-    }
-}
-
-/// Kills every process of `id` and waits (up to a second) until none is left.
-pub fn kill_all(id: StudentId) {
-    kill_all_but(id, &[]);
+/// Kills every process of `id` and waits (up to a second) until none is left; whether none
+/// is.
+pub fn kill_all(id: StudentId) -> bool {
+    kill_all_but(id, &[])
 }
 
 /// Kills every process of `id` but `spared` (a loaded runner), and waits (up to a second)
-/// until no other is left.
-pub fn kill_all_but(id: StudentId, spared: &[i32]) {
+/// until no other is left; whether none is. The killed processes that were handed to the
+/// grader (orphans) are reaped, found in the same pass over the process table.
+pub fn kill_all_but(id: StudentId, spared: &[i32]) -> bool {
     let deadline = Instant::now() + Duration::from_secs(1);
-    let others = || {
-        pids_of(id.uid)
-            .into_iter()
-            .filter(|pid| !spared.contains(&pid.as_raw_nonzero().get()))
-            .collect::<Vec<Pid>>()
-    };
+    let me = std::process::id() as i32;
     loop {
-        let pids = others();
-        if pids.is_empty() {
-            reap_orphans(id.uid);
-            return;
+        let (ended, live): (Vec<Process>, Vec<Process>) = processes()
+            .into_iter()
+            .filter(|p| p.uid == id.uid && !spared.contains(&p.pid.as_raw_nonzero().get()))
+            .partition(|p| p.ended);
+        for orphan in ended.iter().filter(|p| p.parent == me) {
+            let _ = waitpid(Some(orphan.pid), WaitOptions::NOHANG);
         }
-        for pid in pids {
-            let _ = kill_process(pid, Signal::KILL);
+        if live.is_empty() {
+            return true;
+        }
+        for process in live {
+            let _ = kill_process(process.pid, Signal::KILL);
         }
         if Instant::now() >= deadline {
-            return;
+            return false;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
