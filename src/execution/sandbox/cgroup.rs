@@ -394,7 +394,11 @@ mod tests {
         for child in &mut left {
             assert!(gone(child), "a process of the run outlived it");
         }
-        assert_eq!(runner.try_wait().expect("wait"), None, "the runner was killed");
+        assert_eq!(
+            runner.try_wait().expect("wait"),
+            None,
+            "the runner was killed"
+        );
         drop(group);
         assert!(gone(&mut runner), "the runner outlived its cgroup");
     }

@@ -84,7 +84,12 @@ impl Jail {
 
     /// Prepares one run of `launch` (whose environment is already [`Jail::environment`]).
     pub fn prepare(&self, launch: &Launch, view: &View) -> Result<Run, Error> {
-        self.prepare_sharing(launch, view, Some(Share::begin()), Err(super::STUDENT_PROCESSES))
+        self.prepare_sharing(
+            launch,
+            view,
+            Some(Share::begin()),
+            Err(super::STUDENT_PROCESSES),
+        )
     }
 
     /// Prepares a run that does not count as a program using the machine: a loaded runner,
@@ -234,7 +239,6 @@ pub struct Run {
 }
 
 impl Run {
-
     /// The user the run's processes have (none: the grader's own).
     pub fn user(&self) -> Option<StudentId> {
         self.user
@@ -273,7 +277,9 @@ impl Run {
 
     /// How many of the run's processes the kernel killed for going over the memory cap.
     pub fn out_of_memory_kills(&self) -> u64 {
-        self.group.as_ref().map_or(0, |group| group.out_of_memory_kills())
+        self.group
+            .as_ref()
+            .map_or(0, |group| group.out_of_memory_kills())
     }
 
     /// CPU time the run's processes used, where a cgroup measured it.
