@@ -12,6 +12,7 @@ use crate::error::{Error, ScenarioFileError};
 use crate::games::Reply;
 use crate::harness::judge::normalize_output;
 use crate::scenario::load::parse_file;
+use crate::scenario::sources::{read_variants, SourceFile};
 use crate::scenario::Scenario;
 
 /// One expectation rewritten.
@@ -215,4 +216,74 @@ fn set_value(table: &mut dyn TableLike, key: &str, encoded: &str) {
             table.insert(key, Item::Value(value));
         }
     }
+}
+
+/// What blessing files tells its listener, file by file.
+#[derive(Debug)]
+pub enum BlessEvent<'a> {
+    /// A file that does not load, left alone.
+    Invalid(&'a Error),
+    /// A scenario left alone, and why.
+    Note(&'a str),
+    /// An expectation of `file` rewritten (or, when checking, that would be).
+    Change { file: &'a str, change: &'a Change },
+}
+
+/// What blessing a set of files did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BlessTotals {
+    /// Expectations changed (or that would change).
+    pub steps: usize,
+    /// Files those are in.
+    pub changed_files: usize,
+    /// Scenario files read.
+    pub files: usize,
+    /// Some file did not load.
+    pub invalid: bool,
+}
+
+/// Blesses every scenario file of `files`, writing back each one changed unless `check`.
+/// Variant files are read first (scenario files name them) and hold no expectations.
+pub fn bless_files(
+    files: Vec<SourceFile>,
+    check: bool,
+    listen: &mut dyn FnMut(BlessEvent<'_>),
+) -> Result<BlessTotals, Error> {
+    let mut totals = BlessTotals::default();
+    for (_, read) in read_variants(&files) {
+        if let Err(error) = read {
+            listen(BlessEvent::Invalid(&error.into()));
+            totals.invalid = true;
+        }
+    }
+    let files: Vec<_> = files.into_iter().filter(|f| !f.is_variant()).collect();
+    totals.files = files.len();
+    for file in &files {
+        let blessed = match bless(&file.name, &file.text) {
+            Ok(blessed) => blessed,
+            Err(error) => {
+                listen(BlessEvent::Invalid(&error));
+                totals.invalid = true;
+                continue;
+            }
+        };
+        for note in &blessed.notes {
+            listen(BlessEvent::Note(note));
+        }
+        for change in &blessed.changes {
+            listen(BlessEvent::Change {
+                file: &file.name,
+                change,
+            });
+        }
+        if let Some(text) = &blessed.text {
+            totals.steps += blessed.changes.len();
+            totals.changed_files += 1;
+            if !check {
+                std::fs::write(&file.name, text)
+                    .map_err(|e| Error::path(&file.name, format!("cannot write: {e}")))?;
+            }
+        }
+    }
+    Ok(totals)
 }

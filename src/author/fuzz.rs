@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::generate::{random_game, Style};
@@ -35,6 +36,8 @@ pub struct FuzzConfig {
     pub time_limit: Duration,
     /// The command, for the files' header comments.
     pub command: String,
+    /// The folder each failure's scenario file is written to.
+    pub out: PathBuf,
 }
 
 /// How a scenario failed: its verdict and the kind of step where it first diverged. Two
@@ -72,12 +75,12 @@ pub struct Failure {
     pub shrink_tests: usize,
     /// The shrunk scenario's outcome on the target.
     pub outcome: Outcome,
-    /// The scenario file to write and its name.
-    pub file_name: String,
+    /// The scenario file written, and its text.
+    pub path: PathBuf,
     pub file_text: String,
 }
 
-/// Progress, as the fuzzer goes.
+/// Progress, as the fuzzer goes (a failure is told once its file is written).
 #[derive(Debug)]
 pub enum FuzzEvent<'a> {
     /// A game was played; `failed` when the target did not pass it.
@@ -145,6 +148,8 @@ pub fn fuzz(
                 }
                 let number = report.failures.len() + 1;
                 let failure = runner.shrink(lines, signature, (game, game_seed, number), config)?;
+                std::fs::write(&failure.path, &failure.file_text)
+                    .map_err(|e| Error::path(&failure.path, format!("cannot write: {e}")))?;
                 listen(FuzzEvent::Found(&failure));
                 report.failures.push(failure);
                 Ok(match report.failures.len() >= config.max_failures {
@@ -294,12 +299,12 @@ impl Runner<'_> {
             visibility: Visibility::Hidden,
             tags: vec!["fuzz".to_string()],
         };
-        let file_name = format!(
+        let path = config.out.join(format!(
             "fuzz-{}-{}-seed{}-{number}.toml",
             self.setup.game.name(),
             self.setup.dialect.name,
             config.seed
-        );
+        ));
         Ok(Failure {
             outcome: self.run(&steps),
             signature,
@@ -308,7 +313,7 @@ impl Runner<'_> {
             original_steps,
             steps,
             shrink_tests: shrunk.tests,
-            file_name,
+            path,
             file_text: file_text(self.setup, &head, &[scenario]),
         })
     }

@@ -1,10 +1,11 @@
 //! Authoring scenarios with the reference engines as the oracle: record a transcript
 //! ([`record`]), rewrite expectations ([`bless`]), generate random games ([`generate`]),
-//! hunt for a submission's first wrong answer and shrink it ([`fuzz`], [`shrink`]), and play
-//! in a terminal ([`play`]). Scenario files are written by [`write`].
+//! hunt for a submission's first wrong answer and shrink it ([`fuzz`], [`shrink`]), play in
+//! a terminal ([`play`]) and find the variants to name ([`variants`]). Scenario files are
+//! written by [`write`].
 //!
 //! Like the rest of the library, nothing here prints: each command returns data (and file
-//! texts) for the command line to show and save.
+//! texts) or tells events, which `report::author` renders.
 
 pub mod bless;
 pub mod fuzz;
@@ -13,6 +14,7 @@ pub mod play;
 pub mod record;
 pub mod setup;
 pub mod shrink;
+pub mod variants;
 pub mod write;
 
 pub use setup::{Invalid, Setup, Transcript};

@@ -3,9 +3,10 @@
 //! leaves undefined) is shown with the reason and left out.
 
 use super::setup::Setup;
-use super::write::ScenarioText;
-use crate::error::Error;
-use crate::games::{Reply, Session};
+use super::write::{FileHead, ScenarioText};
+use crate::error::{AuthorError, Error};
+use crate::games::{Protocol, Reply, Session};
+use crate::scenario::Visibility;
 
 /// Most legal inputs named when explaining a refusal.
 const LEGAL_SHOWN: usize = 16;
@@ -113,8 +114,28 @@ impl Recorder {
         Ok(true)
     }
 
-    /// The recorded lines as a scenario with the reference's answers.
+    /// The file head of a recording: how it was made, and what to fill in.
+    pub fn head(&self) -> FileHead {
+        FileHead {
+            comments: vec![format!(
+                "Recorded with `boardgrade record {} --dialect {}`: expectations are the \
+                 reference's answers.",
+                self.setup.game.name(),
+                self.setup.dialect.name
+            )],
+            section: "(fill in the handout section)".to_string(),
+            points: 1.0,
+            visibility: Visibility::Visible,
+            tags: Vec::new(),
+        }
+    }
+
+    /// The recorded lines as a scenario with the reference's answers; a call protocol's
+    /// needs at least one.
     pub fn scenario(&self, name: &str) -> Result<ScenarioText, Error> {
+        if self.lines.is_empty() && self.setup.dialect.protocol == Protocol::Call {
+            return Err(AuthorError::NothingRecorded.into());
+        }
         ScenarioText::from_reference(&self.setup, name, &self.lines)?
             .map_err(|invalid| invalid.of("the recording"))
     }

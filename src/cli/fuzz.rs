@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use boardgrade::author::fuzz::{fuzz, FuzzConfig, FuzzEvent};
+use boardgrade::author::fuzz::{fuzz, FuzzConfig};
 use boardgrade::error::FlagError;
 use boardgrade::execution::TargetSpec;
-use boardgrade::report::diff;
+use boardgrade::report::author::fuzz::FuzzReporter;
 use boardgrade::Error;
 
 use super::args::FuzzArgs;
@@ -51,58 +51,25 @@ pub fn run(args: &FuzzArgs) -> Result<Status, Error> {
             setup.dialect.name,
             args.seed
         ),
+        out: args.out.clone(),
     };
-    println!(
-        "fuzzing {} against {target_text}: {} game(s) from seed {}",
-        setup.id(),
-        args.games,
-        args.seed
+    let mut report = FuzzReporter::new(
+        std::io::stdout().lock(),
+        resolve::style(args.color),
+        !args.quiet,
     );
-    let style = resolve::style(args.color);
-    let mut write_error = None;
-    let report = fuzz(
-        &setup,
-        &target,
-        &run.limits,
-        &config,
-        &mut |event| match event {
-            FuzzEvent::Played {
-                game,
-                steps,
-                failed: Some(signature),
-            } if !args.quiet => println!("game {game} ({steps} lines): {signature}"),
-            FuzzEvent::Played { .. } => {}
-            FuzzEvent::Found(failure) => {
-                let path = args.out.join(&failure.file_name);
-                if let Err(e) = std::fs::write(&path, &failure.file_text) {
-                    write_error.get_or_insert(Error::path(&path, format!("cannot write: {e}")));
-                }
-                println!(
-                    "  shrunk {} lines to {} in {} run(s): {}",
-                    failure.original_steps,
-                    failure.steps.len(),
-                    failure.shrink_tests,
-                    failure.steps.join("; ")
-                );
-                if let Some(d) = &failure.outcome.first_divergence {
-                    println!("{}", diff::render(&d.expected, &d.actual, style, "    "));
-                }
-                println!("  wrote {}", path.display());
-            }
-        },
-    )?;
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    println!(
-        "{} game(s), {} distinct failure(s){}",
-        report.games,
-        report.failures.len(),
-        if report.repeats > 0 {
-            format!(" ({} more game(s) failed the same way)", report.repeats)
-        } else {
-            String::new()
+    let stdout_error = |e| Error::io("cannot write to stdout", e);
+    report
+        .start(&setup.id(), &target_text, args.games, args.seed)
+        .map_err(stdout_error)?;
+    let mut written = Ok(());
+    let found = fuzz(&setup, &target, &run.limits, &config, &mut |event| {
+        if written.is_ok() {
+            written = report.event(&event);
         }
-    );
-    Ok(Status::from_passed(report.failures.is_empty()))
+    })?;
+    written
+        .and_then(|()| report.finish(&found))
+        .map_err(stdout_error)?;
+    Ok(Status::from_passed(found.failures.is_empty()))
 }

@@ -3,6 +3,7 @@
 use boardgrade::author::generate::{generate, head, GenRequest};
 use boardgrade::author::write::file_text;
 use boardgrade::error::FlagError;
+use boardgrade::report::author::session::generated;
 use boardgrade::Error;
 
 use super::args::GenArgs;
@@ -45,12 +46,7 @@ pub fn run(args: &GenArgs) -> Result<Status, Error> {
         &file_text(&setup, &head, &scenarios),
     )?;
     if let Some(out) = &args.head.out {
-        eprintln!(
-            "wrote {} random game(s) of {} to {}",
-            args.count,
-            setup.id(),
-            out.display()
-        );
+        eprint!("{}", generated(args.count, &setup.id(), out));
     }
     Ok(Status::Passed)
 }

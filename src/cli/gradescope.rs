@@ -3,9 +3,11 @@
 use boardgrade::package::autograder::{self, Layout};
 use boardgrade::package::{write_zip, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
+use boardgrade::report::package;
 use boardgrade::Error;
 
 use super::args::GradescopeArgs;
+use super::console::say;
 use super::exit::Status;
 use super::resolve;
 
@@ -30,11 +32,11 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
         },
         &args.out,
     )?;
-    println!(
-        "wrote {} ({} scenario(s)); upload it as the assignment's autograder",
-        args.out.display(),
-        scenarios.len()
-    );
+    say(&package::written(
+        &args.out,
+        scenarios.len(),
+        package::GRADESCOPE_NEXT,
+    ))?;
     Ok(Status::Passed)
 }
 
@@ -42,20 +44,10 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
 fn run_autograder(args: &GradescopeArgs) -> Result<Status, Error> {
     let binary = resolve::own_binary()?;
     let report = autograder::run(&Layout::from_env(), &binary, args.sandbox, &args.grade_args)?;
+    say(&package::autograder_log(&report))?;
     if let Some(why) = &report.refused {
-        println!("boardgrade: NOT GRADED: {why}");
-        eprintln!("boardgrade: NOT GRADED: {why}");
+        eprint!("{}", package::refused(why));
         return Ok(Status::Failed);
     }
-    if let Some(sandbox) = &report.sandbox {
-        println!("boardgrade: graded under the sandbox {sandbox}");
-    }
-    if report.killed_after > 0 {
-        println!(
-            "boardgrade: killed {} student process(es) still running after grading",
-            report.killed_after
-        );
-    }
-    println!("boardgrade: wrote {}", report.results.display());
     Ok(Status::Passed)
 }

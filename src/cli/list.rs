@@ -1,33 +1,14 @@
 //! `boardgrade list`: the scenarios bundled into the binary (or of the files given), a
 //! line each: game, dialect, file and line, name, and what marks it (tags, visibility).
 
-use boardgrade::scenario::{Scenario, Visibility};
+use boardgrade::report::author::listing;
+use boardgrade::scenario::Scenario;
 use boardgrade::Error;
 
 use super::args::ListArgs;
 use super::console::say;
 use super::exit::Status;
 use super::resolve;
-
-fn line(s: &Scenario) -> String {
-    let mut marks: Vec<String> = s.tags.iter().map(|t| format!("#{t}")).collect();
-    if s.visibility != Visibility::Visible {
-        marks.push(s.visibility.as_str().to_string());
-    }
-    let marks = if marks.is_empty() {
-        String::new()
-    } else {
-        format!("  [{}]", marks.join(" "))
-    };
-    format!(
-        "{:<12} {:<9} {}:{}  {}{marks}\n",
-        s.game.name(),
-        s.dialect.name,
-        s.file,
-        s.line,
-        s.name
-    )
-}
 
 pub fn run(args: &ListArgs) -> Result<Status, Error> {
     let only = resolve::filter(&args.only)?;
@@ -45,9 +26,7 @@ pub fn run(args: &ListArgs) -> Result<Status, Error> {
                 .is_none_or(|f| s.name.contains(f.as_str()))
         })
         .collect();
-    let mut text: String = kept.iter().map(|s| line(s)).collect();
-    text.push_str(&format!("{} scenario(s)\n", kept.len()));
-    say(&text)?;
+    say(&listing::scenarios(&kept))?;
     Ok(if loaded.errors.is_empty() {
         Status::Passed
     } else {

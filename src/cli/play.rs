@@ -4,15 +4,13 @@
 use std::io::IsTerminal;
 
 use boardgrade::author::play::Play;
-use boardgrade::games::Protocol;
+use boardgrade::report::author::session::{describe, numbered, opening, prompt, PLAY_HELP};
 use boardgrade::Error;
 
 use super::args::PlayArgs;
-use super::console::{describe, numbered, read_line, say};
+use super::console::{read_line, say};
 use super::exit::Status;
 use super::resolve;
-
-const HELP: &str = "type a move; `?` lists the legal inputs, `:N` plays the N-th, `:quit` ends\n";
 
 pub fn run(args: &PlayArgs) -> Result<Status, Error> {
     let setup = resolve::setup(&args.game)?;
@@ -20,20 +18,18 @@ pub fn run(args: &PlayArgs) -> Result<Status, Error> {
     let mut play = Play::new(setup, args.against, args.seed)?;
     let interactive = std::io::stdin().is_terminal();
     if interactive {
-        say(HELP)?;
+        say(PLAY_HELP)?;
     }
-    say(&play.recorder().opening().text)?;
-    if protocol == Protocol::Call {
-        say(&play.recorder().session().board_view().unwrap_or_default())?;
-    }
+    let recorder = play.recorder();
+    say(&opening(
+        &recorder.opening().text,
+        recorder.session(),
+        protocol,
+    ))?;
     let mut input = String::new();
     while !play.is_over() {
         if interactive {
-            say(if protocol == Protocol::Program {
-                "\n> "
-            } else {
-                "> "
-            })?;
+            say(prompt(protocol))?;
         }
         let Some(line) = read_line(&mut input)? else {
             break;

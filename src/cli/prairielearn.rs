@@ -1,30 +1,13 @@
 //! `boardgrade prairielearn`: check the specs, then write PrairieLearn's external grader.
 
 use boardgrade::grade::{dialects_of, entry_files};
-use boardgrade::package::prairielearn::{write_layout, Package};
-use boardgrade::Error;
+use boardgrade::package::prairielearn::{new_uuid, write_layout, Package};
+use boardgrade::{report, Error};
 
 use super::args::PrairielearnArgs;
+use super::console::say;
 use super::exit::Status;
 use super::resolve;
-
-/// A random (version 4) UUID for the new question.
-fn new_uuid() -> String {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
-        ^ (u64::from(std::process::id()) << 32);
-    let mut rng = boardgrade::rng::Rng::new(seed);
-    let (a, b) = (rng.next_u64(), rng.next_u64());
-    format!(
-        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xfff,
-        0x8000 | ((b >> 48) & 0x3fff),
-        b & 0xffff_ffff_ffff
-    )
-}
 
 pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
     // Course files whose specs do not load would fail every student: refuse to write them.
@@ -57,10 +40,10 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
         uuid: new_uuid(),
     };
     write_layout(&package, &args.out)?;
-    println!(
-        "wrote {} ({} scenario(s)): copy serverFilesCourse/ and questions/ into the course",
-        args.out.display(),
-        scenarios.len()
-    );
+    say(&report::package::written(
+        &args.out,
+        scenarios.len(),
+        report::package::PRAIRIELEARN_NEXT,
+    ))?;
     Ok(Status::Passed)
 }

@@ -5,14 +5,14 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 
 use boardgrade::author::record::{Fed, Recorder};
-use boardgrade::author::write::{file_text, FileHead};
-use boardgrade::error::AuthorError;
-use boardgrade::games::Protocol;
-use boardgrade::scenario::Visibility;
+use boardgrade::author::write::file_text;
+use boardgrade::report::author::session::{
+    describe, not_recorded, numbered, opening, prompt, recorded, taken_back, RECORD_HELP,
+};
 use boardgrade::Error;
 
 use super::args::RecordArgs;
-use super::console::{describe, numbered, write_out};
+use super::console::write_out;
 use super::exit::Status;
 use super::resolve;
 
@@ -52,55 +52,29 @@ pub fn run(args: &RecordArgs) -> Result<Status, Error> {
             if !matches!(fed, Fed::Recorded { .. }) {
                 skipped += 1;
                 let text = describe(line, &fed, recorder.session(), protocol);
-                eprint!("input {}: {text}", number + 1);
+                eprint!("{}", not_recorded(number + 1, &text));
             }
         }
     }
-    if recorder.lines().is_empty() && protocol == Protocol::Call {
-        return Err(AuthorError::NothingRecorded.into());
-    }
     let scenario = recorder.scenario(&args.name)?;
-    let head = FileHead {
-        comments: vec![format!(
-            "Recorded with `boardgrade record {} --dialect {}`: expectations are the reference's answers.",
-            setup.game.name(),
-            setup.dialect.name
-        )],
-        section: "(fill in the handout section)".to_string(),
-        points: 1.0,
-        visibility: Visibility::Visible,
-        tags: Vec::new(),
-    };
-    let head = resolve::head(head, &args.head)?;
+    let head = resolve::head(recorder.head(), &args.head)?;
     write_out(
         args.head.out.as_deref(),
         &file_text(&setup, &head, &[scenario]),
     )?;
     if let Some(out) = &args.head.out {
-        eprintln!(
-            "recorded {} line(s) to {}{}",
-            recorder.lines().len(),
-            out.display(),
-            if skipped > 0 {
-                format!(" ({skipped} not recorded)")
-            } else {
-                String::new()
-            }
-        );
+        eprint!("{}", recorded(recorder.lines().len(), out, skipped));
     }
     Ok(Status::Passed)
 }
 
-const HELP: &str = "type a line to send it; `?` lists the legal inputs, `:N` sends the N-th, \
-`:undo` takes back the last line, `:done` (or end of input) writes the scenario\n";
-
 /// Reads lines typed at a prompt (on stderr, so the scenario may go to stdout).
 fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
     let protocol = recorder.setup().dialect.protocol;
-    eprint!("{HELP}{}", recorder.opening().text);
-    if protocol == Protocol::Call {
-        eprint!("{}", recorder.session().board_view().unwrap_or_default());
-    }
+    eprint!(
+        "{RECORD_HELP}{}",
+        opening(&recorder.opening().text, recorder.session(), protocol)
+    );
     let stdin = std::io::stdin();
     let mut input = String::new();
     loop {
@@ -108,14 +82,7 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
             eprintln!("the game is over");
             return Ok(());
         }
-        eprint!(
-            "{}> ",
-            if protocol == Protocol::Program {
-                "\n"
-            } else {
-                ""
-            }
-        );
+        eprint!("{}", prompt(protocol));
         input.clear();
         if stdin
             .lock()
@@ -134,11 +101,7 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
             }
             ":undo" => {
                 if recorder.undo()? {
-                    let board = match protocol {
-                        Protocol::Call => recorder.session().board_view(),
-                        Protocol::Program => None,
-                    };
-                    eprint!("taken back\n{}", board.unwrap_or_default());
+                    eprint!("{}", taken_back(recorder.session(), protocol));
                 } else {
                     eprintln!("nothing to take back");
                 }

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use boardgrade::error::{AuthorError, LookupError};
 use boardgrade::games::variant;
 use boardgrade::games::{self, Dialect, Game};
+use boardgrade::report::author::session::variant_written;
 use boardgrade::Error;
 
 use super::exit::Status;
@@ -99,58 +100,9 @@ fn new(base: &str, name: &str, out: Option<&std::path::Path>) -> Result<Status, 
             .map_err(|e| Error::io(format!("cannot create {}", folder.display()), e))?;
     }
     boardgrade::atomic::write(&path, text.as_bytes())?;
-    eprintln!(
-        "wrote {} (a variant of {}/{}); scenarios name it as dialect = \"{name}\"",
-        path.display(),
-        game.name(),
-        dialect.name
+    eprint!(
+        "{}",
+        variant_written(&path, game.name(), dialect.name, name)
     );
     Ok(Status::Passed)
-}
-
-/// A line per variant found: those in `specs/` under the current folder, then the bundled
-/// ones of other names (a variant file that does not load is listed with its error).
-pub fn found_variants() -> Vec<String> {
-    let mut files: Vec<(String, String)> = Vec::new();
-    let local = std::path::Path::new("specs");
-    if local.is_dir() {
-        for entry in walkdir::WalkDir::new(local)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_file() && e.file_name() == variant::FILE_NAME)
-        {
-            if let Ok(text) = std::fs::read_to_string(entry.path()) {
-                files.push((entry.path().display().to_string(), text));
-            }
-        }
-    }
-    let local_count = files.len();
-    files.extend(variant::bundled());
-    let mut lines = Vec::new();
-    let mut listed: Vec<(&str, &str)> = Vec::new();
-    for (index, (file, text)) in files.iter().enumerate() {
-        match variant::register(file, text) {
-            Ok(found) => {
-                let key = (found.game.name(), found.name);
-                if listed.contains(&key) {
-                    continue;
-                }
-                listed.push(key);
-                lines.push(format!(
-                    "{:<14} {:<10} variant of {}, entry file {}, defines {}, file {}",
-                    found.game.name(),
-                    found.name,
-                    found.base.name,
-                    found.dialect.entry_file,
-                    found.dialect.defines.join(", "),
-                    found.file
-                ));
-            }
-            // A bundled variant that a local file of the same name replaces.
-            Err(_) if index >= local_count => {}
-            Err(error) => lines.push(format!("error: {error}")),
-        }
-    }
-    lines
 }

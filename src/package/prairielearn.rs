@@ -144,6 +144,24 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// A random (version 4) UUID for the new question.
+pub fn new_uuid() -> String {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        ^ (u64::from(std::process::id()) << 32);
+    let mut rng = crate::rng::Rng::new(seed);
+    let (a, b) = (rng.next_u64(), rng.next_u64());
+    format!(
+        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        0x8000 | ((b >> 48) & 0x3fff),
+        b & 0xffff_ffff_ffff
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Reports: renderers of harness events, chosen by the caller.
 
+pub mod author;
 pub mod board_svg;
 pub mod class;
 pub mod class_files;
@@ -14,6 +15,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markup;
+pub mod package;
 pub mod prairielearn;
 pub mod style;
 

@@ -1,0 +1,70 @@
+//! `games` and `list`: a line per dialect and variant, a line per scenario.
+
+use crate::error::ScenarioFileError;
+use crate::games::variant::Variant;
+use crate::games::Game;
+use crate::scenario::{Scenario, Visibility};
+
+/// A line per dialect of `games`, then a line per variant found (or its error).
+pub fn games(
+    games: &[&'static dyn Game],
+    variants: &[Result<&'static Variant, ScenarioFileError>],
+) -> String {
+    let mut text = String::new();
+    for game in games {
+        for dialect in game.dialects() {
+            text.push_str(&format!(
+                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}\n",
+                game.name(),
+                dialect.name,
+                dialect.protocol,
+                dialect.entry_file,
+                dialect.handout
+            ));
+        }
+    }
+    for found in variants {
+        let line = match found {
+            Ok(v) => format!(
+                "{:<14} {:<10} variant of {}, entry file {}, defines {}, file {}",
+                v.game.name(),
+                v.name,
+                v.base.name,
+                v.dialect.entry_file,
+                v.dialect.defines.join(", "),
+                v.file
+            ),
+            Err(error) => format!("error: {error}"),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// A line per scenario (game, dialect, file and line, name, and its marks), then the count.
+pub fn scenarios(kept: &[&Scenario]) -> String {
+    let mut text: String = kept.iter().map(|s| scenario(s)).collect();
+    text.push_str(&format!("{} scenario(s)\n", kept.len()));
+    text
+}
+
+fn scenario(s: &Scenario) -> String {
+    let mut marks: Vec<String> = s.tags.iter().map(|t| format!("#{t}")).collect();
+    if s.visibility != Visibility::Visible {
+        marks.push(s.visibility.as_str().to_string());
+    }
+    let marks = if marks.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", marks.join(" "))
+    };
+    format!(
+        "{:<12} {:<9} {}:{}  {}{marks}\n",
+        s.game.name(),
+        s.dialect.name,
+        s.file,
+        s.line,
+        s.name
+    )
+}
