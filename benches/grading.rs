@@ -5,8 +5,8 @@
 //!    program: the program run many times in one interpreter, per run), the harness (one
 //!    scenario through `run_one`) with the loaded runner (`fork`) and with a fresh
 //!    interpreter per scenario (`fresh`), and their ratio; for a call-protocol dialect
-//!    (project5) and a whole-program one (csc110);
-//! 2. one chess team's scenarios (all 48 of specs/chess) through `grade`;
+//!    (project5), a whole-program one (csc110) and chess;
+//! 2. one chess team's scenarios (all of specs/chess) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
 //! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
 //!    default 200).
@@ -99,7 +99,8 @@ fn by_hand(launch: &Launch, input: &[u8]) -> Duration {
 }
 
 /// A call protocol's student code alone: one adapter process answers the scenario's input
-/// `repeat` times in a row; its time beyond an adapter given no input, per repetition.
+/// `repeat` times in a row; its time beyond an adapter given no input, per repetition. (A
+/// scenario that does not start from a fresh state, as chess games do not, is answered once.)
 fn call_protocol_code_alone(target: &Target, scenario: &Scenario, repeat: usize) -> Duration {
     let launch = target
         .program(&scenario.dialect.layout(scenario.game), &Limits::default())
@@ -107,9 +108,9 @@ fn call_protocol_code_alone(target: &Target, scenario: &Scenario, repeat: usize)
         .expect("a process")
         .launch;
     let input = expectation::input(scenario);
-    let idle = median((0..5).map(|_| by_hand(&launch, b"")).collect());
+    let idle = median((0..9).map(|_| by_hand(&launch, b"")).collect());
     let busy = median(
-        (0..5)
+        (0..9)
             .map(|_| by_hand(&launch, &input.repeat(repeat)))
             .collect(),
     );
@@ -306,6 +307,15 @@ fn per_scenario(interpreter: &python::Interpreter, scenarios: &[Scenario]) {
         &Path::new(ROOT).join("fixtures/one-d-chess/csc110/chess.py"),
         game,
         |target| program_code_alone(target, game, 50),
+    );
+    let chess_specs = specs("specs/chess/ecs198f");
+    let chess_game = pick(&chess_specs, "the handout's e1g1 and e8g8");
+    both_runners(
+        "chess (call protocol)",
+        interpreter,
+        &Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),
+        chess_game,
+        |target| call_protocol_code_alone(target, chess_game, 1),
     );
 }
 

@@ -18,6 +18,7 @@ pub mod markup;
 pub mod package;
 pub mod prairielearn;
 pub mod style;
+pub mod test_files;
 
 use std::io::{self, Write};
 
