@@ -16,6 +16,7 @@ pub mod json;
 pub mod junit;
 pub mod markup;
 pub mod package;
+pub mod perft;
 pub mod prairielearn;
 pub mod style;
 pub mod test_files;
