@@ -55,7 +55,7 @@ pub enum Command {
     /// Join the result folders of `grade --partition K/N` runs into one, as a single run.
     Merge(MergeArgs),
     /// Course variants of a dialect: `variant new BASE NAME` starts one.
-    Variant(super::variant::VariantArgs),
+    Variant(VariantArgs),
     /// List the scenarios bundled into boardgrade (or of the files given), by game,
     /// dialect and file.
     List(ListArgs),
@@ -483,4 +483,23 @@ pub struct PerftArgs {
     /// Threads counting at once (default: the number of cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct VariantArgs {
+    #[command(subcommand)]
+    pub command: VariantCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VariantCommand {
+    /// Write a variant file of BASE (GAME/DIALECT, or a dialect name only one game has)
+    /// named NAME: every key a variant may change, with BASE's value, commented.
+    New {
+        base: String,
+        name: String,
+        /// The file to write (default: specs/GAME/NAME/variant.toml); never overwritten.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }

@@ -2,15 +2,16 @@
 //! engine. One position (`--fen`, `--depth`, `--divide`), or a whole suite checked against
 //! its published counts (`--suite`), exiting 1 on any mismatch.
 
-use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use boardgrade::error::FlagError;
 use boardgrade::games::chess::epd::{parse_suite, PerftCase, STANDARD_SUITE};
 use boardgrade::games::chess::Position;
+use boardgrade::report::perft::{self, CaseChecked, SuiteTotals};
 use boardgrade::Error;
 
 use super::args::PerftArgs;
+use super::console::say;
 use super::exit::Status;
 
 pub fn run(args: &PerftArgs) -> Result<Status, Error> {
@@ -30,26 +31,15 @@ pub fn run(args: &PerftArgs) -> Result<Status, Error> {
     let depth = args.depth.ok_or(FlagError::Missing {
         what: "--depth N (or --suite)",
     })?;
-    let mut out = std::io::stdout().lock();
     let start = Instant::now();
     let nodes = if args.divide {
         let split = position.divide_parallel(depth, threads);
-        for (uci, nodes) in &split {
-            writeln!(out, "{uci}: {nodes}").map_err(write_error)?;
-        }
-        writeln!(out, "{} moves", split.len()).map_err(write_error)?;
+        say(&perft::divided(&split))?;
         split.iter().map(|(_, n)| n).sum()
     } else {
         position.perft_parallel(depth, threads)
     };
-    let elapsed = start.elapsed();
-    writeln!(
-        out,
-        "depth {depth}: {nodes} nodes in {} ({})",
-        seconds(elapsed),
-        rate(nodes, elapsed)
-    )
-    .map_err(write_error)?;
+    say(&perft::counted(depth, nodes, start.elapsed()))?;
     Ok(Status::Passed)
 }
 
@@ -67,52 +57,32 @@ fn suite(args: &PerftArgs, threads: usize) -> Result<Status, Error> {
         file: label,
         message: e.to_string(),
     })?;
-    let budget = args.max_nodes.unwrap_or(u64::MAX);
-    let mut out = std::io::stdout().lock();
-    let mut totals = Totals::default();
+    let mut totals = SuiteTotals {
+        positions: cases.len(),
+        budget: args.max_nodes.unwrap_or(u64::MAX),
+        ..SuiteTotals::default()
+    };
     let started = Instant::now();
     for case in &cases {
-        let line = check_case(case, budget, threads, &mut totals);
-        writeln!(out, "{line}").map_err(write_error)?;
+        let checked = check_case(case, threads, &mut totals);
+        say(&perft::case(&checked))?;
     }
-    let elapsed = started.elapsed();
-    let mut summary = format!(
-        "{} counts checked in {} positions: {} mismatch(es); {} nodes in {} ({})",
-        totals.checked,
-        cases.len(),
-        totals.mismatches,
-        totals.nodes,
-        seconds(elapsed),
-        rate(totals.nodes, elapsed)
-    );
-    if totals.skipped > 0 {
-        summary.push_str(&format!(
-            "; {} count(s) above --max-nodes {budget} skipped",
-            totals.skipped
-        ));
-    }
-    writeln!(out, "\n{summary}").map_err(write_error)?;
+    totals.elapsed = started.elapsed();
+    say(&perft::suite(&totals))?;
     Ok(Status::from_passed(totals.mismatches == 0))
 }
 
-#[derive(Default)]
-struct Totals {
-    checked: usize,
-    skipped: usize,
-    mismatches: usize,
-    nodes: u64,
-}
-
-/// Counts one position at each depth its line gives (within the budget) and describes
-/// the result in one line.
-fn check_case(case: &PerftCase, budget: u64, threads: usize, totals: &mut Totals) -> String {
-    let mut depths = Vec::new();
-    let mut problems = Vec::new();
-    let mut skipped = Vec::new();
+/// Counts one position at each depth its line gives (within the budget).
+fn check_case(case: &PerftCase, threads: usize, totals: &mut SuiteTotals) -> CaseChecked {
+    let mut checked = CaseChecked {
+        name: case.name.clone(),
+        position: case.position.to_fen(),
+        ..CaseChecked::default()
+    };
     let started = Instant::now();
     for &(depth, expected) in &case.counts {
-        if expected > budget {
-            skipped.push(format!("D{depth}"));
+        if expected > totals.budget {
+            checked.skipped.push(depth);
             totals.skipped += 1;
             continue;
         }
@@ -120,46 +90,12 @@ fn check_case(case: &PerftCase, budget: u64, threads: usize, totals: &mut Totals
         totals.checked += 1;
         totals.nodes += counted;
         if counted == expected {
-            depths.push(format!("D{depth}"));
+            checked.matched.push(depth);
         } else {
             totals.mismatches += 1;
-            problems.push(format!(
-                "depth {depth}: expected {expected}, counted {counted}"
-            ));
+            checked.mismatches.push((depth, expected, counted));
         }
     }
-    let verdict = if !problems.is_empty() {
-        "MISMATCH"
-    } else if depths.is_empty() {
-        "skipped"
-    } else {
-        "ok"
-    };
-    let mut line = format!("{verdict:<9}{}: {}", case.name, depths.join(" "));
-    if !skipped.is_empty() {
-        line.push_str(&format!(" (skipped {})", skipped.join(" ")));
-    }
-    line.push_str(&format!(" [{}]", seconds(started.elapsed())));
-    for problem in problems {
-        line.push_str(&format!(
-            "\n         {problem} (position {})",
-            case.position.to_fen()
-        ));
-    }
-    line
-}
-
-fn write_error(e: std::io::Error) -> Error {
-    Error::io("cannot write to stdout", e)
-}
-
-fn seconds(d: Duration) -> String {
-    format!("{:.2}s", d.as_secs_f64())
-}
-
-fn rate(nodes: u64, d: Duration) -> String {
-    format!(
-        "{:.1} M nodes/s",
-        nodes as f64 / d.as_secs_f64().max(1e-9) / 1e6
-    )
+    checked.elapsed = started.elapsed();
+    checked
 }

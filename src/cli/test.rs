@@ -2,10 +2,8 @@
 //! reports written from the same run.
 
 use boardgrade::harness::run_all;
-use boardgrade::report::class_files::ReportFormat;
-use boardgrade::report::format::{self, TestReport};
-use boardgrade::report::{junit, reporter};
-use boardgrade::{atomic, Error};
+use boardgrade::report::{reporter, test_files};
+use boardgrade::Error;
 
 use super::args::TestArgs;
 use super::exit::Status;
@@ -37,16 +35,7 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
             }
         },
     );
-    for request in &args.reports {
-        let bytes = match request.format {
-            ReportFormat::Json => {
-                format::encode(&TestReport::new(&run.target_name, &outcomes, &run.invalid))
-            }
-            ReportFormat::Junit => junit::junit_run(&run.target_name, &outcomes).into_bytes(),
-            _ => continue, // refused when the run was resolved
-        };
-        atomic::write(&request.path, &bytes)?;
-    }
+    test_files::write(&args.reports, &run.target_name, &outcomes, &run.invalid)?;
     if let Some(e) = write_error {
         return Err(io_error(e));
     }

@@ -16,8 +16,10 @@ pub mod json;
 pub mod junit;
 pub mod markup;
 pub mod package;
+pub mod perft;
 pub mod prairielearn;
 pub mod style;
+pub mod test_files;
 
 use std::io::{self, Write};
 
