@@ -126,7 +126,7 @@ fn run_program(
     if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
         return (error_outcome(scenario, why), false);
     }
-    let mut outcome = best_outcome(scenario, expectations, &execution);
+    let outcome = best_outcome(scenario, expectations, &execution);
     if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
         // It used all of its own CPU time: company does not change that, so it is not run
         // again (a class with endless loops would otherwise wait for each one twice, alone).
