@@ -35,7 +35,7 @@ pub struct Transcript {
 fn variant_file(game: &dyn Game, path: &str) -> Result<&'static Dialect, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::path(path, format!("cannot read the variant file: {e}")))?;
-    let found = crate::variant::register(path, &text)?;
+    let found = crate::games::variant::register(path, &text)?;
     if found.game.name() != game.name() {
         return Err(AuthorError::OtherGame {
             path: path.to_string(),

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{AuthorError, Error, LookupError, ScenarioFileError};
+use crate::games::variant::{self, Variant};
 use crate::games::{self, Dialect, Game};
-use crate::variant::{self, Variant};
 
 /// Every variant found under `local` (when it is a folder), then those bundled, each name of
 /// a game once.
@@ -26,7 +26,7 @@ pub fn found(local: &Path) -> Vec<Result<&'static Variant, ScenarioFileError>> {
         }
     }
     let local_count = files.len();
-    files.extend(crate::scenario::sources::bundled_variants());
+    files.extend(variant::bundled());
     let mut found = Vec::new();
     let mut listed: Vec<(&str, &str)> = Vec::new();
     for (index, (file, text)) in files.iter().enumerate() {

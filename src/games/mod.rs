@@ -2,7 +2,8 @@
 //!
 //! A game knows its dialects (one per handout), starts reference [`Session`]s that answer a
 //! dialect's protocol exactly as a correct submission would, and reads its own board renderings
-//! so that reports can name the cells that differ.
+//! so that reports can name the cells that differ. A course's variants of a dialect
+//! ([`variant`]) are dialects too: a game finds them by name like its own.
 
 pub mod board_text;
 pub mod chess;
@@ -12,6 +13,7 @@ pub mod one_d_chess;
 pub mod pown_chess;
 #[cfg(test)]
 mod toy;
+pub mod variant;
 pub mod variant_keys;
 
 #[cfg(test)]
@@ -37,7 +39,6 @@ pub use board_text::{BoardReader, CellDiff, FoundBoard};
 
 use crate::execution::{Layout, PythonLaunch};
 use crate::policy::{Policy, PolicyOption};
-use crate::variant;
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
@@ -336,7 +337,7 @@ pub trait Game: Sync {
         Vec::new()
     }
 
-    // Variants (`crate::variant`): a course's own version of a dialect, as data.
+    // Variants (the `variant` module): a course's own version of a dialect, as data.
 
     /// Every key a variant of `dialect` may change, with the dialect's value, as commented
     /// TOML (what `boardgrade variant new` writes). `None`: the dialect has no variants.

@@ -5,9 +5,9 @@
 //! be told from its base by code: it takes the base's place.
 
 use crate::error::{ClassError, Error};
+use crate::games::variant::{self, Variant};
 use crate::policy::VARIANTS;
 use crate::scenario::Scenario;
-use crate::variant::{self, Variant};
 
 /// A variant among the specs that grading leaves out.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::probe::{Definitions, LoadError};
 use super::submission::Submission;
+use crate::games::variant;
 use crate::games::{self, Dialect};
-use crate::variant;
 
 /// Most files read in one submission folder (an upload of a whole virtualenv stops here).
 const MAX_FILES: usize = 300;

@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use crate::error::Error;
 use crate::execution::sandbox::{self, student, Sandbox};
 use crate::report::gradescope;
+use crate::report::package::Report;
 
 /// The autograder's folders (Gradescope's `/autograder`, or `AUTOGRADER_ROOT`).
 #[derive(Debug, Clone)]
@@ -49,19 +50,6 @@ impl Layout {
     pub fn results(&self) -> PathBuf {
         self.root.join("results")
     }
-}
-
-/// How a run went, for the instructor-visible log.
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The sandbox used (with what it lacks here), or none when grading was refused.
-    pub sandbox: Option<String>,
-    /// Why the submission was not graded, when it was not.
-    pub refused: Option<String>,
-    /// Student processes killed after grading (a daemon that outlived its scenario).
-    pub killed_after: usize,
-    /// The results file written.
-    pub results: PathBuf,
 }
 
 /// Grades the submission of `layout` with `binary` (this boardgrade), under the strongest

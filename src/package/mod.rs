@@ -87,7 +87,7 @@ pub(crate) fn packaged_specs(
 fn check_inherited(files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     for (name, bytes) in files {
         let path = Path::new(name);
-        if path.file_name() != Some(std::ffi::OsStr::new(crate::variant::FILE_NAME)) {
+        if path.file_name() != Some(std::ffi::OsStr::new(crate::games::variant::FILE_NAME)) {
             continue;
         }
         let text = String::from_utf8_lossy(bytes);
@@ -97,7 +97,7 @@ fn check_inherited(files: &[(String, Vec<u8>)]) -> Result<(), Error> {
                 .as_str()
                 .map(str::to_string)
         });
-        let Some(from) = from.filter(|f| f != crate::variant::FROM_BUNDLED) else {
+        let Some(from) = from.filter(|f| f != crate::games::variant::FROM_BUNDLED) else {
             continue;
         };
         let mut folder = path.parent().map(Path::to_path_buf).unwrap_or_default();

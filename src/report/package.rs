@@ -1,9 +1,20 @@
 //! What the packaging commands say: the package written, and, inside Gradescope, the
 //! autograder's log (on stdout, which Gradescope shows the instructor).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::package::autograder::Report;
+/// How a run went, for the instructor-visible log.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The sandbox used (with what it lacks here), or none when grading was refused.
+    pub sandbox: Option<String>,
+    /// Why the submission was not graded, when it was not.
+    pub refused: Option<String>,
+    /// Student processes killed after grading (a daemon that outlived its scenario).
+    pub killed_after: usize,
+    /// The results file written.
+    pub results: PathBuf,
+}
 
 /// A package written to `out`, holding `scenarios` scenarios, and what to do with it.
 pub fn written(out: &Path, scenarios: usize, then: &str) -> String {

@@ -11,13 +11,9 @@ use super::course::{self, CoursePolicy};
 use super::load::parse_file;
 use super::Scenario;
 use crate::error::{Error, ScenarioFileError};
-use crate::variant::{self, Variant};
+use crate::games::variant::{self, Variant};
 
 mod inherit;
-
-mod bundle {
-    include!(concat!(env!("OUT_DIR"), "/bundled_specs.rs"));
-}
 
 /// The text of one scenario file and the name it is reported under.
 #[derive(Debug, Clone)]
@@ -38,7 +34,7 @@ impl SourceFile {
 
 /// The `specs/` folder as it was when boardgrade was built.
 pub fn bundled() -> Vec<SourceFile> {
-    bundle::FILES
+    crate::bundled::FILES
         .iter()
         .filter(|(name, _)| is_spec_file(Path::new(name)))
         .map(|(name, text)| SourceFile {
@@ -60,25 +56,6 @@ fn is_spec_file(path: &Path) -> bool {
 fn is_variant_file(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|name| name == variant::FILE_NAME)
-}
-
-/// The bundled variant file (its name and text) that defines the variant `name` of `game`.
-pub fn bundled_variant(game: &str, name: &str) -> Option<(String, String)> {
-    bundled_variants().into_iter().find(|(_, text)| {
-        text.parse::<toml::Table>().is_ok_and(|table| {
-            table.get("game").and_then(toml::Value::as_str) == Some(game)
-                && table.get("name").and_then(toml::Value::as_str) == Some(name)
-        })
-    })
-}
-
-/// Every bundled variant file, as (name, text).
-pub fn bundled_variants() -> Vec<(String, String)> {
-    bundle::FILES
-        .iter()
-        .filter(|(name, _)| is_variant_file(Path::new(name)))
-        .map(|(name, text)| (format!("specs/{name}"), (*text).to_string()))
-        .collect()
 }
 
 /// Every `.toml` file named or found under the paths, in a stable order.
@@ -235,7 +212,7 @@ fn course_source(file: &SourceFile) -> Option<(String, Result<String, String>)> 
                     .join(course::FILE_NAME)
                     .to_string_lossy()
                     .replace('\\', "/");
-                bundle::FILES
+                crate::bundled::FILES
                     .iter()
                     .find(|(bundled, _)| *bundled == name)
                     .map(|(bundled, text)| (format!("specs/{bundled}"), Ok(text.to_string())))

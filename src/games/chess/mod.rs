@@ -32,12 +32,12 @@ pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
 use crate::execution::PythonLaunch;
+use crate::games::variant::{Derived, Variant};
 use crate::games::{
     BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol, Response,
     Session,
 };
 use crate::policy::{Policy, PolicyOption};
-use crate::variant::{Derived, Variant};
 
 /// The ecs198f adapter: it serves the class, method and fields of the interface it is given
 /// as data, the line boardgrade appends (`serve_interface({...})`).

@@ -8,12 +8,12 @@ pub mod project5;
 pub mod render;
 
 use crate::execution::PythonLaunch;
+use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
     Response, Session,
 };
 use crate::policy::PolicyOption;
-use crate::variant::{self, Derived, Variant};
 use interface::Interface;
 
 /// The project5 adapter: it serves the functions of the interface it is given as data, the

@@ -1,9 +1,9 @@
 //! `games` and `list`: a line per dialect and variant, a line per scenario.
 
 use crate::error::ScenarioFileError;
+use crate::games::variant::Variant;
 use crate::games::Game;
 use crate::scenario::{Scenario, Visibility};
-use crate::variant::Variant;
 
 /// A line per dialect of `games`, then a line per variant found (or its error).
 pub fn games(

@@ -2,11 +2,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::{bundle, from_paths, is_spec_file, is_variant_file, SourceFile};
+use super::{from_paths, is_spec_file, is_variant_file, SourceFile};
 use crate::error::ScenarioFileError;
+use crate::games::variant::{self, Variant};
 use crate::policy::Policy;
 use crate::scenario::Scenario;
-use crate::variant::{self, Variant};
 
 /// The variant files among `files`, then those beside its scenario files on disk (a
 /// scenario file given alone still finds the variant it names), each once.
@@ -94,9 +94,9 @@ pub fn base_files(
         .collect())
 }
 
-/// The bundled files under `prefix` (`specs/one-d-chess/project5`).
+/// The bundled files under `prefix` (`specs/GAME/DIALECT`).
 fn bundled_folder(prefix: &str) -> Vec<SourceFile> {
-    bundle::FILES
+    crate::bundled::FILES
         .iter()
         .map(|(name, text)| (format!("specs/{name}"), text))
         .filter(|(name, _)| name.starts_with(&format!("{prefix}/")))

@@ -7,14 +7,15 @@
 //! that would need new rules is refused with its place in the file. A variant, once read,
 //! is a dialect like any other: scenarios name it, grading routes submissions to it.
 //!
-//! Variants are known to the process once read ([`register`]); the bundled ones are read on
-//! first use. One name means one variant: a second file that defines the same name
+//! Variants are known to the process once read ([`register`]); the bundled ones ([`bundled`])
+//! are read on first use. One name means one variant: a second file that defines the same name
 //! differently is an error, never a silent choice.
 
 mod file;
 mod template;
 
 use std::any::Any;
+use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 pub use file::{key_offset, parse, VariantFile};
@@ -128,8 +129,22 @@ pub fn find(game: &str, name: &str) -> Option<&'static Variant> {
     if let Some(found) = known(name) {
         return Some(found);
     }
-    let (file, text) = crate::scenario::sources::bundled_variant(game, name)?;
+    let (file, text) = bundled().into_iter().find(|(_, text)| {
+        text.parse::<toml::Table>().is_ok_and(|table| {
+            table.get("game").and_then(toml::Value::as_str) == Some(game)
+                && table.get("name").and_then(toml::Value::as_str) == Some(name)
+        })
+    })?;
     register(&file, &text).ok()
+}
+
+/// Every bundled variant file, as (name, text).
+pub fn bundled() -> Vec<(String, String)> {
+    crate::bundled::FILES
+        .iter()
+        .filter(|(name, _)| Path::new(name).file_name().is_some_and(|n| n == FILE_NAME))
+        .map(|(name, text)| (format!("specs/{name}"), (*text).to_string()))
+        .collect()
 }
 
 /// The base dialect of `dialect`: itself unless it names a variant of `game`.
