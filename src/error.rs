@@ -193,6 +193,35 @@ pub enum PackageError {
     },
 }
 
+/// What keeps student programs from being run at all on this machine: the interpreter, the
+/// sandbox's users.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(
+        "student programs run as an unprivileged user, who cannot run the Python at {} ({} is \
+         not open to other users); name one they can run with --python-bin or \
+         BOARDGRADE_PYTHON (e.g. /usr/bin/python3)",
+        python.display(),
+        closed.display()
+    )]
+    PythonUnreachable { python: PathBuf, closed: PathBuf },
+    #[error("{} is Python {version}; boardgrade needs Python 3.8 or later", python.display())]
+    PythonTooOld { python: PathBuf, version: String },
+    #[error(
+        "cannot run Python ({why}); install python3 or name it with --python-bin or \
+         BOARDGRADE_PYTHON"
+    )]
+    PythonNotStarted { why: String },
+    #[error("{} did not answer as a Python 3 interpreter: {stderr}", python.display())]
+    NotPython { python: PathBuf, stderr: String },
+    #[error("all {size} student user ids from {first} are in use by other graders")]
+    NoStudentIds { first: u32, size: u32 },
+    /// A Python submission's target without an interpreter, or the reference asked for a
+    /// process: a mistake of the caller, not of the user.
+    #[error("{0}")]
+    Misuse(&'static str),
+}
+
 /// Everything that can stop a boardgrade command.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -212,6 +241,8 @@ pub enum Error {
     Author(#[from] AuthorError),
     #[error(transparent)]
     Package(#[from] PackageError),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
     /// A file of another format than the scenario file's that does not parse (a perft
     /// suite), with the line at fault in `message`.
     #[error("{file}: {message}")]

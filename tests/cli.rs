@@ -82,6 +82,25 @@ fn bad_invocations_exit_2_with_a_message() {
             "choose one with --game and --dialect",
         ));
     boardgrade().args(["frobnicate"]).assert().code(2);
+    for (python, said) in [
+        (
+            "/bin/true",
+            "/bin/true did not answer as a Python 3 interpreter",
+        ),
+        ("no-such-python", "cannot run Python ("),
+    ] {
+        boardgrade()
+            .args([
+                "test",
+                "--python",
+                "fixtures/one-d-chess/project5/one_d_chess.py",
+                "--python-bin",
+                python,
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
     boardgrade()
         .args(["engine", "checkers"])
         .assert()

@@ -68,6 +68,7 @@ pub fn code(result: &Result<Status, Error>) -> i32 {
             | Error::Class(_)
             | Error::Author(_)
             | Error::Package(_)
+            | Error::Setup(_)
             | Error::Parse { .. }
             | Error::Encode { .. }
             | Error::Usage(_)

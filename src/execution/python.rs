@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::child::{self, Ending};
 use super::spawn::{Launch, Limits};
 use super::target::Layout;
-use crate::error::Error;
+use crate::error::{Error, SetupError};
 
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
@@ -64,13 +64,11 @@ pub fn check_reachable(interpreter: &Interpreter) -> Result<(), Error> {
     });
     match closed {
         None => Ok(()),
-        Some(path) => Err(Error::Usage(format!(
-            "student programs run as an unprivileged user, who cannot run the Python at {} \
-             ({} is not open to other users); name one they can run with --python-bin or \
-             BOARDGRADE_PYTHON (e.g. /usr/bin/python3)",
-            interpreter.executable.display(),
-            path.display()
-        ))),
+        Some(path) => Err(SetupError::PythonUnreachable {
+            python: interpreter.executable.clone(),
+            closed: path.to_path_buf(),
+        }
+        .into()),
     }
 }
 
@@ -118,23 +116,31 @@ fn resolve_as_given(candidate: &Path) -> Result<Interpreter, Error> {
     let mut lines = text.lines();
     match (&run.ending, lines.next(), lines.next()) {
         (Ending::Exited(0), Some(executable), Some(version)) if !executable.is_empty() => {
-            let major_minor: Vec<u32> = version.split('.').take(2).filter_map(|p| p.parse().ok()).collect();
+            let major_minor: Vec<u32> = version
+                .split('.')
+                .take(2)
+                .filter_map(|p| p.parse().ok())
+                .collect();
             if major_minor.as_slice() < [3, 8].as_slice() {
-                return Err(Error::Usage(format!("{} is Python {version}; boardgrade needs Python 3.8 or later", candidate.display())));
+                return Err(SetupError::PythonTooOld {
+                    python: candidate.to_path_buf(),
+                    version: version.to_string(),
+                }
+                .into());
             }
             Ok(Interpreter {
                 executable: PathBuf::from(executable),
                 version: version.to_string(),
             })
         }
-        (Ending::NotStarted(why), _, _) => Err(Error::Usage(format!(
-            "cannot run Python ({why}); install python3 or name it with --python-bin or BOARDGRADE_PYTHON"
-        ))),
-        _ => Err(Error::Usage(format!(
-            "{} did not answer as a Python 3 interpreter: {}",
-            candidate.display(),
-            String::from_utf8_lossy(&run.stderr_tail).trim()
-        ))),
+        (Ending::NotStarted(why), _, _) => {
+            Err(SetupError::PythonNotStarted { why: why.clone() }.into())
+        }
+        _ => Err(SetupError::NotPython {
+            python: candidate.to_path_buf(),
+            stderr: String::from_utf8_lossy(&run.stderr_tail).trim().to_string(),
+        }
+        .into()),
     }
 }
 

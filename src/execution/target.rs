@@ -17,7 +17,7 @@ use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
-use crate::error::Error;
+use crate::error::{Error, SetupError};
 
 /// What the user asked to test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -309,7 +309,7 @@ impl Target {
         let mut runner = None;
         let mut launch = match &self.spec {
             TargetSpec::Reference => {
-                return Err(Error::Usage("the reference runs in-process".into()))
+                return Err(SetupError::Misuse("the reference runs in-process").into())
             }
             TargetSpec::Command(command) => {
                 let here = std::env::current_dir()
@@ -349,7 +349,7 @@ impl Target {
         let interpreter = self
             .interpreter
             .as_ref()
-            .ok_or_else(|| Error::Usage("no Python interpreter was resolved".into()))?;
+            .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
         if jail.user().is_some() {
             python::check_reachable(interpreter)?;
         }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rustix::fs::{flock, FlockOperation};
 use rustix::process::{kill_process, set_child_subreaper, waitpid, Pid, Signal, WaitOptions};
 
-use crate::error::Error;
+use crate::error::{Error, SetupError};
 
 /// The first id of the pool: above the ranges distributions, systemd and container tools
 /// hand out, below 2^31 (which some tools read as negative).
@@ -113,9 +113,11 @@ pub fn lease() -> Result<Lease, Error> {
             });
         }
     }
-    Err(Error::Usage(format!(
-        "all {POOL_SIZE} student user ids from {FIRST_ID} are in use by other graders"
-    )))
+    Err(SetupError::NoStudentIds {
+        first: FIRST_ID,
+        size: POOL_SIZE,
+    }
+    .into())
 }
 
 /// Kills every process running under a pool id that no live grader holds (what a grader left
