@@ -187,3 +187,67 @@ fn every_hostile_submission_gets_its_verdict_and_leaves_nothing_behind() {
         }
     }
 }
+
+/// An endless loop killed at its CPU-time limit used all of its own time, whatever ran beside
+/// it: it is not run again alone (a class with endless loops would wait for each one twice).
+#[test]
+fn a_loop_killed_at_its_cpu_limit_runs_once_beside_others() {
+    // The runs are counted in a file the student users can append to.
+    let dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    for (path, mode) in [(dir.path(), 0o755), (shared.as_path(), 0o755)] {
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+    }
+    let runs = shared.join("runs.txt");
+    std::fs::write(&runs, "").unwrap();
+    std::fs::set_permissions(&runs, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
+    let (class, specs, out) = (
+        dir.path().join("class"),
+        dir.path().join("specs"),
+        dir.path().join("out"),
+    );
+    std::fs::create_dir_all(&specs).unwrap();
+    let game = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/selftest/hostile_game.toml"
+    ))
+    .unwrap()
+    .replace("time_limit = 3", "time_limit = 1");
+    std::fs::write(specs.join("game.toml"), game).unwrap();
+    let program = format!(
+        "with open({:?}, 'a') as runs:\n    runs.write('run\\n')\nwhile True:\n    pass\n",
+        runs.to_str().unwrap()
+    );
+    for name in ["first", "second"] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("chess.py"), &program).unwrap();
+    }
+    let output = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .arg("--specs")
+        .arg(&specs)
+        .arg("--out")
+        .arg(&out)
+        .args(["--format", "json", "--jobs", "2", "--sandbox", "limits"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    for name in ["first", "second"] {
+        let scenario = verdict_of(&report, name);
+        assert_eq!(scenario["verdict"], "timeout", "{name}: {scenario:#}");
+        assert!(
+            scenario["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("CPU-time limit")),
+            "{name}: {scenario:#}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&runs).unwrap().lines().count(),
+        2,
+        "each loop ran once"
+    );
+}

@@ -10,6 +10,27 @@ use crate::rng::Rng;
 /// Most lines one reference move may take (a move of the csc110 program is two).
 const MOST_LINES_PER_MOVE: usize = 8;
 
+/// What a line typed at `play`'s prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayCommand {
+    /// `:quit`: stop playing.
+    Quit,
+    /// `?`: list the legal inputs.
+    ListInputs,
+    /// Anything else: a move to play (`:N` plays the N-th legal input).
+    Move,
+}
+
+impl PlayCommand {
+    pub fn of(line: &str) -> PlayCommand {
+        match line.trim() {
+            ":quit" => PlayCommand::Quit,
+            "?" => PlayCommand::ListInputs,
+            _ => PlayCommand::Move,
+        }
+    }
+}
+
 /// A game being played.
 pub struct Play {
     recorder: Recorder,

@@ -23,6 +23,45 @@ pub enum Fed {
     Ended,
 }
 
+/// What a line typed at `record`'s prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordCommand {
+    /// `:done`: write the scenario.
+    Done,
+    /// `?`: list the legal inputs.
+    ListInputs,
+    /// `:undo`: take back the last line.
+    Undo,
+    /// Anything else: a line to send (`:N` sends the N-th legal input).
+    Send,
+}
+
+impl RecordCommand {
+    pub fn of(line: &str) -> RecordCommand {
+        match line.trim() {
+            ":done" => RecordCommand::Done,
+            "?" => RecordCommand::ListInputs,
+            ":undo" => RecordCommand::Undo,
+            _ => RecordCommand::Send,
+        }
+    }
+}
+
+/// The lines of a transcript read from `reader` (named `name` in messages): blank lines
+/// and `#` comments skipped, line endings removed.
+pub fn transcript(reader: impl std::io::BufRead, name: &str) -> Result<Vec<String>, Error> {
+    let mut lines = Vec::new();
+    for line in reader.lines() {
+        let line = line.map_err(|e| Error::io(format!("cannot read {name}"), e))?;
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        lines.push(line.to_string());
+    }
+    Ok(lines)
+}
+
 /// A recording in progress.
 pub struct Recorder {
     setup: Setup,
@@ -206,5 +245,21 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(r.lines(), ["create_board"]);
+    }
+
+    #[test]
+    fn a_transcript_skips_blank_lines_and_comments_and_keeps_the_rest_as_typed() {
+        let text = "# moves\r\nmove 1 2\r\n\n   \n  # indented, so a line\nK 3\n";
+        let lines = transcript(text.as_bytes(), "stdin").expect("a transcript");
+        assert_eq!(lines, ["move 1 2", "  # indented, so a line", "K 3"]);
+    }
+
+    #[test]
+    fn prompt_words_are_commands_and_anything_else_is_sent() {
+        assert_eq!(RecordCommand::of(" :done "), RecordCommand::Done);
+        assert_eq!(RecordCommand::of("?"), RecordCommand::ListInputs);
+        assert_eq!(RecordCommand::of(":undo"), RecordCommand::Undo);
+        assert_eq!(RecordCommand::of(":quit"), RecordCommand::Send);
+        assert_eq!(RecordCommand::of(":2"), RecordCommand::Send);
     }
 }

@@ -3,8 +3,10 @@
 
 use std::io::IsTerminal;
 
-use boardgrade::author::play::Play;
-use boardgrade::report::author::session::{describe, numbered, opening, prompt, PLAY_HELP};
+use boardgrade::author::play::{Play, PlayCommand};
+use boardgrade::report::author::session::{
+    describe, echoed, game_over, legal_inputs, opening, prompt, reference_played, PLAY_HELP,
+};
 use boardgrade::Error;
 
 use super::args::PlayArgs;
@@ -34,29 +36,26 @@ pub fn run(args: &PlayArgs) -> Result<Status, Error> {
         let Some(line) = read_line(&mut input)? else {
             break;
         };
-        match line.trim() {
-            ":quit" => break,
-            "?" => {
-                say(&format!(
-                    "{}\n",
-                    numbered(&play.recorder().session().legal_inputs())
-                ))?;
+        match PlayCommand::of(line) {
+            PlayCommand::Quit => break,
+            PlayCommand::ListInputs => {
+                say(&legal_inputs(&play.recorder().session().legal_inputs()))?;
                 continue;
             }
-            _ => {}
+            PlayCommand::Move => {}
         }
         if !interactive {
-            say(&format!("> {line}\n"))?;
+            say(&echoed(line))?;
         }
         let (sent, fed) = play.feed(line)?;
         say(&describe(&sent, &fed, play.recorder().session(), protocol))?;
         for (line, fed) in play.reference_move()? {
-            say(&format!("reference: {line}\n"))?;
+            say(&reference_played(&line))?;
             say(&describe(&line, &fed, play.recorder().session(), protocol))?;
         }
     }
     if play.is_over() {
-        say("\nthe game is over\n")?;
+        say(game_over(true))?;
     }
     Ok(Status::Passed)
 }

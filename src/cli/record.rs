@@ -4,10 +4,11 @@
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 
-use boardgrade::author::record::{Fed, Recorder};
+use boardgrade::author::record::{transcript, Fed, RecordCommand, Recorder};
 use boardgrade::author::write::file_text;
 use boardgrade::report::author::session::{
-    describe, not_recorded, numbered, opening, prompt, recorded, taken_back, RECORD_HELP,
+    describe, game_over, legal_inputs, not_recorded, opening, prompt, recorded, taken_back,
+    NOTHING_TO_TAKE_BACK, RECORD_HELP,
 };
 use boardgrade::Error;
 
@@ -15,20 +16,6 @@ use super::args::RecordArgs;
 use super::console::write_out;
 use super::exit::Status;
 use super::resolve;
-
-/// The lines of a transcript: blank lines and `#` comments skipped.
-fn transcript_lines(reader: impl BufRead, name: &str) -> Result<Vec<String>, Error> {
-    let mut lines = Vec::new();
-    for line in reader.lines() {
-        let line = line.map_err(|e| Error::io(format!("cannot read {name}"), e))?;
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        lines.push(line.to_string());
-    }
-    Ok(lines)
-}
 
 pub fn run(args: &RecordArgs) -> Result<Status, Error> {
     let setup = resolve::setup(&args.game)?;
@@ -43,9 +30,9 @@ pub fn run(args: &RecordArgs) -> Result<Status, Error> {
             Some(path) if path != Path::new("-") => {
                 let file = std::fs::File::open(path)
                     .map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
-                transcript_lines(std::io::BufReader::new(file), &path.display().to_string())?
+                transcript(std::io::BufReader::new(file), &path.display().to_string())?
             }
-            _ => transcript_lines(std::io::stdin().lock(), "stdin")?,
+            _ => transcript(std::io::stdin().lock(), "stdin")?,
         };
         for (number, line) in lines.iter().enumerate() {
             let fed = recorder.feed(line)?;
@@ -79,7 +66,7 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
     let mut input = String::new();
     loop {
         if recorder.is_over() {
-            eprintln!("the game is over");
+            eprint!("{}", game_over(false));
             return Ok(());
         }
         eprint!("{}", prompt(protocol));
@@ -93,21 +80,21 @@ fn prompt_loop(recorder: &mut Recorder) -> Result<(), Error> {
             return Ok(());
         }
         let line = input.trim_end_matches(['\n', '\r']);
-        match line.trim() {
-            ":done" => return Ok(()),
-            "?" => {
-                eprintln!("{}", numbered(&recorder.session().legal_inputs()));
+        match RecordCommand::of(line) {
+            RecordCommand::Done => return Ok(()),
+            RecordCommand::ListInputs => {
+                eprint!("{}", legal_inputs(&recorder.session().legal_inputs()));
                 continue;
             }
-            ":undo" => {
+            RecordCommand::Undo => {
                 if recorder.undo()? {
                     eprint!("{}", taken_back(recorder.session(), protocol));
                 } else {
-                    eprintln!("nothing to take back");
+                    eprint!("{NOTHING_TO_TAKE_BACK}");
                 }
                 continue;
             }
-            _ => {}
+            RecordCommand::Send => {}
         }
         let line = recorder.expand(line);
         let fed = recorder.feed(&line)?;

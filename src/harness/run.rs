@@ -126,9 +126,11 @@ fn run_program(
     if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
         return (error_outcome(scenario, why), false);
     }
-    let mut outcome = best_outcome(scenario, expectations, &execution);
+    let outcome = best_outcome(scenario, expectations, &execution);
     if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
-        outcome = cpu_limit_outcome(scenario, outcome);
+        // It used all of its own CPU time: company does not change that, so it is not run
+        // again (a class with endless loops would otherwise wait for each one twice, alone).
+        return (cpu_limit_outcome(scenario, outcome), false);
     }
     let slowed =
         outcome.verdict == Verdict::Timeout && program.slowed_by_company(execution.elapsed);

@@ -36,6 +36,32 @@ pub fn prompt(protocol: Protocol) -> &'static str {
     }
 }
 
+/// The legal inputs, numbered for `:N`, as a block.
+pub fn legal_inputs(inputs: &[String]) -> String {
+    format!("{}\n", numbered(inputs))
+}
+
+/// A line read from a pipe, shown as if typed at the prompt.
+pub fn echoed(line: &str) -> String {
+    format!("> {line}\n")
+}
+
+/// A line the reference played as the opponent.
+pub fn reference_played(line: &str) -> String {
+    format!("reference: {line}\n")
+}
+
+/// The end of a game played, or recorded at a prompt.
+pub fn game_over(played: bool) -> &'static str {
+    match played {
+        true => "\nthe game is over\n",
+        false => "the game is over\n",
+    }
+}
+
+/// `:undo` with no line to take back.
+pub const NOTHING_TO_TAKE_BACK: &str = "nothing to take back\n";
+
 /// After `:undo` took a line back.
 pub fn taken_back(session: &dyn Session, protocol: Protocol) -> String {
     format!("taken back\n{}", board(session, protocol))
