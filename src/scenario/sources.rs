@@ -28,7 +28,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// A variant file (`variant.toml`) rather than scenarios.
     pub fn is_variant(&self) -> bool {
-        is_variant_file(Path::new(&self.name))
+        variant::is_file(Path::new(&self.name))
     }
 }
 
@@ -51,11 +51,6 @@ fn is_spec_file(path: &Path) -> bool {
         && path
             .file_name()
             .is_none_or(|name| name != course::FILE_NAME)
-}
-
-fn is_variant_file(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|name| name == variant::FILE_NAME)
 }
 
 /// Every `.toml` file named or found under the paths, in a stable order.

@@ -138,11 +138,16 @@ pub fn find(game: &str, name: &str) -> Option<&'static Variant> {
     register(&file, &text).ok()
 }
 
+/// Whether `path` names a variant file.
+pub fn is_file(path: &Path) -> bool {
+    path.file_name().is_some_and(|name| name == FILE_NAME)
+}
+
 /// Every bundled variant file, as (name, text).
 pub fn bundled() -> Vec<(String, String)> {
     crate::bundled::FILES
         .iter()
-        .filter(|(name, _)| Path::new(name).file_name().is_some_and(|n| n == FILE_NAME))
+        .filter(|(name, _)| is_file(Path::new(name)))
         .map(|(name, text)| (format!("specs/{name}"), (*text).to_string()))
         .collect()
 }

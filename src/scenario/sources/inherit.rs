@@ -2,7 +2,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::{from_paths, is_spec_file, is_variant_file, SourceFile};
+use super::{from_paths, is_spec_file, SourceFile};
 use crate::error::ScenarioFileError;
 use crate::games::variant::{self, Variant};
 use crate::policy::Policy;
@@ -90,7 +90,7 @@ pub fn base_files(
     }
     Ok(files
         .into_iter()
-        .filter(|f| is_spec_file(Path::new(&f.name)) && !is_variant_file(Path::new(&f.name)))
+        .filter(|f| is_spec_file(Path::new(&f.name)) && !variant::is_file(Path::new(&f.name)))
         .collect())
 }
 
