@@ -64,6 +64,12 @@ pub enum LookupError {
     /// A built-in dialect name that several games have.
     #[error("{name:?} is a dialect of several games; give GAME/DIALECT")]
     Ambiguous { name: String },
+    /// A dialect to start a variant from that has nothing a variant can change.
+    #[error("{game}/{dialect} has nothing a variant can change")]
+    NothingToVary {
+        game: &'static str,
+        dialect: &'static str,
+    },
     #[error("unknown dialect {name:?} of {game}; expected one of {known}")]
     Dialect {
         name: String,
@@ -216,6 +222,9 @@ pub enum SetupError {
     NotPython { python: PathBuf, stderr: String },
     #[error("all {size} student user ids from {first} are in use by other graders")]
     NoStudentIds { first: u32, size: u32 },
+    /// The root-only folder of student user leases cannot be made or trusted (why).
+    #[error("{0}")]
+    LeaseFolder(String),
     /// A Python submission's target without an interpreter, or the reference asked for a
     /// process: a mistake of the caller, not of the user.
     #[error("{0}")]
@@ -254,9 +263,6 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
-    /// What the game modules still report as text.
-    #[error("{0}")]
-    Usage(String),
     /// Stopped by Ctrl-C or SIGTERM before the run finished.
     #[error("interrupted")]
     Interrupted,

@@ -71,7 +71,6 @@ pub fn code(result: &Result<Status, Error>) -> i32 {
             | Error::Setup(_)
             | Error::Parse { .. }
             | Error::Encode { .. }
-            | Error::Usage(_)
             | Error::Io { .. },
         ) => INVALID,
         Err(Error::Interrupted) => INTERRUPTED,

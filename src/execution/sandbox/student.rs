@@ -220,7 +220,7 @@ fn lock_folder() -> Result<PathBuf, Error> {
             }
         })
         .clone()
-        .map_err(Error::Usage)
+        .map_err(|why| SetupError::LeaseFolder(why).into())
 }
 
 fn root_only_writable(path: &Path) -> bool {

@@ -1,7 +1,7 @@
 //! The file `boardgrade variant new` writes: every key a variant of a dialect may change,
 //! with the dialect's current value, commented.
 
-use crate::error::Error;
+use crate::error::{Error, LookupError};
 use crate::games::{Dialect, Game};
 
 /// A variant file deriving `name` from `base`, every changeable key at its current value.
@@ -9,13 +9,12 @@ use crate::games::{Dialect, Game};
 /// `from` is where the base's scenarios are, relative to the file written, or
 /// [`super::FROM_BUNDLED`].
 pub fn template(game: &dyn Game, base: &Dialect, name: &str, from: &str) -> Result<String, Error> {
-    let keys = game.variant_keys(base.name).ok_or_else(|| {
-        Error::Usage(format!(
-            "{}/{} has nothing a variant can change",
-            game.name(),
-            base.name
-        ))
-    })?;
+    let keys = game
+        .variant_keys(base.name)
+        .ok_or(LookupError::NothingToVary {
+            game: game.name(),
+            dialect: base.name,
+        })?;
     let text = format!(
         "# A variant of {game}/{base}: a course's own version of its handout, as data.\n\
          # Every key below holds {base}'s value; change what your handout changes and delete\n\
