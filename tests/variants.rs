@@ -39,6 +39,20 @@ fn the_fall_2023_submission_scores_full_marks_under_its_variant() {
 }
 
 #[test]
+fn the_reference_runs_the_scenarios_a_variant_inherits() {
+    let (code, report) = test_json(&[FALL2023]);
+    assert_eq!(code, 0);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), 35, "seed 000's 31 and whos_the_winner's 4");
+    assert!(scenarios.iter().all(|s| s["verdict"] == "pass"));
+    boardgrade()
+        .args(["list", "specs/chess/ecs198f-castling-o"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the handout's e1g1 and e8g8"));
+}
+
+#[test]
 fn under_the_later_text_it_is_told_what_differs() {
     let (code, report) = test_json(&[PROJECT5, "--python", &fixture("one_d_chess.py")]);
     assert_eq!(code, 1);

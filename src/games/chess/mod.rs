@@ -45,7 +45,7 @@ const ECS198F_ADAPTER: &str = include_str!("ecs198f_adapter.py");
 use ecs198f::{Ecs198f, ScenarioOptions};
 use std::borrow::Cow;
 
-const DIALECTS: &[Dialect] = &[Dialect {
+static DIALECTS: &[Dialect] = &[Dialect {
     name: "ecs198f",
     protocol: Protocol::Call,
     handout: "004_61c62adb62a8b4b7.txt",

@@ -20,7 +20,7 @@ use interface::Interface;
 /// line boardgrade appends (`serve_interface({...})`).
 const PROJECT5_ADAPTER: &str = include_str!("project5_adapter.py");
 
-const DIALECTS: &[Dialect] = &[
+static DIALECTS: &[Dialect] = &[
     Dialect {
         name: "project5",
         protocol: Protocol::Call,

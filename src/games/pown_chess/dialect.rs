@@ -16,7 +16,7 @@ use crate::games::{
 };
 use crate::policy::{Policy, PolicyOption};
 
-const DIALECTS: &[Dialect] = &[Dialect {
+static DIALECTS: &[Dialect] = &[Dialect {
     name: "pown",
     protocol: Protocol::Program,
     handout: "002_242b462b5409f7c0.txt",

@@ -14,7 +14,7 @@ use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, OptionError, Protocol, Reply, Session,
 };
 
-const DIALECTS: &[Dialect] = &[Dialect {
+static DIALECTS: &[Dialect] = &[Dialect {
     name: "tally",
     protocol: Protocol::Call,
     handout: "none",
