@@ -223,18 +223,17 @@ fn a_loop_killed_at_its_cpu_limit_runs_once_beside_others() {
         std::fs::create_dir_all(class.join(name)).unwrap();
         std::fs::write(class.join(name).join("chess.py"), &program).unwrap();
     }
-    let output = boardgrade()
-        .arg("grade")
-        .arg(&class)
-        .arg("--specs")
-        .arg(&specs)
-        .arg("--out")
-        .arg(&out)
-        .args(["--format", "json", "--jobs", "2", "--sandbox", "limits"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let (_, report, _) = common::grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        specs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--sandbox",
+        "limits",
+    ]);
     for name in ["first", "second"] {
         let scenario = verdict_of(&report, name);
         assert_eq!(scenario["verdict"], "timeout", "{name}: {scenario:#}");
