@@ -289,7 +289,7 @@ fn a_scratch_folder_left_by_a_killed_grader_goes_with_the_next_run() {
     };
     // Its scratch folder must exist too: a process the grader is starting may show the
     // grader's own command line (naming the fixture) before its scratch folder is made.
-    while !(student_running(&scratch) && !left(&scratch).is_empty())
+    while (left(&scratch).is_empty() || !student_running(&scratch))
         && started.elapsed() < Duration::from_secs(20)
     {
         std::thread::sleep(Duration::from_millis(50));
