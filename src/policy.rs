@@ -2,7 +2,7 @@
 //! once in a `course.toml` beside the specs (see `specs/README.md`).
 //!
 //! Two options hold for every dialect ([`COMMON`]: `whitespace`, `presentation_credit`); a
-//! game declares the others its dialects understand (`Game::policy_options`):
+//! game declares the others its dialects understand (`Game::policy_rules`):
 //! accepted spellings, which the game applies to expected and actual output alike when they
 //! are compared, and optional rules, under which a submission that implements them is also
 //! graded. Every option applies to written expectations as well as to the reference's.
@@ -83,7 +83,7 @@ pub const COMMON: &[PolicyOption] = &[
 /// The key of the [`COMMON`] option that enables variants for grading.
 pub const VARIANTS: &str = "variants";
 
-/// The options a dialect understands, given its own (its game's `policy_options`): the
+/// The options a dialect understands, given its own (its game's `policy_rules`): the
 /// common ones with the dialect's defaults, then its own.
 pub fn options_of(own: &[PolicyOption]) -> Vec<PolicyOption> {
     let mut all: Vec<PolicyOption> = COMMON

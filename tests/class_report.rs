@@ -8,11 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{boardgrade, copy_tree};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{boardgrade, copy_tree, root};
 
 /// (student, fixture under fixtures/, entry file): four games' worth of correct, buggy,
 /// quirky and hostile submissions, and one that holds no entry file at all.

@@ -4,30 +4,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{boardgrade, copy_tree, unzip};
+use common::{boardgrade, copy_tree, make_class, root, unzip};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A class folder: (submission, fixture under fixtures/, entry file name).
-fn make_class(dir: &Path, members: &[(&str, &str, &str)]) -> PathBuf {
-    let class = dir.join("class");
-    for (name, fixture, entry) in members {
-        std::fs::create_dir_all(class.join(name)).unwrap();
-        std::fs::copy(
-            root().join("fixtures").join(fixture),
-            class.join(name).join(entry),
-        )
-        .unwrap();
-    }
-    class
-}
 
 const ONE_D: &str = "one_d_chess.py";
 
@@ -55,7 +36,7 @@ fn scores(report: &Value) -> Vec<(String, f64, Option<String>)> {
 fn a_mixed_class_is_graded_with_csv_and_summary() {
     let dir = tempfile::tempdir().unwrap();
     let class = make_class(
-        dir.path(),
+        &dir.path().join("class"),
         &[
             ("alice", "one-d-chess/project5/one_d_chess.py", ONE_D),
             ("bob", "one-d-chess/project5/bug-negative-index.py", ONE_D),
@@ -205,7 +186,7 @@ fn an_interrupted_run_resumes_to_the_same_results() {
         .iter()
         .map(|(a, b, c)| (a.as_str(), *b, *c))
         .collect();
-    let class = make_class(dir.path(), &borrowed);
+    let class = make_class(&dir.path().join("class"), &borrowed);
     let specs = ["--specs", "specs/one-d-chess/project5"];
     let (full_out, part_out) = (dir.path().join("full"), dir.path().join("part"));
 
@@ -295,7 +276,7 @@ fn an_interrupted_run_resumes_to_the_same_results() {
 fn junit_lists_a_case_per_scenario() {
     let dir = tempfile::tempdir().unwrap();
     let class = make_class(
-        dir.path(),
+        &dir.path().join("class"),
         &[("bob", "one-d-chess/project5/bug-negative-index.py", ONE_D)],
     );
     let output = boardgrade()

@@ -8,11 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::boardgrade;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{boardgrade, root};
 
 /// A class of `count` one-file submissions, correct and buggy in turn.
 fn class(dir: &Path, count: usize) -> PathBuf {

@@ -6,12 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{boardgrade, grade_json as grade};
+use common::{boardgrade, grade_json as grade, root};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Copies fixture `fixture` to `class/student/file`.
 fn hand_in(class: &Path, student: &str, fixture: &str, file: &str) -> PathBuf {

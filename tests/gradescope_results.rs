@@ -6,12 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::boardgrade;
+use common::{boardgrade, root};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A king that slides one cell too few: fails every scenario below that moves a lone king.
 const BUGGY: &str = "fixtures/one-d-chess/project5/bug-king-short-of-edge.py";

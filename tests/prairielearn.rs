@@ -8,12 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{boardgrade, copy_tree};
+use common::{boardgrade, copy_tree, root};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 const ONE_D: &str = "one_d_chess.py";
 

@@ -7,24 +7,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::boardgrade;
+use common::{boardgrade, make_class, root};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A class folder of `(submission, fixture, entry file)`.
-fn make_class(class: &Path, members: &[(&str, &str, &str)]) {
-    for (name, fixture, entry) in members {
-        std::fs::create_dir_all(class.join(name)).unwrap();
-        std::fs::copy(
-            root().join("fixtures").join(fixture),
-            class.join(name).join(entry),
-        )
-        .unwrap();
-    }
-}
 
 /// Grades `class` against `specs` with `runner`: (grades.csv, results by submission id).
 fn grade(class: &Path, specs: &Path, out: &Path, runner: &str, sandbox: &str) -> (String, Value) {

@@ -10,12 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{boardgrade, unzip};
+use common::{boardgrade, root, unzip};
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The sandboxes to try: `limits` (bubblewrap pointed at nothing, so its probe fails) and
 /// bubblewrap where it works. Each comes with the environment that makes it.

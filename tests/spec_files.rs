@@ -125,11 +125,11 @@ mod course_file {
             CompareMode::Exact
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess").policy_options("csc110")).whitespace(),
+            Policy::defaults(game("one-d-chess").policy_rules("csc110").options()).whitespace(),
             CompareMode::TrailingWhitespace
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess").policy_options("project5")).whitespace(),
+            Policy::defaults(game("one-d-chess").policy_rules("project5").options()).whitespace(),
             CompareMode::Exact
         );
     }

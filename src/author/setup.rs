@@ -166,7 +166,9 @@ impl Setup {
             compare: CompareMode::Exact,
             judge: None,
             options: self.options.clone(),
-            policy: crate::policy::Policy::defaults(self.game.policy_options(self.dialect.name)),
+            policy: crate::policy::Policy::defaults(
+                self.game.policy_rules(self.dialect.name).options(),
+            ),
             opening: None,
             steps: lines
                 .iter()

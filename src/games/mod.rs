@@ -10,6 +10,7 @@ pub mod chess;
 pub mod matches;
 pub mod minichess;
 pub mod one_d_chess;
+mod policy_rules;
 pub mod pown_chess;
 #[cfg(test)]
 mod toy;
@@ -36,9 +37,9 @@ use std::fmt;
 
 pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
+pub use policy_rules::{OptionsOnly, PolicyRules, NO_POLICY_RULES};
 
 use crate::execution::{Layout, PythonLaunch};
-use crate::policy::{Policy, PolicyOption};
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
@@ -312,29 +313,9 @@ pub trait Game: Sync {
 
     // Course policy (`crate::policy`): the options a dialect understands and what they do.
 
-    /// The course-policy options a dialect understands besides [`crate::policy::COMMON`] (a
-    /// common key listed here gets this default instead). None by default.
-    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
-        &[]
-    }
-
-    /// One line in the spelling compared under the policy's accepted spellings, applied to
-    /// expected (written or the reference's) and actual output alike, after
-    /// [`Game::normalize_line`]. Unchanged by default.
-    fn policy_line<'a>(&self, _dialect: &str, _policy: &Policy, line: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(line)
-    }
-
-    /// The optional rules the course policy accepts, as other `options` tables under which a
-    /// submission that implements them is also graded (each gives the scenario another
-    /// expectation). None by default.
-    fn policy_variants(
-        &self,
-        _dialect: &str,
-        _policy: &Policy,
-        _options: &GameOptions,
-    ) -> Vec<GameOptions> {
-        Vec::new()
+    /// What the course-policy options of `dialect` are and do. None by default.
+    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
+        &NO_POLICY_RULES
     }
 
     // Variants (the `variant` module): a course's own version of a dialect, as data.

@@ -109,16 +109,16 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
 }
 
 /// Every expectation a submission may meet: the scenario's own first, then one for each
-/// set of optional rules the course policy credits ([`crate::games::Game::policy_variants`]).
+/// set of optional rules the course policy credits ([`crate::games::PolicyRules::variants`]).
 /// Written expectations hold in a variant wherever its reference answers as the scenario's
 /// own does; a variant whose game ends before the input does is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
     let (base, finished) = replay(scenario, &scenario.options)?;
     let mut all = vec![build(scenario, &base, base.clone(), finished)];
-    let variants =
-        scenario
-            .game
-            .policy_variants(scenario.dialect.name, &scenario.policy, &scenario.options);
+    let variants = scenario
+        .game
+        .policy_rules(scenario.dialect.name)
+        .variants(&scenario.policy, &scenario.options);
     for options in variants {
         if let Ok((replies, finished)) = replay(scenario, &options) {
             all.push(build(scenario, &base, replies, finished));

@@ -3,32 +3,7 @@
 
 use std::time::Duration;
 
-/// One position of a suite, checked.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CaseChecked {
-    pub name: String,
-    /// The position, shown beside a mismatch.
-    pub position: String,
-    /// Depths whose count matched.
-    pub matched: Vec<u32>,
-    /// Depths above the node budget, not counted.
-    pub skipped: Vec<u32>,
-    /// `(depth, expected, counted)` of each count that differs.
-    pub mismatches: Vec<(u32, u64, u64)>,
-    pub elapsed: Duration,
-}
-
-/// A whole suite's totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SuiteTotals {
-    pub positions: usize,
-    pub checked: usize,
-    pub skipped: usize,
-    pub mismatches: usize,
-    pub nodes: u64,
-    pub budget: u64,
-    pub elapsed: Duration,
-}
+pub use crate::author::perft::{CaseChecked, SuiteTotals};
 
 /// `move: nodes` of a divided count, then the number of moves.
 pub fn divided(split: &[(String, u64)]) -> String {

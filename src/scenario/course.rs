@@ -67,7 +67,7 @@ impl CoursePolicy {
     /// The policy of one dialect: its defaults, then the file's top-level options, then its
     /// own table's.
     pub fn policy(&self, game: &dyn Game, dialect: &str) -> Policy {
-        let mut policy = Policy::defaults(game.policy_options(dialect));
+        let mut policy = Policy::defaults(game.policy_rules(dialect).options());
         for (key, value) in &self.common {
             policy.set(key, value.clone());
         }
@@ -132,7 +132,7 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
                     "expected a table of options",
                 )
             })?;
-            let known = options_of(game.policy_options(dialect.name));
+            let known = options_of(game.policy_rules(dialect.name).options());
             let mut values = Vec::new();
             for (option_name, value) in table.iter() {
                 let (option_key, _) = table

@@ -279,7 +279,7 @@ fn resolve(
             .unwrap_or(CompareMode::Exact),
         judge,
         options: options.into_inner(),
-        policy: Policy::defaults(game.policy_options(dialect.name)),
+        policy: Policy::defaults(game.policy_rules(dialect.name).options()),
         opening,
         steps,
         play,

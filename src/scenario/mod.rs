@@ -83,7 +83,8 @@ impl Scenario {
         let name = self.dialect.name;
         let line = self.game.normalize_line(name, line);
         self.game
-            .policy_line(name, &self.policy, &line)
+            .policy_rules(name)
+            .canonical(&self.policy, &line)
             .into_owned()
     }
 }

@@ -124,3 +124,22 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The crate's root folder.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Makes the class folder `class` of `(submission, fixture under fixtures/, entry file)`,
+/// and gives it back.
+pub fn make_class(class: &Path, members: &[(&str, &str, &str)]) -> std::path::PathBuf {
+    for (name, fixture, entry) in members {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(
+            root().join("fixtures").join(fixture),
+            class.join(name).join(entry),
+        )
+        .unwrap();
+    }
+    class.to_path_buf()
+}

@@ -34,16 +34,14 @@ pub use types::{CastlingSide, Color, Piece, Role, Square};
 use crate::execution::PythonLaunch;
 use crate::games::variant::{Derived, Variant};
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, Protocol, Response,
-    Session,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, PolicyRules,
+    Protocol, Response, Session,
 };
-use crate::policy::{Policy, PolicyOption};
 
 /// The ecs198f adapter: it serves the class, method and fields of the interface it is given
 /// as data, the line boardgrade appends (`serve_interface({...})`).
 const ECS198F_ADAPTER: &str = include_str!("ecs198f_adapter.py");
 use ecs198f::{Ecs198f, ScenarioOptions};
-use std::borrow::Cow;
 
 static DIALECTS: &[Dialect] = &[Dialect {
     name: "ecs198f",
@@ -78,21 +76,8 @@ impl Game for Chess {
         &render::ChessBoards
     }
 
-    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
-        spellings::POLICY
-    }
-
-    fn policy_line<'a>(&self, _dialect: &str, policy: &Policy, line: &'a str) -> Cow<'a, str> {
-        spellings::canonical(policy, line)
-    }
-
-    fn policy_variants(
-        &self,
-        _dialect: &str,
-        policy: &Policy,
-        options: &GameOptions,
-    ) -> Vec<GameOptions> {
-        spellings::variants(policy, options)
+    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
+        &spellings::Spellings
     }
 
     fn part_names(&self, _dialect: &str) -> &'static [&'static str] {

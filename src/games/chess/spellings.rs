@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::games::GameOptions;
+use crate::games::{GameOptions, PolicyRules};
 use crate::policy::{DefaultValue, Policy, PolicyOption};
 
 const CASTLING_O: &str = "accept_castling_o";
@@ -14,7 +14,7 @@ const UPPER_MOVES: &str = "accept_upper_case_moves";
 /// move it names (see `ecs198f::ScenarioOptions`).
 pub const UPPER_CASE_MOVES_OPTION: &str = "upper_case_moves";
 
-pub const POLICY: &[PolicyOption] = &[
+const OPTIONS: &[PolicyOption] = &[
     PolicyOption {
         key: CASTLING_O,
         default: DefaultValue::Flag(false),
@@ -35,33 +35,42 @@ pub const POLICY: &[PolicyOption] = &[
     },
 ];
 
-/// An answer line `'...'` in the one spelling compared: `0-0` castling and a lower-case piece
-/// letter, where the policy accepts the others.
-pub fn canonical<'a>(policy: &Policy, line: &'a str) -> Cow<'a, str> {
-    let Some(answer) = line.strip_prefix('\'').and_then(|l| l.strip_suffix('\'')) else {
-        return Cow::Borrowed(line);
-    };
-    if policy.flag(CASTLING_O) && matches!(answer, "O-O" | "O-O-O") {
-        return Cow::Owned(format!("'{}'", answer.replace('O', "0")));
-    }
-    let mut chars = answer.chars();
-    if let (Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N')), Some('a'..='h')) =
-        (chars.next(), chars.next())
-    {
-        if policy.flag(PIECE_LETTER) {
-            return Cow::Owned(format!("'{}{}'", letter.to_ascii_lowercase(), &answer[1..]));
-        }
-    }
-    Cow::Borrowed(line)
-}
+/// The policy rules of chess.
+pub struct Spellings;
 
-/// Under `accept_upper_case_moves`, the scenario's options with the reference also taking
-/// upper-case move strings.
-pub fn variants(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-    if !policy.flag(UPPER_MOVES) || options.contains_key(UPPER_CASE_MOVES_OPTION) {
-        return Vec::new();
+impl PolicyRules for Spellings {
+    fn options(&self) -> &'static [PolicyOption] {
+        OPTIONS
     }
-    let mut variant = options.clone();
-    variant.insert(UPPER_CASE_MOVES_OPTION.into(), toml::Value::Boolean(true));
-    vec![variant]
+
+    /// An answer line `'...'` in the one spelling compared: `0-0` castling and a lower-case piece
+    /// letter, where the policy accepts the others.
+    fn canonical<'a>(&self, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        let Some(answer) = line.strip_prefix('\'').and_then(|l| l.strip_suffix('\'')) else {
+            return Cow::Borrowed(line);
+        };
+        if policy.flag(CASTLING_O) && matches!(answer, "O-O" | "O-O-O") {
+            return Cow::Owned(format!("'{}'", answer.replace('O', "0")));
+        }
+        let mut chars = answer.chars();
+        if let (Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N')), Some('a'..='h')) =
+            (chars.next(), chars.next())
+        {
+            if policy.flag(PIECE_LETTER) {
+                return Cow::Owned(format!("'{}{}'", letter.to_ascii_lowercase(), &answer[1..]));
+            }
+        }
+        Cow::Borrowed(line)
+    }
+
+    /// Under `accept_upper_case_moves`, the scenario's options with the reference also taking
+    /// upper-case move strings.
+    fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+        if !policy.flag(UPPER_MOVES) || options.contains_key(UPPER_CASE_MOVES_OPTION) {
+            return Vec::new();
+        }
+        let mut variant = options.clone();
+        variant.insert(UPPER_CASE_MOVES_OPTION.into(), toml::Value::Boolean(true));
+        vec![variant]
+    }
 }

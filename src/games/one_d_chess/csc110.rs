@@ -8,17 +8,17 @@
 use super::engine::{Board, Direction, Side};
 use super::inputs::{own_cells, refused_positions};
 use super::render::render;
-use crate::games::{Reply, Session};
+use crate::games::{OptionsOnly, Reply, Session};
 use crate::policy::{DefaultValue, PolicyOption};
 
 /// The course's own grader strips trailing whitespace from each line, so by default a space
 /// after the board's last `|` costs nothing (a course file can make it `exact`).
-pub const POLICY: &[PolicyOption] = &[PolicyOption {
+pub static POLICY: OptionsOnly = OptionsOnly(&[PolicyOption {
     key: "whitespace",
     default: DefaultValue::Word("trailing"),
     choices: &["exact", "trailing"],
     about: "the course's own grader ignores trailing whitespace on each line",
-}];
+}]);
 
 fn side_name(side: Side) -> &'static str {
     match side {

@@ -10,10 +10,9 @@ pub mod render;
 use crate::execution::PythonLaunch;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, Protocol,
-    Response, Session,
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
+    Protocol, Response, Session, NO_POLICY_RULES,
 };
-use crate::policy::PolicyOption;
 use interface::Interface;
 
 /// The project5 adapter: it serves the functions of the interface it is given as data, the
@@ -106,10 +105,10 @@ impl Game for OneDChess {
         project5::response_parts(command, response)
     }
 
-    fn policy_options(&self, dialect: &str) -> &'static [PolicyOption] {
+    fn policy_rules(&self, dialect: &str) -> &'static dyn PolicyRules {
         match variant::base_name(self.name(), dialect) {
-            "csc110" => csc110::POLICY,
-            _ => &[],
+            "csc110" => &csc110::POLICY,
+            _ => &NO_POLICY_RULES,
         }
     }
 

@@ -12,9 +12,9 @@ use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Protocol, Reply, Session,
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, PolicyRules, Protocol, Reply,
+    Session,
 };
-use crate::policy::{Policy, PolicyOption};
 
 static DIALECTS: &[Dialect] = &[Dialect {
     name: "pown",
@@ -139,21 +139,8 @@ impl Game for PownChess {
         canonical_line(line)
     }
 
-    fn policy_options(&self, _dialect: &str) -> &'static [PolicyOption] {
-        policy::POLICY
-    }
-
-    fn policy_line<'a>(&self, _dialect: &str, policy: &Policy, line: &'a str) -> Cow<'a, str> {
-        policy::canonical(policy, line)
-    }
-
-    fn policy_variants(
-        &self,
-        _dialect: &str,
-        policy: &Policy,
-        options: &GameOptions,
-    ) -> Vec<GameOptions> {
-        policy::variants(policy, options)
+    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
+        &policy::Challenges
     }
 }
 

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::messages::TIE;
-use crate::games::GameOptions;
+use crate::games::{GameOptions, PolicyRules};
 use crate::policy::{DefaultValue, Policy, PolicyOption};
 
 const CHALLENGES: &str = "challenges";
@@ -29,7 +29,7 @@ const ALL_CHALLENGES: &[&str] = &[
     "six_by_six",
 ];
 
-pub const POLICY: &[PolicyOption] = &[
+const OPTIONS: &[PolicyOption] = &[
     PolicyOption {
         key: CHALLENGES,
         default: DefaultValue::Words(&[]),
@@ -44,42 +44,51 @@ pub const POLICY: &[PolicyOption] = &[
     },
 ];
 
-/// The tie line in the handout's wording, where the policy accepts the line as a tie.
-pub fn canonical<'a>(policy: &Policy, line: &'a str) -> Cow<'a, str> {
-    if policy.words(TIE_WORDING).iter().any(|w| w == line) {
-        Cow::Borrowed(TIE)
-    } else {
-        Cow::Borrowed(line)
+/// The policy rules of pown chess.
+pub struct Challenges;
+
+impl PolicyRules for Challenges {
+    fn options(&self) -> &'static [PolicyOption] {
+        OPTIONS
+    }
+
+    /// The tie line in the handout's wording, where the policy accepts the line as a tie.
+    fn canonical<'a>(&self, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        if policy.words(TIE_WORDING).iter().any(|w| w == line) {
+            Cow::Borrowed(TIE)
+        } else {
+            Cow::Borrowed(line)
+        }
+    }
+
+    /// The scenario's options with every combination of the set challenges it does not turn on
+    /// itself.
+    fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+        let extra: Vec<&str> = policy
+            .words(CHALLENGES)
+            .iter()
+            .map(String::as_str)
+            .filter(|name| !is_on(options, name))
+            .collect();
+        let mut variants = Vec::new();
+        for mask in 1..(1u32 << extra.len()) {
+            let mut variant = options.clone();
+            for (bit, name) in extra.iter().enumerate() {
+                if mask & (1 << bit) != 0 {
+                    if let Some((key, on)) = challenge_option(name) {
+                        variant.insert(key.to_string(), on);
+                    }
+                }
+            }
+            variants.push(variant);
+        }
+        variants
     }
 }
 
 /// Whether challenge `name` is on in `options`.
 fn is_on(options: &GameOptions, name: &str) -> bool {
     challenge_option(name).is_some_and(|(key, on)| options.get(key) == Some(&on))
-}
-
-/// The scenario's options with every combination of the set challenges it does not turn on
-/// itself.
-pub fn variants(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-    let extra: Vec<&str> = policy
-        .words(CHALLENGES)
-        .iter()
-        .map(String::as_str)
-        .filter(|name| !is_on(options, name))
-        .collect();
-    let mut variants = Vec::new();
-    for mask in 1..(1u32 << extra.len()) {
-        let mut variant = options.clone();
-        for (bit, name) in extra.iter().enumerate() {
-            if mask & (1 << bit) != 0 {
-                if let Some((key, on)) = challenge_option(name) {
-                    variant.insert(key.to_string(), on);
-                }
-            }
-        }
-        variants.push(variant);
-    }
-    variants
 }
 
 #[cfg(test)]
@@ -89,7 +98,7 @@ mod tests {
 
     /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty).
     fn policy(key: &'static str, words: &[&str]) -> Policy {
-        let mut policy = Policy::defaults(POLICY);
+        let mut policy = Policy::defaults(OPTIONS);
         if !key.is_empty() {
             policy.set(
                 key,
@@ -101,11 +110,13 @@ mod tests {
 
     #[test]
     fn set_challenges_give_every_combination() {
-        assert!(variants(&policy("", &[]), &GameOptions::new()).is_empty());
+        assert!(Challenges
+            .variants(&policy("", &[]), &GameOptions::new())
+            .is_empty());
         let all = policy(CHALLENGES, ALL_CHALLENGES);
-        assert_eq!(variants(&all, &GameOptions::new()).len(), 15);
+        assert_eq!(Challenges.variants(&all, &GameOptions::new()).len(), 15);
         let one = policy(CHALLENGES, &["reprompt_invalid"]);
-        let only = variants(&one, &GameOptions::new());
+        let only = Challenges.variants(&one, &GameOptions::new());
         assert_eq!(only.len(), 1);
         assert_eq!(
             only[0].get("reprompt_invalid"),
@@ -113,14 +124,17 @@ mod tests {
         );
         let mut reprompting = GameOptions::new();
         reprompting.insert("reprompt_invalid".into(), toml::Value::Boolean(true));
-        assert!(variants(&one, &reprompting).is_empty());
+        assert!(Challenges.variants(&one, &reprompting).is_empty());
     }
 
     #[test]
     fn tie_wordings_read_as_the_tie_line() {
         let p = policy(TIE_WORDING, &["It's a tie!"]);
-        assert_eq!(canonical(&p, "It's a tie!"), TIE);
-        assert_eq!(canonical(&p, "Tie!"), "Tie!");
-        assert_eq!(canonical(&policy("", &[]), "It's a tie!"), "It's a tie!");
+        assert_eq!(Challenges.canonical(&p, "It's a tie!"), TIE);
+        assert_eq!(Challenges.canonical(&p, "Tie!"), "Tie!");
+        assert_eq!(
+            Challenges.canonical(&policy("", &[]), "It's a tie!"),
+            "It's a tie!"
+        );
     }
 }

@@ -150,6 +150,6 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         session.respond(&step.send);
     }
     scenario.dialect = variant.dialect;
-    scenario.policy = Policy::defaults(scenario.game.policy_options(variant.name));
+    scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.name).options());
     Some(scenario)
 }

@@ -1,0 +1,42 @@
+//! What a dialect's course-policy options are and do ([`crate::policy`]): the options a
+//! course file may set for it, the spellings they let through, and the optional rules under
+//! which a submission is also graded.
+
+use std::borrow::Cow;
+
+use super::GameOptions;
+use crate::policy::{Policy, PolicyOption};
+
+/// A dialect's course-policy options and their effect, given by [`super::Game::policy_rules`].
+pub trait PolicyRules: Sync {
+    /// The options the dialect understands besides [`crate::policy::COMMON`] (a common key
+    /// listed here gets this default instead).
+    fn options(&self) -> &'static [PolicyOption];
+
+    /// One line in the spelling compared under the policy's accepted spellings, applied to
+    /// expected (written or the reference's) and actual output alike, after
+    /// [`super::Game::normalize_line`]. Unchanged by default.
+    fn canonical<'a>(&self, _policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(line)
+    }
+
+    /// The optional rules the policy accepts, as other `options` tables under which a
+    /// submission that implements them is also graded (each gives the scenario another
+    /// expectation). None by default.
+    fn variants(&self, _policy: &Policy, _options: &GameOptions) -> Vec<GameOptions> {
+        Vec::new()
+    }
+}
+
+/// Options that change no line and add no rules: only their values are read (as the
+/// common `whitespace` option is, by the comparison).
+pub struct OptionsOnly(pub &'static [PolicyOption]);
+
+impl PolicyRules for OptionsOnly {
+    fn options(&self) -> &'static [PolicyOption] {
+        self.0
+    }
+}
+
+/// A dialect with no policy options of its own.
+pub static NO_POLICY_RULES: OptionsOnly = OptionsOnly(&[]);
