@@ -12,10 +12,12 @@ checked with importlib's finders, which only look for files.
 """
 
 import ast
+import io
 import importlib.util
 import json
 import os
 import sys
+import tokenize
 
 MAX_NAMES = 500
 MAX_MESSAGE = 200
@@ -86,9 +88,20 @@ def short(text):
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
 
 
-def probe(path, available):
+def read_source(path):
+    """The file's text as Python would read it (its BOM or coding cookie), as the adapter
+    that loads it reads it; a byte that does not decode is replaced."""
     with open(path, "rb") as handle:
-        source = handle.read().decode("utf-8", errors="replace")
+        raw = handle.read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return raw.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return raw.decode("utf-8", errors="replace")
+
+
+def probe(path, available):
+    source = read_source(path)
     try:
         compile(source, path, "exec", dont_inherit=True)
         tree = ast.parse(source, filename=path)

@@ -20,6 +20,7 @@ import inspect
 import io
 import os
 import sys
+import tokenize
 import types
 
 NOTHING = object()
@@ -101,13 +102,25 @@ def _message(error):
     return "%s: %s" % (type(error).__name__, first)
 
 
+def read_source(path):
+    """The file's text as Python would read it: the encoding its BOM or coding cookie names
+    (a Windows editor's BOM, a `# -*- coding: latin-1 -*-` file), UTF-8 otherwise; a byte
+    that does not decode is replaced rather than refused."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return raw.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return raw.decode("utf-8", errors="replace")
+
+
 def load_submission(path, name=None):
     """Runs the definitions of the student's file as a module and returns it."""
     claim_protocol_stdout()
     path = os.path.abspath(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
-    with open(path, "rb") as handle:
-        source = handle.read().decode("utf-8", errors="replace")
+    source = read_source(path)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
@@ -118,8 +131,12 @@ def load_submission(path, name=None):
     module.__file__ = path
     sys.modules[name] = module
     sys.path.insert(0, os.path.dirname(path))
-    saved = sys.stdout
+    saved, saved_stdin = sys.stdout, sys.stdin
     sys.stdout = _Discard()
+    # A kept assignment may read a line (`name = input("Your name? ")`): it meets the end of
+    # an empty input, as a program run without a terminal would, and never takes a line of
+    # the protocol.
+    sys.stdin = io.StringIO("")
     try:
         for stmt in tree.body:
             if not _keep_at_load(stmt):
@@ -130,7 +147,7 @@ def load_submission(path, name=None):
             except (Exception, SystemExit) as error:
                 print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
     finally:
-        sys.stdout = saved
+        sys.stdout, sys.stdin = saved, saved_stdin
     return module
 
 
