@@ -675,3 +675,57 @@ fn nothing_a_run_leaves_in_the_shared_folders_or_ipc_outlives_it() {
         }
     }
 }
+
+#[test]
+fn each_scenario_finds_the_working_folder_as_the_first_one_found_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = std::fs::read_to_string(root().join("tests/selftest/hostile_game.toml")).unwrap();
+    let (head, scenario) = game.split_once("[[scenario]]").unwrap();
+    let three: String = (1..=3)
+        .map(|n| {
+            format!(
+                "[[scenario]]{}",
+                scenario.replace("example game", &n.to_string())
+            )
+        })
+        .collect();
+    let specs = dir.path().join("three.toml");
+    std::fs::write(&specs, format!("{head}{three}")).unwrap();
+    let mut sandboxes = sandboxes();
+    sandboxes.push(("none", Vec::new()));
+    for (sandbox, env) in sandboxes {
+        for runner in ["fork", "fresh"] {
+            let output = boardgrade()
+                .envs(env.iter().copied())
+                .arg("test")
+                .arg(&specs)
+                .arg("--python")
+                .arg(root().join("fixtures/hostile/leaves_files.py"))
+                .args([
+                    "--sandbox",
+                    sandbox,
+                    "--python-runner",
+                    runner,
+                    "--jobs",
+                    "1",
+                ])
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            // One job, so that each scenario after the first reuses the folder of the one
+            // before.
+            let found: Vec<&str> = report["scenarios"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["first_divergence"]["actual"].as_str().unwrap_or("?"))
+                .collect();
+            assert_eq!(
+                found,
+                vec!["found 0 left"; 3],
+                "{sandbox} {runner}: {report:#}"
+            );
+        }
+    }
+}
