@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{boardgrade, root, unzip};
+use common::{boardgrade, is_root, root, unzip};
 use serde_json::Value;
 
 /// The sandboxes to try: `limits` (bubblewrap pointed at nothing, so its probe fails) and
@@ -95,10 +95,6 @@ fn autograde(
     // Whatever happened, Gradescope gets a results.json it reads.
     common::schema::assert_valid("gradescope", &results, "the autograder's results.json");
     (layout, results, log)
-}
-
-fn is_root() -> bool {
-    rustix::process::geteuid().is_root()
 }
 
 #[test]
@@ -621,4 +617,61 @@ fn specs_every_user_can_read_are_named_under_limits_as_root() {
         readable && Path::new("/").metadata().unwrap().permissions().mode() & 0o001 != 0,
         "{stderr}"
     );
+}
+
+/// The `bg-residue-*` files and the System V IPC objects (by key) `leaves_residue.py` made
+/// that are still there.
+fn residue_left() -> Vec<String> {
+    let mut left = Vec::new();
+    for folder in ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"] {
+        for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("bg-residue-")
+            {
+                left.push(entry.path().display().to_string());
+            }
+        }
+    }
+    let keys = ["1650917377", "1650917378", "1650917379"];
+    for list in ["shm", "msg", "sem"] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{list}")).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            if keys.contains(&line.split_whitespace().next().unwrap_or("")) {
+                left.push(format!("{list}: {line}"));
+            }
+        }
+    }
+    left
+}
+
+#[test]
+fn nothing_a_run_leaves_in_the_shared_folders_or_ipc_outlives_it() {
+    if !is_root() {
+        // Without root the program runs as the grader's own user, whose files are not the
+        // grader's to remove (the report says the protection is missing).
+        return;
+    }
+    for (sandbox, env) in sandboxes() {
+        for runner in ["fork", "fresh"] {
+            let output = boardgrade()
+                .envs(env.iter().copied())
+                .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+                .arg(root().join("fixtures/hostile/leaves_residue.py"))
+                .args(["--sandbox", sandbox, "--python-runner", runner])
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let run = &report["scenarios"][0];
+            let said = run["first_divergence"]["actual"].as_str().unwrap_or("");
+            if sandbox == "limits" {
+                // It did leave them (the test would prove nothing otherwise).
+                assert!(said.contains("left: /tmp /var/tmp /dev/shm"), "{said}");
+                assert!(said.contains("shm msg sem"), "{said}");
+            }
+            assert_eq!(residue_left(), Vec::<String>::new(), "{sandbox} {runner}");
+        }
+    }
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 use super::bwrap::{self, View};
 use super::cgroup::Group;
 use super::confine::Confinement;
+use super::residue;
 use super::share::Share;
 use super::student::{self, Lease, StudentId};
 use super::Sandbox;
@@ -294,17 +295,21 @@ impl Drop for Run {
         // Whatever the run left, `setsid` or not, ends here. No process leaves its cgroup
         // (the student's user may write to none), so where there is one it holds them all;
         // elsewhere every process of the run's user is found and killed.
-        match self.group.take() {
+        let all_dead = match self.group.take() {
             Some(group) if self.guest => group.kill_all_but(&self.spared),
             Some(group) => {
                 group.kill();
                 drop(group);
+                true
             }
-            None => {
-                if let Some(id) = self.user {
-                    student::kill_all_but(id, &self.spared);
-                }
-            }
+            None => self
+                .user
+                .is_none_or(|id| student::kill_all_but(id, &self.spared)),
+        };
+        // Then what it left in the machine's shared folders and IPC, so that nothing of it
+        // reaches the run after it (another submission, maybe) or piles up.
+        if let (Some(id), true) = (self.user, all_dead) {
+            residue::remove_left_by(id);
         }
     }
 }
