@@ -24,6 +24,7 @@ fn correct_and_quirky_project5_submissions_pass() {
         "quirk-main-at-import.py",
         "quirk-bom-crlf.py",
         "quirk-input-at-import.py",
+        "quirk-toplevel-tables.py",
         "quirk-returns-board.py",
         "quirk-toplevel-prints.py",
         "quirk-winner-message-only.py",

@@ -78,19 +78,55 @@ class _Discard(io.TextIOBase):
         return True
 
 
-def _keep_at_load(stmt):
-    """Definitions, imports and assignments run at load; programs (calls, loops, main
-    guards, prints) do not, so a bare `main()` or a game loop never starts."""
+# Methods that fill a container: a table built at the top level (`MOVES.append(...)`,
+# `OWNER.update(...)`) is part of the module's definitions, not a program.
+_FILLING_METHODS = frozenset(("append", "extend", "insert", "update", "setdefault", "add"))
+
+
+def _imported_names(tree):
+    """The names the module's top-level imports bind (`sys`, `random`, `np`)."""
+    names = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+    return names
+
+
+def _sets_up(stmt, imported):
+    """A call statement that configures or fills rather than plays: a method of an imported
+    module (`sys.setrecursionlimit(10000)`, `random.seed(1)`) or a container's filling
+    method."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    return root.id in imported or func.attr in _FILLING_METHODS
+
+
+def _keep_at_load(stmt, imported=frozenset()):
+    """Definitions, imports, assignments, set-up calls and the `for` loops made of them run
+    at load; programs (bare calls, `while` loops, main guards, prints) do not, so a bare
+    `main()` or a game loop never starts."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
                          ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return True
+    if _sets_up(stmt, imported):
         return True
     if isinstance(stmt, ast.If):
         test = ast.unparse(stmt.test).replace("'", '"').replace(" ", "")
         if "__name__" in test:
             return False
-        return all(_keep_at_load(s) for s in stmt.body + stmt.orelse)
+        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
+    if isinstance(stmt, ast.For):
+        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, ast.Try):
-        return all(_keep_at_load(s) for s in stmt.body)
+        return all(_keep_at_load(s, imported) for s in stmt.body)
     return False
 
 
@@ -115,8 +151,9 @@ def read_source(path):
         return raw.decode("utf-8", errors="replace")
 
 
-def load_submission(path, name=None):
-    """Runs the definitions of the student's file as a module and returns it."""
+def load_submission(path, name=None, package=None):
+    """Runs the definitions of the student's file as a module and returns it; `package` is
+    the package it belongs to, for its relative imports."""
     claim_protocol_stdout()
     path = os.path.abspath(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
@@ -129,6 +166,8 @@ def load_submission(path, name=None):
         sys.exit(1)
     module = types.ModuleType(name)
     module.__file__ = path
+    if package is not None:
+        module.__package__ = package
     sys.modules[name] = module
     sys.path.insert(0, os.path.dirname(path))
     saved, saved_stdin = sys.stdout, sys.stdin
@@ -138,8 +177,9 @@ def load_submission(path, name=None):
     # the protocol.
     sys.stdin = io.StringIO("")
     try:
+        imported = _imported_names(tree)
         for stmt in tree.body:
-            if not _keep_at_load(stmt):
+            if not _keep_at_load(stmt, imported):
                 continue
             code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
             try:
