@@ -800,3 +800,46 @@ fn a_class_folder_every_user_can_read_is_named_and_closing_it_keeps_classmates_a
     assert!(!said.contains("class submissions"), "{said}");
     assert!(!stderr.contains("class can be read"), "{stderr}");
 }
+
+#[test]
+fn a_descriptor_the_grader_inherited_never_reaches_a_program() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("wrapper.log");
+    let file = std::fs::File::create(&log).unwrap();
+    let mut sandboxes = sandboxes();
+    sandboxes.push(("none", Vec::new()));
+    for (sandbox, env) in sandboxes {
+        for runner in ["fork", "fresh"] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+            command
+                .current_dir(root())
+                .envs(env.iter().copied())
+                .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+                .arg(root().join("fixtures/hostile/inherited_fds.py"))
+                .args(["--sandbox", sandbox, "--python-runner", runner])
+                .args(["--format", "json"]);
+            // As a wrapper script's `exec 7>>wrapper.log` would leave it: open, inherited.
+            let source = std::os::fd::AsRawFd::as_raw_fd(&file);
+            // SAFETY: dup2 only, between fork and exec.
+            unsafe {
+                command.pre_exec(move || match libc::dup2(source, 7) {
+                    7 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                });
+            }
+            let output = command.output().unwrap();
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let said = report["scenarios"][0]["first_divergence"]["actual"]
+                .as_str()
+                .unwrap_or("?");
+            assert!(said.starts_with("inherited"), "{sandbox} {runner}: {said}");
+            assert!(!said.contains("wrapper.log"), "{sandbox} {runner}: {said}");
+            assert_eq!(
+                std::fs::read_to_string(&log).unwrap(),
+                "",
+                "{sandbox} {runner}"
+            );
+        }
+    }
+}
