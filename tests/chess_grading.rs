@@ -345,6 +345,13 @@ fn debug_prints_and_a_top_level_package_import_do_not_matter() {
 }
 
 #[test]
+fn a_test_game_left_at_the_bottom_of_the_class_file_does_not_matter() {
+    let (code, report) = grade(SCENARIOS, Some(&fixture("quirk-test-game-at-bottom")));
+    assert_eq!(code, 0, "{:?}", failed(&report));
+    assert!(report["summary"]["passed"].as_u64().unwrap() > 50);
+}
+
+#[test]
 fn a_folder_without_the_class_file_is_a_harness_error() {
     let (code, report) = grade(&format!("{SCENARIOS}/start.toml"), Some("fixtures/chess"));
     assert_eq!(code, 1);
@@ -403,5 +410,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 13);
+    assert_eq!(teams, 14);
 }

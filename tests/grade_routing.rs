@@ -346,3 +346,27 @@ fn a_function_taken_from_a_helper_module_counts_as_defined() {
         "an imported function is defined: {mary:#}"
     );
 }
+
+#[test]
+fn a_file_saved_with_a_byte_order_mark_loads_and_is_graded() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    hand_in(
+        &class,
+        "notepad",
+        "one-d-chess/project5/quirk-bom-crlf.py",
+        "one_d_chess.py",
+    );
+    let (_, report, stderr) = grade(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let notepad = result(&report, "notepad");
+    assert!(notepad["does_not_load"].is_null(), "{notepad:#} {stderr}");
+    assert_eq!(notepad["dialect"], "project5", "{stderr}");
+    assert!(notepad["score"].as_f64().unwrap() > 0.0, "{stderr}");
+    assert_eq!(notepad["score"], notepad["max_score"], "{stderr}");
+}

@@ -22,6 +22,9 @@ fn correct_and_quirky_project5_submissions_pass() {
     for fixture in [
         "one_d_chess.py",
         "quirk-main-at-import.py",
+        "quirk-bom-crlf.py",
+        "quirk-input-at-import.py",
+        "quirk-toplevel-tables.py",
         "quirk-returns-board.py",
         "quirk-toplevel-prints.py",
         "quirk-winner-message-only.py",

@@ -12,6 +12,7 @@ pub mod bwrap;
 pub mod cgroup;
 pub mod confine;
 pub mod jail;
+pub mod residue;
 pub mod scratch;
 pub mod share;
 pub mod student;

@@ -1,6 +1,7 @@
 """boardgrade's definition probe: what each Python file of a class defines, without running it.
 
-stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}; `root` is the
+stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}, each path as
+base64 of its bytes (a folder name need not be UTF-8); `root` is the
 submission folder the file belongs to (its own modules are importable from there).
 stdout: one JSON object per line, in the order given:
 {"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
@@ -12,10 +13,13 @@ checked with importlib's finders, which only look for files.
 """
 
 import ast
+import base64
+import io
 import importlib.util
 import json
 import os
 import sys
+import tokenize
 
 MAX_NAMES = 500
 MAX_MESSAGE = 200
@@ -86,9 +90,20 @@ def short(text):
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
 
 
-def probe(path, available):
+def read_source(path):
+    """The file's text as Python would read it (its BOM or coding cookie), as the adapter
+    that loads it reads it; a byte that does not decode is replaced."""
     with open(path, "rb") as handle:
-        source = handle.read().decode("utf-8", errors="replace")
+        raw = handle.read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return raw.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return raw.decode("utf-8", errors="replace")
+
+
+def probe(path, available):
+    source = read_source(path)
     try:
         compile(source, path, "exec", dont_inherit=True)
         tree = ast.parse(source, filename=path)
@@ -113,13 +128,17 @@ def main():
     provided = set(request.get("provided", []))
     roots = {}
     for path, root in request["files"]:
+        # Paths come as base64 of their bytes: a folder name need not be UTF-8.
+        path, root = (os.fsdecode(base64.b64decode(p)) for p in (path, root))
         if root not in roots:
             roots[root] = own_modules(root) | provided
         try:
             names, error, modules = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []
-        sys.stdout.write(json.dumps({"names": names, "error": error, "imports": modules}) + "\n")
+        answer = json.dumps({"names": names, "error": error, "imports": modules}, ensure_ascii=False)
+        # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
+        sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
 
 
 main()

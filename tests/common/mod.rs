@@ -125,6 +125,11 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Whether the tests run as root (student programs then run as users of their own).
+pub fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
 /// The crate's root folder.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -20,6 +20,7 @@ import inspect
 import io
 import os
 import sys
+import tokenize
 import types
 
 NOTHING = object()
@@ -77,19 +78,55 @@ class _Discard(io.TextIOBase):
         return True
 
 
-def _keep_at_load(stmt):
-    """Definitions, imports and assignments run at load; programs (calls, loops, main
-    guards, prints) do not, so a bare `main()` or a game loop never starts."""
+# Methods that fill a container: a table built at the top level (`MOVES.append(...)`,
+# `OWNER.update(...)`) is part of the module's definitions, not a program.
+_FILLING_METHODS = frozenset(("append", "extend", "insert", "update", "setdefault", "add"))
+
+
+def _imported_names(tree):
+    """The names the module's top-level imports bind (`sys`, `random`, `np`)."""
+    names = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+    return names
+
+
+def _sets_up(stmt, imported):
+    """A call statement that configures or fills rather than plays: a method of an imported
+    module (`sys.setrecursionlimit(10000)`, `random.seed(1)`) or a container's filling
+    method."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    return root.id in imported or func.attr in _FILLING_METHODS
+
+
+def _keep_at_load(stmt, imported=frozenset()):
+    """Definitions, imports, assignments, set-up calls and the `for` loops made of them run
+    at load; programs (bare calls, `while` loops, main guards, prints) do not, so a bare
+    `main()` or a game loop never starts."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
                          ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return True
+    if _sets_up(stmt, imported):
         return True
     if isinstance(stmt, ast.If):
         test = ast.unparse(stmt.test).replace("'", '"').replace(" ", "")
         if "__name__" in test:
             return False
-        return all(_keep_at_load(s) for s in stmt.body + stmt.orelse)
+        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
+    if isinstance(stmt, ast.For):
+        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, ast.Try):
-        return all(_keep_at_load(s) for s in stmt.body)
+        return all(_keep_at_load(s, imported) for s in stmt.body)
     return False
 
 
@@ -101,13 +138,26 @@ def _message(error):
     return "%s: %s" % (type(error).__name__, first)
 
 
-def load_submission(path, name=None):
-    """Runs the definitions of the student's file as a module and returns it."""
+def read_source(path):
+    """The file's text as Python would read it: the encoding its BOM or coding cookie names
+    (a Windows editor's BOM, a `# -*- coding: latin-1 -*-` file), UTF-8 otherwise; a byte
+    that does not decode is replaced rather than refused."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return raw.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return raw.decode("utf-8", errors="replace")
+
+
+def load_submission(path, name=None, package=None):
+    """Runs the definitions of the student's file as a module and returns it; `package` is
+    the package it belongs to, for its relative imports."""
     claim_protocol_stdout()
     path = os.path.abspath(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
-    with open(path, "rb") as handle:
-        source = handle.read().decode("utf-8", errors="replace")
+    source = read_source(path)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
@@ -116,13 +166,20 @@ def load_submission(path, name=None):
         sys.exit(1)
     module = types.ModuleType(name)
     module.__file__ = path
+    if package is not None:
+        module.__package__ = package
     sys.modules[name] = module
     sys.path.insert(0, os.path.dirname(path))
-    saved = sys.stdout
+    saved, saved_stdin = sys.stdout, sys.stdin
     sys.stdout = _Discard()
+    # A kept assignment may read a line (`name = input("Your name? ")`): it meets the end of
+    # an empty input, as a program run without a terminal would, and never takes a line of
+    # the protocol.
+    sys.stdin = io.StringIO("")
     try:
+        imported = _imported_names(tree)
         for stmt in tree.body:
-            if not _keep_at_load(stmt):
+            if not _keep_at_load(stmt, imported):
                 continue
             code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
             try:
@@ -130,7 +187,7 @@ def load_submission(path, name=None):
             except (Exception, SystemExit) as error:
                 print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
     finally:
-        sys.stdout = saved
+        sys.stdout, sys.stdin = saved, saved_stdin
     return module
 
 

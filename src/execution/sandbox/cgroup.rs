@@ -295,16 +295,16 @@ impl Group {
             .first()
             .is_some_and(|d| write(&d.join("cgroup.kill"), "1").is_ok());
         if !unified_kill {
-            self.kill_all_but(&[]);
+            let _ = self.kill_all_but(&[]);
         }
     }
 
     /// Kills every process in the group but `spared` (a loaded runner and the sandbox around
     /// it), and waits (up to a second) until no other is left. A process that has exited is
-    /// no longer listed, though its parent has not reaped it.
-    pub fn kill_all_but(&self, spared: &[i32]) {
+    /// no longer listed, though its parent has not reaped it. Whether none is left.
+    pub fn kill_all_but(&self, spared: &[i32]) -> bool {
         let Some(procs) = self.procs_files().into_iter().next() else {
-            return;
+            return true;
         };
         let deadline = Instant::now() + Duration::from_secs(1);
         loop {
@@ -315,7 +315,7 @@ impl Group {
                 .filter_map(rustix::process::Pid::from_raw)
                 .collect();
             if others.is_empty() || Instant::now() >= deadline {
-                return;
+                return others.is_empty();
             }
             for pid in others {
                 let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
@@ -390,7 +390,7 @@ mod tests {
         };
         let mut runner = sleeper_in(&group);
         let mut left = [sleeper_in(&group), sleeper_in(&group)];
-        group.kill_all_but(&[runner.id() as i32]);
+        assert!(group.kill_all_but(&[runner.id() as i32]));
         for child in &mut left {
             assert!(gone(child), "a process of the run outlived it");
         }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use rustix::fs::{flock, FlockOperation};
 use rustix::process::{kill_process, set_child_subreaper, waitpid, Pid, Signal, WaitOptions};
 
+use super::residue;
 use crate::error::{Error, SetupError};
 
 /// The first id of the pool: above the ranges distributions, systemd and container tools
@@ -59,6 +60,7 @@ static GIVEN_BACK: Mutex<Vec<(StudentId, File)>> = Mutex::new(Vec::new());
 impl Drop for Lease {
     fn drop(&mut self) {
         if kill_all(self.id) {
+            residue::remove_left_by(self.id);
             if let Some(lock) = self.lock.take() {
                 GIVEN_BACK
                     .lock()
@@ -105,8 +107,11 @@ pub fn lease() -> Result<Lease, Error> {
             .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
         if try_lock(&file) {
             let id = StudentId { uid: id, gid: id };
-            // A grader killed while this id was its own may have left processes behind.
-            kill_all(id);
+            // A grader killed while this id was its own may have left processes and files
+            // behind.
+            if kill_all(id) {
+                residue::remove_left_by(id);
+            }
             return Ok(Lease {
                 id,
                 lock: Some(file),
@@ -143,7 +148,10 @@ pub fn kill_unleased() -> usize {
             continue;
         };
         if try_lock(&file) {
-            kill_all(StudentId { uid, gid: uid });
+            let id = StudentId { uid, gid: uid };
+            if kill_all(id) {
+                residue::remove_left_by(id);
+            }
             killed += count;
         }
     }
