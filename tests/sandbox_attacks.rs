@@ -619,27 +619,36 @@ fn specs_every_user_can_read_are_named_under_limits_as_root() {
     );
 }
 
-/// The `bg-residue-*` files and the System V IPC objects (by key) `leaves_residue.py` made
-/// that are still there.
-fn residue_left() -> Vec<String> {
+/// What of the things `leaves_residue.py` said it left (`said`: "left: uid U pid P FOLDER...
+/// shm=ID msg=ID sem=ID") is still there: only its own files and objects are looked at, since
+/// other graders may run beside.
+fn residue_left(said: &str) -> Vec<String> {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    let (uid, pid) = (words[2], words[4]);
     let mut left = Vec::new();
-    for folder in ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"] {
-        for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
-            if entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with("bg-residue-")
-            {
-                left.push(entry.path().display().to_string());
+    for word in &words[5..] {
+        match word.split_once('=') {
+            None => {
+                let file = Path::new(word).join(format!("bg-residue-{pid}"));
+                if file.exists() {
+                    left.push(file.display().to_string());
+                }
             }
-        }
-    }
-    let keys = ["1650917377", "1650917378", "1650917379"];
-    for list in ["shm", "msg", "sem"] {
-        let text = std::fs::read_to_string(format!("/proc/sysvipc/{list}")).unwrap_or_default();
-        for line in text.lines().skip(1) {
-            if keys.contains(&line.split_whitespace().next().unwrap_or("")) {
-                left.push(format!("{list}: {line}"));
+            Some((kind, id)) => {
+                let list = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
+                let mut lines = list.lines();
+                let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+                let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+                let (id_column, owner) = (
+                    column(&format!("{kind}id").replace("msgid", "msqid")),
+                    column("cuid"),
+                );
+                for line in lines {
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    if fields[id_column] == id && fields[owner] == uid {
+                        left.push(format!("{kind}: {line}"));
+                    }
+                }
             }
         }
     }
@@ -666,12 +675,171 @@ fn nothing_a_run_leaves_in_the_shared_folders_or_ipc_outlives_it() {
             let report: Value = serde_json::from_slice(&output.stdout).unwrap();
             let run = &report["scenarios"][0];
             let said = run["first_divergence"]["actual"].as_str().unwrap_or("");
+            assert!(said.starts_with("left: uid "), "{said}");
             if sandbox == "limits" {
                 // It did leave them (the test would prove nothing otherwise).
-                assert!(said.contains("left: /tmp /var/tmp /dev/shm"), "{said}");
-                assert!(said.contains("shm msg sem"), "{said}");
+                assert!(said.contains(" /tmp /var/tmp /dev/shm"), "{said}");
+                for kind in ["shm=", "msg=", "sem="] {
+                    assert!(said.contains(kind), "{said}");
+                }
             }
-            assert_eq!(residue_left(), Vec::<String>::new(), "{sandbox} {runner}");
+            assert_eq!(
+                residue_left(said),
+                Vec::<String>::new(),
+                "{sandbox} {runner}"
+            );
+        }
+    }
+}
+
+#[test]
+fn each_scenario_finds_the_working_folder_as_the_first_one_found_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = std::fs::read_to_string(root().join("tests/selftest/hostile_game.toml")).unwrap();
+    let (head, scenario) = game.split_once("[[scenario]]").unwrap();
+    let three: String = (1..=3)
+        .map(|n| {
+            format!(
+                "[[scenario]]{}",
+                scenario.replace("example game", &n.to_string())
+            )
+        })
+        .collect();
+    let specs = dir.path().join("three.toml");
+    std::fs::write(&specs, format!("{head}{three}")).unwrap();
+    let mut sandboxes = sandboxes();
+    sandboxes.push(("none", Vec::new()));
+    for (sandbox, env) in sandboxes {
+        for runner in ["fork", "fresh"] {
+            let output = boardgrade()
+                .envs(env.iter().copied())
+                .arg("test")
+                .arg(&specs)
+                .arg("--python")
+                .arg(root().join("fixtures/hostile/leaves_files.py"))
+                .args([
+                    "--sandbox",
+                    sandbox,
+                    "--python-runner",
+                    runner,
+                    "--jobs",
+                    "1",
+                ])
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            // One job, so that each scenario after the first reuses the folder of the one
+            // before.
+            let found: Vec<&str> = report["scenarios"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["first_divergence"]["actual"].as_str().unwrap_or("?"))
+                .collect();
+            assert_eq!(
+                found,
+                vec!["found 0 left"; 3],
+                "{sandbox} {runner}: {report:#}"
+            );
+        }
+    }
+}
+
+/// What `snoop.py`, graded as a member of a class beside a classmate under `limits`, found,
+/// and the warnings `grade` gave. The class folder gets `mode`.
+fn snoop_in_class(mode: u32) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[
+            ("snoop", "hostile/snoop.py", "chess.py"),
+            ("classmate", "one-d-chess/csc110/chess.py", "chess.py"),
+        ],
+    );
+    std::fs::set_permissions(&class, std::fs::Permissions::from_mode(mode)).unwrap();
+    let (_, report, stderr) = common::grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "tests/selftest/hostile_game.toml",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--sandbox",
+        "limits",
+    ]);
+    let snoop = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "snoop")
+        .unwrap();
+    let said = snoop["scenarios"][0]["first_divergence"]["actual"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (said, stderr)
+}
+
+#[test]
+fn a_class_folder_every_user_can_read_is_named_and_closing_it_keeps_classmates_apart() {
+    if !is_root() {
+        return;
+    }
+    // Open: the student reads the classmate's code through the grader's command line, and the
+    // grader says so beforehand.
+    let (said, stderr) = snoop_in_class(0o755);
+    assert!(said.contains("leak: class submissions"), "{said}");
+    assert!(
+        stderr.contains("class can be read by every user"),
+        "{stderr}"
+    );
+    // Closed as the warning asks: nothing of the classmate is reachable, and no warning.
+    let (said, stderr) = snoop_in_class(0o750);
+    assert!(said.starts_with("uid 19"), "{said}");
+    assert!(!said.contains("class submissions"), "{said}");
+    assert!(!stderr.contains("class can be read"), "{stderr}");
+}
+
+#[test]
+fn a_descriptor_the_grader_inherited_never_reaches_a_program() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("wrapper.log");
+    let file = std::fs::File::create(&log).unwrap();
+    let mut sandboxes = sandboxes();
+    sandboxes.push(("none", Vec::new()));
+    for (sandbox, env) in sandboxes {
+        for runner in ["fork", "fresh"] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+            command
+                .current_dir(root())
+                .envs(env.iter().copied())
+                .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+                .arg(root().join("fixtures/hostile/inherited_fds.py"))
+                .args(["--sandbox", sandbox, "--python-runner", runner])
+                .args(["--format", "json"]);
+            // As a wrapper script's `exec 7>>wrapper.log` would leave it: open, inherited.
+            let source = std::os::fd::AsRawFd::as_raw_fd(&file);
+            // SAFETY: dup2 only, between fork and exec.
+            unsafe {
+                command.pre_exec(move || match libc::dup2(source, 7) {
+                    7 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                });
+            }
+            let output = command.output().unwrap();
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let said = report["scenarios"][0]["first_divergence"]["actual"]
+                .as_str()
+                .unwrap_or("?");
+            assert!(said.starts_with("inherited"), "{sandbox} {runner}: {said}");
+            assert!(!said.contains("wrapper.log"), "{sandbox} {runner}: {said}");
+            assert_eq!(
+                std::fs::read_to_string(&log).unwrap(),
+                "",
+                "{sandbox} {runner}"
+            );
         }
     }
 }

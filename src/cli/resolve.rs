@@ -323,7 +323,8 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
 }
 
 /// How `grade` grades: the interpreter found, jobs, limits, and the sandbox, with the specs
-/// out of student programs' sight (and a warning where they are not).
+/// and the class folders out of student programs' sight (and a warning where they are not:
+/// a class folder every user can read gives each student the classmates' code).
 pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
     let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
     let run = run_config(&args.run);
@@ -335,11 +336,24 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         store: None,
         resume: args.resume,
         sandbox: sandbox(&args.run),
-        hidden: hidden_paths(&args.specs),
+        hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
+}
+
+/// The folders of several students among `grade`'s arguments (with `--one-submission`, each
+/// is one student's own, which that student may read).
+fn class_folders(args: &GradeArgs) -> Vec<PathBuf> {
+    if args.one_submission {
+        return Vec::new();
+    }
+    args.submissions
+        .iter()
+        .filter(|path| path.is_dir())
+        .cloned()
+        .collect()
 }
 
 /// The running binary, which the packages copy.

@@ -15,15 +15,35 @@ pub fn lossless(bytes: &[u8]) -> String {
     out
 }
 
+/// `text` with every character that would command a terminal instead of showing shown as
+/// text: C0 controls but the newline and the tab as their symbols (`␛`, `␍`, `␇`), DEL as `␡`,
+/// C1 controls (an 8-bit CSI) and the bidirectional overrides as `\u{9b}`. What a program
+/// printed can then neither clear, retitle or redraw the instructor's terminal, nor hide or
+/// reorder the report's own text.
+pub fn show_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\0'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
+            '\u{7f}' => out.push('␡'),
+            '\u{80}'..='\u{9f}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// One line with trailing blanks, tabs and carriage returns shown (`·`, `→`, `␍`), cut to
 /// [`MAX_LINE_CHARS`].
 pub fn show_line(line: &str) -> String {
     let body = line.trim_end_matches([' ', '\t', '\r']);
     let tail = &line[body.len()..];
-    let mut out: String = body
-        .chars()
-        .map(|c| if c == '\t' { '→' } else { c })
-        .collect();
+    let mut out: String = show_controls(&body.replace('\t', "→"));
     for c in tail.chars() {
         out.push(match c {
             ' ' => '·',
@@ -59,5 +79,10 @@ mod tests {
         assert_eq!(lossless(b"ok \xff\xfe"), "ok \\xFF\\xFE");
         assert!(show_line(&"x".repeat(500)).ends_with("(340 more characters)"));
         assert_eq!(head_lines("a\nb\nc\n", 2), ("a\nb\n".to_string(), 1));
+        assert_eq!(
+            show_controls("\x1b[2J\ra\tb\n\u{9b}1m\u{202e}x\x7f"),
+            "␛[2J␍a\tb\n\\u{9b}1m\\u{202e}x␡"
+        );
+        assert_eq!(show_line("x\ry\x1b"), "x␍y␛");
     }
 }

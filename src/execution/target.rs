@@ -242,6 +242,9 @@ impl Target {
             slot.launches.insert(key, laid);
         }
         let server = self.loaded_runner(slot, key, limits);
+        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
+        // what this run starts from.
+        slot.jail.mark_clean();
         let laid = &slot.launches[&key];
         let run = match &server {
             Some(server) => {
@@ -518,9 +521,11 @@ struct JailRun {
 
 impl Drop for JailRun {
     fn drop(&mut self) {
-        // The run's processes die before the jail can be handed to another scenario.
+        // The run's processes die before the jail can be handed to another scenario, which
+        // gets the folder as this run found it.
         self.run.take();
         if let Some(slot) = self.slot.take() {
+            slot.jail.restore();
             self.free
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())

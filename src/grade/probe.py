@@ -1,6 +1,7 @@
 """boardgrade's definition probe: what each Python file of a class defines, without running it.
 
-stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}; `root` is the
+stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}, each path as
+base64 of its bytes (a folder name need not be UTF-8); `root` is the
 submission folder the file belongs to (its own modules are importable from there).
 stdout: one JSON object per line, in the order given:
 {"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
@@ -12,6 +13,7 @@ checked with importlib's finders, which only look for files.
 """
 
 import ast
+import base64
 import io
 import importlib.util
 import json
@@ -126,13 +128,17 @@ def main():
     provided = set(request.get("provided", []))
     roots = {}
     for path, root in request["files"]:
+        # Paths come as base64 of their bytes: a folder name need not be UTF-8.
+        path, root = (os.fsdecode(base64.b64decode(p)) for p in (path, root))
         if root not in roots:
             roots[root] = own_modules(root) | provided
         try:
             names, error, modules = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []
-        sys.stdout.write(json.dumps({"names": names, "error": error, "imports": modules}) + "\n")
+        answer = json.dumps({"names": names, "error": error, "imports": modules}, ensure_ascii=False)
+        # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
+        sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
 
 
 main()

@@ -52,8 +52,16 @@ pub struct ProbeFile {
 
 #[derive(Serialize)]
 struct Request<'a> {
-    files: Vec<(&'a Path, &'a Path)>,
+    /// Each file and its root as base64 of the path's bytes (a folder name need not be UTF-8,
+    /// and one such name must not keep the whole class from being read).
+    files: Vec<(String, String)>,
     provided: &'a [String],
+}
+
+fn path_bytes(path: &Path) -> String {
+    use base64::Engine;
+    use std::os::unix::ffi::OsStrExt;
+    base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_bytes())
 }
 
 #[derive(Deserialize)]
@@ -96,7 +104,7 @@ pub fn probe(
     let request = Request {
         files: absolute
             .iter()
-            .map(|(path, root)| (path.as_path(), root.as_path()))
+            .map(|(path, root)| (path_bytes(path), path_bytes(root)))
             .collect(),
         provided,
     };

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::class_output::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
+use crate::compare::visible::show_controls;
 use crate::grade::class::ClassSummary;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::{GradeEvent, SubmissionResult};
@@ -47,8 +48,13 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
     fn line(&mut self, r: &SubmissionResult, resumed: bool) -> io::Result<()> {
         let score = format!("{}/{}", number(r.score), number(r.max_score));
         let state = match (&r.error, &r.does_not_load, r.passed()) {
-            (Some(error), _, _) => self.style.yellow(&format!("not graded: {error}")),
-            (None, Some(load), _) => self.style.red(&format!("does not load: {load}")),
+            (Some(error), _, _) => self
+                .style
+                .yellow(&format!("not graded: {}", show_controls(error))),
+            (None, Some(load), _) => self.style.red(&format!(
+                "does not load: {}",
+                show_controls(&load.to_string())
+            )),
             (None, None, true) => self.style.green("all passed"),
             (None, None, false) => {
                 let failed: Vec<String> = r
@@ -66,9 +72,11 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
         } else {
             String::new()
         };
-        writeln!(self.out, "{:<24} {:>10}  {state}{note}", r.id, score)?;
+        let id = show_controls(&r.id.to_string());
+        writeln!(self.out, "{id:<24} {score:>10}  {state}{note}")?;
         for note in &r.notes {
-            writeln!(self.out, "{:<24} {:>10}  {}", "", "", self.style.dim(note))?;
+            let note = show_controls(note);
+            writeln!(self.out, "{:<24} {:>10}  {}", "", "", self.style.dim(&note))?;
         }
         Ok(())
     }
@@ -163,7 +171,11 @@ pub fn summary_text(s: &ClassSummary) -> String {
     if !s.did_not_load.is_empty() {
         out.push_str("\ndo not load (scored 0, not in the failure rates):\n");
         for d in &s.did_not_load {
-            out.push_str(&format!("  {}: {}\n", d.submission, d.error));
+            out.push_str(&format!(
+                "  {}: {}\n",
+                show_controls(&d.submission.to_string()),
+                show_controls(&d.error)
+            ));
         }
     }
     let failing: Vec<_> = s
@@ -248,7 +260,7 @@ pub fn summary_text(s: &ClassSummary) -> String {
             if g.submissions.len() > 8 {
                 who.push_str(", ...");
             }
-            out.push_str(&format!("      {who}\n"));
+            out.push_str(&format!("      {}\n", show_controls(&who)));
         }
     }
     out

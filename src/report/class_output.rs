@@ -11,6 +11,7 @@ use super::class_files::Platform;
 use super::format::{self, ClassReport, Grader};
 use super::junit;
 use super::style::Style;
+use crate::compare::visible::show_controls;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::GradeEvent;
 
@@ -65,7 +66,12 @@ pub fn class_reporter<'a, O: Write + 'a, E: Write + 'a>(
 /// What every format says on `err`: a member of the class folders skipped, a run cut short.
 pub(super) fn notice(err: &mut impl Write, event: &ClassEvent<'_>) -> io::Result<()> {
     match event {
-        ClassEvent::Skipped(skipped) => writeln!(err, "skipped {}: {}", skipped.path, skipped.why),
+        ClassEvent::Skipped(skipped) => writeln!(
+            err,
+            "skipped {}: {}",
+            show_controls(&skipped.path.to_string()),
+            show_controls(&skipped.why.to_string())
+        ),
         ClassEvent::Interrupted { graded, total } => writeln!(
             err,
             "interrupted: {graded} of {total} submission(s) graded and stored; grades.csv and \
@@ -94,7 +100,9 @@ impl<O: Write, E: Write> ClassOutput for DocumentReporter<O, E> {
             }) => writeln!(
                 self.err,
                 "[{done}/{total}] {} {}/{}",
-                result.id, result.score, result.max_score
+                show_controls(&result.id.to_string()),
+                result.score,
+                result.max_score
             ),
             _ => notice(&mut self.err, event),
         }

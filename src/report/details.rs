@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::diff;
 use super::style::Style;
+use crate::compare::visible::show_controls;
 use crate::harness::{Divergence, Outcome};
 
 /// Most stderr lines shown for a failure.
@@ -18,7 +19,7 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
     if reveal {
         // Divergences in parts the scenario does not judge: shown whatever the verdict.
         for note in &o.notes {
-            let _ = writeln!(out, "    note: {note}");
+            let _ = writeln!(out, "    note: {}", show_controls(note));
         }
     }
     if o.verdict.passed() {
@@ -27,7 +28,7 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
         return out;
     }
     if let Some(detail) = &o.detail {
-        let _ = writeln!(out, "    {detail}");
+        let _ = writeln!(out, "    {}", show_controls(detail));
     }
     match_lines(&mut out, o);
     if !reveal {
@@ -42,14 +43,14 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
             "    the session as the terminal showed it (typed input after each prompt):"
         );
         for line in transcript.lines() {
-            let _ = writeln!(out, "      {}", style.dim(line));
+            let _ = writeln!(out, "      {}", style.dim(&show_controls(line)));
         }
     }
     if let Some(stderr) = &o.stderr_tail {
         let lines: Vec<&str> = stderr.lines().collect();
         let _ = writeln!(out, "    stderr (last lines):");
         for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
-            let _ = writeln!(out, "      {line}");
+            let _ = writeln!(out, "      {}", show_controls(line));
         }
     }
     out
@@ -58,7 +59,7 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
 /// A match scenario's record, awards and lost games.
 fn match_lines(out: &mut String, o: &Outcome) {
     for line in o.matches.iter().flat_map(|m| m.lines()) {
-        let _ = writeln!(out, "    {line}");
+        let _ = writeln!(out, "    {}", show_controls(&line));
     }
 }
 
@@ -83,11 +84,11 @@ fn divergence(out: &mut String, d: &Divergence, style: Style) {
         let _ = writeln!(out, "    after: {more}{}", d.sent_before.join("; "));
     }
     for cell in &d.cells {
-        let _ = writeln!(out, "    {}", style.bold(&cell.to_string()));
+        let _ = writeln!(out, "    {}", style.bold(&show_controls(&cell.to_string())));
     }
     for note in &d.notes {
         for line in note.lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", show_controls(line));
         }
     }
     let _ = writeln!(

@@ -3,6 +3,7 @@
 //! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
 //! of its user and cgroup killed.
 
+use std::collections::HashSet;
 use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
@@ -27,6 +28,8 @@ pub struct Jail {
     dir: PathBuf,
     lease: Option<Lease>,
     sandbox: Sandbox,
+    /// What the folder held when the current run began (paths relative to it).
+    baseline: HashSet<PathBuf>,
 }
 
 impl Jail {
@@ -45,6 +48,7 @@ impl Jail {
             dir,
             lease,
             sandbox,
+            baseline: HashSet::new(),
         };
         jail.hand_over()?;
         Ok(jail)
@@ -64,6 +68,35 @@ impl Jail {
         match self.user() {
             Some(id) => student::hand_over(&self.dir, id),
             None => Ok(()),
+        }
+    }
+
+    /// Notes what the folder holds now (the submission, the harness, what a loaded runner's
+    /// import wrote) as what every run starts from: [`Jail::restore`] removes the rest.
+    pub fn mark_clean(&mut self) {
+        self.baseline = entries(&self.dir)
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect();
+    }
+
+    /// Removes what a run added to the folder since [`Jail::mark_clean`] (call it once the
+    /// run's processes are dead), so that the next run starts from the same folder: files
+    /// written scenario after scenario neither pile up until the disk is full nor carry
+    /// anything from one scenario to the next.
+    pub fn restore(&self) {
+        let mut removed: Vec<PathBuf> = Vec::new();
+        for (path, is_dir) in entries(&self.dir) {
+            if self.baseline.contains(&path) || removed.iter().any(|gone| path.starts_with(gone)) {
+                continue;
+            }
+            let full = self.dir.join(&path);
+            let _ = if is_dir {
+                std::fs::remove_dir_all(&full)
+            } else {
+                std::fs::remove_file(&full)
+            };
+            removed.push(path);
         }
     }
 
@@ -213,6 +246,20 @@ impl Drop for Jail {
         // this submission is left for that user to read.
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Everything below `dir` (links not followed), relative to it, and whether each is a folder.
+fn entries(dir: &Path) -> Vec<(PathBuf, bool)> {
+    walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.path().strip_prefix(dir).ok()?.to_path_buf();
+            Some((path, entry.file_type().is_dir()))
+        })
+        .collect()
 }
 
 /// The loaded runner whose cgroup a run's processes share.

@@ -1,0 +1,75 @@
+//! What a submission printed, and what its folder is called, reach the instructor's terminal
+//! as visible text: no escape sequence, carriage return, 8-bit control or bidirectional
+//! override of a student's gets through to clear, retitle or redraw it.
+
+mod common;
+
+use common::{boardgrade, root};
+
+/// The characters that command a terminal (with `--color never` boardgrade prints none of
+/// its own) found in `text`.
+fn commands(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c)
+        })
+        .collect()
+}
+
+#[test]
+fn a_report_shows_a_programs_terminal_controls_instead_of_obeying_them() {
+    let output = boardgrade()
+        .args(["test", "tests/selftest/hostile_game.toml", "--python"])
+        .arg(root().join("fixtures/hostile/terminal_escapes.py"))
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("WRONG"), "{text}");
+    assert_eq!(commands(&text), Vec::<char>::new(), "{text}");
+    // Shown, not dropped: in the diff, the transcript and the stderr tail alike.
+    assert!(text.matches("␛[2J␛]0;pwned␇").count() >= 3, "{text}");
+    assert!(text.contains("␍PASS \\u{9b}31m \\u{202e}evil"), "{text}");
+}
+
+#[test]
+fn a_class_members_name_and_output_cannot_command_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let member = class.join("eve\u{1b}]0;pwned\u{7}\u{1b}[2J\r");
+    std::fs::create_dir_all(&member).unwrap();
+    std::fs::copy(
+        root().join("fixtures/hostile/terminal_escapes.py"),
+        member.join("chess.py"),
+    )
+    .unwrap();
+    // A member skipped for its name is named as visibly.
+    std::os::unix::fs::symlink(&member, class.join("link\u{1b}[8m")).unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir(&specs).unwrap();
+    std::fs::copy(
+        root().join("tests/selftest/hostile_game.toml"),
+        specs.join("game.toml"),
+    )
+    .unwrap();
+    let output = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .arg("--specs")
+        .arg(&specs)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert!(stdout.contains("eve␛]0;pwned␇␛[2J␍"), "{stdout}");
+    assert!(stderr.contains("link␛[8m"), "{stderr}");
+    assert_eq!(commands(&stdout), Vec::<char>::new(), "{stdout}");
+    assert_eq!(commands(&stderr), Vec::<char>::new(), "{stderr}");
+    let summary = std::fs::read_to_string(dir.path().join("out/summary.txt")).unwrap();
+    assert_eq!(commands(&summary), Vec::<char>::new(), "{summary}");
+}
