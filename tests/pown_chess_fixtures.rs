@@ -16,7 +16,12 @@ fn grade(specs: &str, fixture: &str) -> (i32, serde_json::Value) {
 fn correct_scripts_pass_under_either_naming() {
     // `bug-own-piece.py` is a control: no reachable position puts a pown behind one of
     // its own colour, so its bug can never show and it must pass too.
-    for fixture in ["pown-chess.py", "pown-chess-variant.py", "bug-own-piece.py"] {
+    for fixture in [
+        "pown-chess.py",
+        "pown-chess-variant.py",
+        "bug-own-piece.py",
+        "quirk-readline-loop.py",
+    ] {
         let (code, report) = grade(SPECS, fixture);
         assert_eq!(failures(&report), vec![], "{fixture}");
         assert_eq!(code, 0);

@@ -36,7 +36,8 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         .iter()
         .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let (compared, stretches) = compared_output(scenario, &run.stdout, steps.len());
+    let (compared, stretches) =
+        compared_output(scenario, &run.stdout, steps.len(), !expectation.finished);
     let matched = match &stretches {
         Some(stretches) => match_split(&steps, &compared, stretches, mode),
         None => match_steps(&steps, &compared, mode),
@@ -207,7 +208,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     }
 }
 
-/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+/// `outcome` (a crash, or a timeout) seen for what it was: the program used up its CPU time.
 pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
     Outcome {
         verdict: Verdict::Timeout,
@@ -254,10 +255,14 @@ fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> 
 
 /// The output as it is compared (markers out, whitespace and lines in the compared form)
 /// and, when the program's reads split it, each of the `count` expectations' stretch of it.
+/// When the scenario's input ends before the game does (`input_ends_game`), what the
+/// program printed after asking for a line past the last one is how it stopped, like
+/// `input()`'s EOFError, and is left out: the reference stops at that prompt.
 fn compared_output(
     scenario: &Scenario,
     stdout: &[u8],
     count: usize,
+    input_ends_game: bool,
 ) -> (Vec<u8>, Option<Vec<Range<usize>>>) {
     let mode = scenario.compare_mode();
     let split = reads::split(stdout);
@@ -267,7 +272,11 @@ fn compared_output(
             None,
         );
     };
-    let raw = reads::stretches(split.output.len(), &points, count);
+    let end = match points.get(count.saturating_sub(1)) {
+        Some(&past_the_input) if input_ends_game => past_the_input,
+        _ => split.output.len(),
+    };
+    let raw = reads::stretches(end, &points, count);
     let mut compared = Vec::with_capacity(split.output.len());
     let mut stretches = Vec::with_capacity(count);
     for (index, range) in raw.iter().enumerate() {

@@ -20,6 +20,7 @@ class MarkedStdin:
 
     def __init__(self, stream):
         self._stream = stream
+        self._at_end = False
 
     def _mark(self, mark):
         # Whatever the program printed goes first, through whichever stdout it used.
@@ -36,7 +37,28 @@ class MarkedStdin:
 
     def readline(self, *args):
         self._mark(READ_MARK)
-        return self._stream.readline(*args)
+        line = self._stream.readline(*args)
+        if not line and args[:1] != (0,):
+            if self._at_end:
+                self._ended()
+            self._at_end = True
+        return line
+
+    def _ended(self):
+        """The program asks for a line again after being told the input has ended. `input()`
+        stops a program at the end (EOFError); a game loop on `sys.stdin.readline()` gets ''
+        and would go on printing turns on no input until the output limit. The scenario
+        ended with the input, so the program ends as `input()` would have ended it."""
+        try:
+            sys.stdout.flush()
+        except Exception:
+            pass
+        try:
+            sys.__stderr__.write("EOFError: EOF when reading a line (boardgrade: no more input)\n")
+            sys.__stderr__.flush()
+        except Exception:
+            pass
+        os._exit(1)
 
     def read(self, *args):
         self._mark(BULK_MARK)
@@ -50,7 +72,9 @@ class MarkedStdin:
         return self
 
     def __next__(self):
-        line = self.readline()
+        # A `for line in sys.stdin` loop ends at the end of input, and the program goes on.
+        self._mark(READ_MARK)
+        line = self._stream.readline()
         if not line:
             raise StopIteration
         return line
