@@ -43,6 +43,10 @@ fn a_class_members_name_and_output_cannot_command_the_terminal() {
         member.join("chess.py"),
     )
     .unwrap();
+    // A name that would start a line of its own, forging another student's grade.
+    let forger = class.join("mallory\nalice                          1/1  all passed");
+    std::fs::create_dir_all(&forger).unwrap();
+    std::fs::write(forger.join("chess.py"), "print('nothing')\n").unwrap();
     // A member skipped for its name is named as visibly.
     std::os::unix::fs::symlink(&member, class.join("link\u{1b}[8m")).unwrap();
     let specs = dir.path().join("specs");
@@ -67,6 +71,8 @@ fn a_class_members_name_and_output_cannot_command_the_terminal() {
         String::from_utf8(output.stderr).unwrap(),
     );
     assert!(stdout.contains("eve␛]0;pwned␇␛[2J␍"), "{stdout}");
+    assert!(stdout.contains("mallory␊alice"), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.starts_with("alice")), "{stdout}");
     assert!(stderr.contains("link␛[8m"), "{stderr}");
     assert_eq!(commands(&stdout), Vec::<char>::new(), "{stdout}");
     assert_eq!(commands(&stderr), Vec::<char>::new(), "{stderr}");

@@ -38,6 +38,16 @@ pub fn show_controls(text: &str) -> String {
     out
 }
 
+/// A name (a student's, a member of a class folder) as one line: [`show_controls`], and its
+/// newlines and tabs as symbols too, so a name cannot start a line of its own in a report
+/// (`eve\nalice   33/33  all passed`).
+pub fn show_name(name: &str) -> String {
+    name.split('\n')
+        .map(|part| show_controls(part).replace('\t', "␉"))
+        .collect::<Vec<_>>()
+        .join("␊")
+}
+
 /// One line with trailing blanks, tabs and carriage returns shown (`·`, `→`, `␍`), cut to
 /// [`MAX_LINE_CHARS`].
 pub fn show_line(line: &str) -> String {
@@ -84,5 +94,6 @@ mod tests {
             "␛[2J␍a\tb\n\\u{9b}1m\\u{202e}x␡"
         );
         assert_eq!(show_line("x\ry\x1b"), "x␍y␛");
+        assert_eq!(show_name("eve\nalice\t33/33\x1b"), "eve␊alice␉33/33␛");
     }
 }

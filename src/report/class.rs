@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::class_output::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
-use crate::compare::visible::show_controls;
+use crate::compare::visible::{show_controls, show_name};
 use crate::grade::class::ClassSummary;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::{GradeEvent, SubmissionResult};
@@ -72,7 +72,7 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
         } else {
             String::new()
         };
-        let id = show_controls(&r.id.to_string());
+        let id = show_name(&r.id);
         writeln!(self.out, "{id:<24} {score:>10}  {state}{note}")?;
         for note in &r.notes {
             let note = show_controls(note);
@@ -173,7 +173,7 @@ pub fn summary_text(s: &ClassSummary) -> String {
         for d in &s.did_not_load {
             out.push_str(&format!(
                 "  {}: {}\n",
-                show_controls(&d.submission.to_string()),
+                show_name(&d.submission),
                 show_controls(&d.error)
             ));
         }
@@ -254,13 +254,13 @@ pub fn summary_text(s: &ClassSummary) -> String {
                 .submissions
                 .iter()
                 .take(8)
-                .cloned()
+                .map(|name| show_name(name))
                 .collect::<Vec<_>>()
                 .join(", ");
             if g.submissions.len() > 8 {
                 who.push_str(", ...");
             }
-            out.push_str(&format!("      {}\n", show_controls(&who)));
+            out.push_str(&format!("      {who}\n"));
         }
     }
     out

@@ -11,7 +11,7 @@ use super::class_files::Platform;
 use super::format::{self, ClassReport, Grader};
 use super::junit;
 use super::style::Style;
-use crate::compare::visible::show_controls;
+use crate::compare::visible::{show_controls, show_name};
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::GradeEvent;
 
@@ -69,7 +69,7 @@ pub(super) fn notice(err: &mut impl Write, event: &ClassEvent<'_>) -> io::Result
         ClassEvent::Skipped(skipped) => writeln!(
             err,
             "skipped {}: {}",
-            show_controls(&skipped.path.to_string()),
+            show_name(&skipped.path.to_string()),
             show_controls(&skipped.why.to_string())
         ),
         ClassEvent::Interrupted { graded, total } => writeln!(
@@ -100,7 +100,7 @@ impl<O: Write, E: Write> ClassOutput for DocumentReporter<O, E> {
             }) => writeln!(
                 self.err,
                 "[{done}/{total}] {} {}/{}",
-                show_controls(&result.id.to_string()),
+                show_name(&result.id),
                 result.score,
                 result.max_score
             ),
