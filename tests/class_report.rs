@@ -237,3 +237,48 @@ fn a_page_with_an_error_or_a_missing_file_is_caught() {
         "the script error went unseen: {problems:#?}"
     );
 }
+
+/// Names that read alike once shared their section's link: the link of one student led to
+/// another's results.
+#[test]
+fn each_students_link_leads_to_their_own_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["a b", "a-b", "a_b", "a.b"];
+    let members: Vec<(&str, &str, &str)> = names
+        .iter()
+        .map(|n| (*n, "one-d-chess/csc110/chess.py", "chess.py"))
+        .collect();
+    let class = common::make_class(&dir.path().join("class"), &members);
+    let report = dir.path().join("report.html");
+    let output = boardgrade()
+        .arg("grade")
+        .arg(&class)
+        .args(["--specs", "tests/selftest/hostile_game.toml", "--out"])
+        .arg(dir.path().join("out"))
+        .arg("--report")
+        .arg(format!("html={}", report.display()))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let html = std::fs::read_to_string(&report).unwrap();
+    let mut sections = Vec::new();
+    for name in names {
+        // The section whose heading names the student, and the links with the name as text.
+        let heading = format!("<h3>{name}: ");
+        let before = &html[..html.find(&heading).unwrap_or_else(|| panic!("no {name}"))];
+        let id = before
+            .rsplit("<section class=\"student\" id=\"")
+            .next()
+            .unwrap();
+        let id = &id[..id.find('"').unwrap()];
+        assert!(
+            html.contains(&format!("<a href=\"#{id}\">{name}</a>")),
+            "{name}: no link to #{id}"
+        );
+        assert_eq!(html.matches(&format!("id=\"{id}\"")).count(), 1, "{name}");
+        sections.push(id.to_string());
+    }
+    sections.sort();
+    sections.dedup();
+    assert_eq!(sections.len(), names.len(), "{sections:?}");
+}

@@ -43,6 +43,9 @@ pub struct Execution {
     pub stderr_tail: Vec<u8>,
     pub ending: Ending,
     pub elapsed: Duration,
+    /// CPU time (user and system) the process itself used, read from the kernel when it
+    /// ended by itself (a limit's kill included), where it could be read.
+    pub cpu: Option<Duration>,
 }
 
 /// How long to keep draining pipes after the process ended (a child that escaped its
@@ -77,6 +80,7 @@ pub fn drive(start: Result<Running, Ending>, input: &[u8], started: Instant) -> 
             stderr_tail: Vec::new(),
             ending,
             elapsed: started.elapsed(),
+            cpu: None,
         },
     }
 }
@@ -108,6 +112,11 @@ impl Process {
             Process::Spawned(child) => child.wait(),
             Process::Forked(forked) => forked.wait(),
         }
+    }
+
+    /// CPU time the process has used; of an ended process, until it is reaped.
+    fn cpu_time(&self) -> Option<Duration> {
+        super::fork::cpu_time_of(self.id() as i32)
     }
 
     /// Kills the process's group (and a forked process itself, whatever its group).
@@ -290,6 +299,9 @@ impl Running {
         while self.ended.is_none() && !exited {
             exited = self.wait_once(None).unwrap_or(false);
         }
+        // Read while the ended process waits to be reaped: its own count, which no cgroup
+        // or company can blur.
+        let cpu = exited.then(|| self.child.cpu_time()).flatten();
         // Whatever happened, nothing of the program outlives this call.
         self.child.kill();
         if exited {
@@ -309,6 +321,7 @@ impl Running {
             stderr_tail: std::mem::take(&mut self.stderr_tail),
             ending,
             elapsed: self.started.elapsed(),
+            cpu,
         }
     }
 
@@ -643,6 +656,24 @@ mod tests {
         assert_eq!(run.ending, Ending::Exited(0));
         assert_eq!(run.stdout, b"out\n");
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_process_killed_at_its_cpu_limit_tells_the_time_it_used() {
+        let limits = Limits {
+            cpu_seconds: Some(1),
+            ..Limits::default()
+        };
+        let killed = run(&shell("while :; do :; done"), b"", &limits);
+        assert!(
+            matches!(killed.ending, Ending::Signaled(9 | 24)),
+            "{:?}",
+            killed.ending
+        );
+        let cpu = killed.cpu.expect("the ended process's own CPU time");
+        assert!(cpu >= Duration::from_millis(900), "{cpu:?}");
+        // A process that ends by itself tells its time too.
+        assert!(run(&shell("exit 0"), b"", &Limits::default()).cpu.is_some());
     }
 
     #[test]

@@ -152,29 +152,55 @@ fn close_inherited_on_exec() -> io::Result<()> {
     Ok(())
 }
 
-/// The resource limits `limits` sets, with their values (none: left as they are).
-pub(crate) fn resource_limits(limits: &Limits) -> [(Resource, Option<u64>); 5] {
-    [
-        (Resource::Core, Some(0)),
-        (Resource::As, limits.memory_bytes),
-        (Resource::Cpu, limits.cpu_seconds),
-        (Resource::Fsize, limits.file_bytes),
-        (Resource::Nproc, limits.processes),
-    ]
+/// A resource limit's soft and hard values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub soft: u64,
+    pub hard: u64,
 }
 
-fn exactly(value: u64) -> Rlimit {
-    Rlimit {
-        current: Some(value),
-        maximum: Some(value),
+impl Bounds {
+    fn exactly(value: u64) -> Bounds {
+        Bounds {
+            soft: value,
+            hard: value,
+        }
     }
+
+    /// The CPU-time limit: SIGXCPU at `seconds`, SIGKILL a second later. Only this limit
+    /// sends SIGXCPU, so a program it ends is known to have used its time. That matters
+    /// because the kernel counts time for the limit in whole clock ticks, which charge a
+    /// busy program that shares the CPU for more than it ran: its own precise count (and
+    /// its cgroup's) may show a fifth less when the limit ends it. The hard limit ends a
+    /// program that ignores SIGXCPU.
+    fn cpu(seconds: u64) -> Bounds {
+        Bounds {
+            soft: seconds,
+            hard: seconds + 1,
+        }
+    }
+}
+
+/// The resource limits `limits` sets, with their values (none: left as they are).
+pub(crate) fn resource_limits(limits: &Limits) -> [(Resource, Option<Bounds>); 5] {
+    [
+        (Resource::Core, Some(Bounds::exactly(0))),
+        (Resource::As, limits.memory_bytes.map(Bounds::exactly)),
+        (Resource::Cpu, limits.cpu_seconds.map(Bounds::cpu)),
+        (Resource::Fsize, limits.file_bytes.map(Bounds::exactly)),
+        (Resource::Nproc, limits.processes.map(Bounds::exactly)),
+    ]
 }
 
 /// Sets the resource limits of the calling process (in a child, before it runs the program).
 pub(crate) fn apply_limits(limits: &Limits) -> io::Result<()> {
-    for (resource, value) in resource_limits(limits) {
-        if let Some(value) = value {
-            setrlimit(resource, exactly(value)).map_err(io::Error::from)?;
+    for (resource, bounds) in resource_limits(limits) {
+        if let Some(Bounds { soft, hard }) = bounds {
+            let limit = Rlimit {
+                current: Some(soft),
+                maximum: Some(hard),
+            };
+            setrlimit(resource, limit).map_err(io::Error::from)?;
         }
     }
     Ok(())

@@ -473,20 +473,31 @@ impl Program {
         self.jail_run()?.sandbox_failure(stderr)
     }
 
-    /// Whether the run ended at the CPU-time limit `limit`: its processes used that much CPU
-    /// (where a cgroup measured it), or it died of the limit's signals (SIGXCPU, then
-    /// SIGKILL), directly or as a shell reports them (exit status 128 + signal).
+    /// Whether the run ended at the CPU-time limit `limit`: it died of SIGXCPU (which only
+    /// that limit sends), or of SIGKILL (the limit's hard kill, a second later, of a program
+    /// that ignores SIGXCPU) having used its time, directly or as a shell reports it (exit
+    /// status 128 + signal).
     pub fn hit_cpu_limit(&self, execution: &Execution, limit: Duration) -> bool {
-        let cpu_signal = |s: i32| s == Signal::XCPU.as_raw() || s == Signal::KILL.as_raw();
-        let by_signal = match execution.ending {
-            Ending::Signaled(signal) => cpu_signal(signal),
-            Ending::Exited(code) => code > 128 && cpu_signal(code - 128),
-            _ => false,
+        let signal = match execution.ending {
+            Ending::Signaled(signal) => Some(signal),
+            Ending::Exited(code) if code > 128 => Some(code - 128),
+            _ => None,
         };
-        // A cgroup's count runs a little behind the kernel's per-process one.
-        match self.cpu_time() {
-            Some(cpu) => cpu >= limit || (by_signal && cpu * 5 >= limit * 4),
-            None => by_signal && execution.elapsed >= limit,
+        if signal == Some(Signal::XCPU.as_raw()) {
+            return true;
+        }
+        let killed = signal == Some(Signal::KILL.as_raw());
+        // The cgroup's count of all the run's processes, else the process's own (a forked
+        // one's limit was lowered by what its runner used to load). Both are precise, where
+        // the limit counts clock ticks: a busy program sharing the CPU is ended with a little
+        // less than its limit by these counts.
+        let loaded = self.forked_by().map_or(Duration::ZERO, Server::loaded_cpu);
+        let used = self
+            .cpu_time()
+            .or_else(|| execution.cpu.map(|own| own + loaded));
+        match used {
+            Some(cpu) => cpu >= limit || (killed && cpu * 5 >= limit * 4),
+            None => killed && execution.elapsed >= limit,
         }
     }
 

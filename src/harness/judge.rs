@@ -235,7 +235,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     }
 }
 
-/// `outcome` (a crash) seen for what it was: the program used up its CPU time.
+/// `outcome` (a crash, or a timeout) seen for what it was: the program used up its CPU time.
 pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
     Outcome {
         verdict: Verdict::Timeout,

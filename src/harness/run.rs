@@ -127,7 +127,9 @@ fn run_program(
         return (error_outcome(scenario, why), false);
     }
     let outcome = best_outcome(scenario, expectations, &execution);
-    if outcome.verdict == Verdict::Crash && program.hit_cpu_limit(&execution, scenario.time_limit) {
+    if matches!(outcome.verdict, Verdict::Crash | Verdict::Timeout)
+        && program.hit_cpu_limit(&execution, scenario.time_limit)
+    {
         // It used all of its own CPU time: company does not change that, so it is not run
         // again (a class with endless loops would otherwise wait for each one twice, alone).
         return (cpu_limit_outcome(scenario, outcome), false);
@@ -163,6 +165,7 @@ fn reference_execution(expectation: &Expectation) -> Execution {
         stderr_tail: Vec::new(),
         ending: Ending::Exited(0),
         elapsed: std::time::Duration::ZERO,
+        cpu: None,
     }
 }
 

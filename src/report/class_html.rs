@@ -79,12 +79,19 @@ fn percent(part: f64, whole: f64) -> f64 {
 }
 
 /// A fragment identifier for a student's section.
+/// The student's section's element id: letters and digits kept, every other character as
+/// `-HEX-`, so that two names never share one (`a b` and `a-b` once did, and the link of one
+/// student led to the other's results).
 fn anchor(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    format!("student-{safe}")
+    let mut safe = String::from("student-");
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() {
+            safe.push(c);
+        } else {
+            safe.push_str(&format!("-{:x}-", c as u32));
+        }
+    }
+    safe
 }
 
 fn distribution(out: &mut String, results: &[SubmissionResult]) {

@@ -5,14 +5,14 @@
 
 use rustix::process::{Pid, Resource};
 
-use crate::execution::spawn::{resource_limits, Limits};
+use crate::execution::spawn::{resource_limits, Bounds, Limits};
 
-/// The `run` request naming the limits to set (`-`: none).
+/// The `run` request naming the limits to set (`soft:hard` each, `-`: none).
 pub(crate) fn request(limits: &Limits) -> Vec<u8> {
     let mut text = String::from("run");
-    for (_, value) in resource_limits(limits) {
-        match value {
-            Some(value) => text.push_str(&format!(" {value}")),
+    for (_, bounds) in resource_limits(limits) {
+        match bounds {
+            Some(Bounds { soft, hard }) => text.push_str(&format!(" {soft}:{hard}")),
             None => text.push_str(" -"),
         }
     }
@@ -36,7 +36,9 @@ pub(crate) fn verify(pid: Pid, limits: &Limits) -> Result<(), String> {
     let text = std::fs::read_to_string(format!("/proc/{}/limits", pid.as_raw_nonzero()))
         .map_err(|e| format!("cannot read the scenario's process's limits: {e}"))?;
     for (resource, wanted) in resource_limits(limits) {
-        let Some(wanted) = wanted else { continue };
+        let Some(Bounds { hard: wanted, .. }) = wanted else {
+            continue;
+        };
         let name = row(resource);
         let hard = text
             .lines()
@@ -65,7 +67,7 @@ mod tests {
             processes: Some(7),
             ..Limits::default()
         };
-        assert_eq!(request(&limits), b"run 0 100 2 - 7");
+        assert_eq!(request(&limits), b"run 0:0 100:100 2:3 - 7:7");
     }
 
     #[test]

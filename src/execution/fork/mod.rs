@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use rustix::pipe::{pipe_with, PipeFlags};
 use rustix::process::{pidfd_open, Pid, PidfdFlags};
 
-pub(crate) use process::Forked;
+pub(crate) use process::{cpu_time_of, Forked};
 
 use super::child::Running;
 use super::sandbox::bwrap::View;

@@ -204,7 +204,8 @@ class Runner(object):
         self._prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
         for kind, value in zip(_LIMITS, limits):
             if value != b"-":
-                self._setrlimit(kind, (int(value), int(value)))
+                soft, hard = value.split(b":")
+                self._setrlimit(kind, (int(soft), int(hard)))
         for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
             self._dup2(fd, target)
         for fd in (stdin, stdout, stderr, self._never_read, self._never_written, self._capture):

@@ -233,6 +233,7 @@ impl Jail {
                     stderr_tail: Vec::new(),
                     ending: Ending::NotStarted(error.to_string()),
                     elapsed: std::time::Duration::ZERO,
+                    cpu: None,
                 },
                 Some(error.to_string()),
             ),
