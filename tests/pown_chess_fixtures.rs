@@ -29,6 +29,21 @@ fn correct_scripts_pass_under_either_naming() {
 }
 
 #[test]
+fn a_title_before_the_board_costs_the_opening_scenario_only() {
+    let (code, report) = grade(SPECS, "quirk-title-banner.py");
+    assert_eq!(code, 1);
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(failed, vec!["the opening board and w's prompt".to_string()]);
+    let noted = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["verdict"] == "pass")
+        .all(|s| s["notes"].to_string().contains("`*** POWN CHESS ***`"));
+    assert!(noted, "{report:#}");
+}
+
+#[test]
 fn the_challenges_script_passes_the_challenge_it_implements() {
     let (code, report) = test_json(&[
         "specs/pown-chess/challenges",

@@ -4,6 +4,7 @@
 use std::ops::Range;
 use std::time::Duration;
 
+use super::banner::{banner_note, without_banner};
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
@@ -30,6 +31,32 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     if scenario.dialect.protocol == Protocol::Call {
         return super::calls::judge_calls(scenario, expectation, run);
     }
+    let outcome = judge_program(scenario, expectation, run);
+    // Lines printed before the opening are judged by the scenario about the opening (the
+    // one that types nothing); the others judge the game after them and note them.
+    if outcome.verdict == Verdict::Pass || scenario.steps.is_empty() {
+        return outcome;
+    }
+    let Some(opening) = expectation.reference.first() else {
+        return outcome;
+    };
+    let Some((banner, rest)) = without_banner(&run.stdout, opening) else {
+        return outcome;
+    };
+    let after_banner = Execution {
+        stdout: rest,
+        ..run.clone()
+    };
+    let mut retried = judge_program(scenario, expectation, &after_banner);
+    if retried.verdict != Verdict::Pass && retried.steps_matched <= outcome.steps_matched {
+        return outcome;
+    }
+    retried.notes.insert(0, banner_note(&banner));
+    retried
+}
+
+/// The outcome of a whole program's run, every line of its output judged.
+fn judge_program(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
     let mode = scenario.compare_mode();
     let steps: Vec<StepPattern> = expectation
         .steps

@@ -1,6 +1,7 @@
 //! The harness: expectations from the reference ([`expectation`]), runs ([`run`]), verdicts
 //! ([`judge`]) and their results ([`outcome`]).
 
+mod banner;
 mod calls;
 pub mod ending;
 pub mod expectation;
