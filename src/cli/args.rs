@@ -428,6 +428,10 @@ pub struct GradescopeArgs {
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
+    /// The course's requirements.txt: shipped in the zip and installed by setup.sh into a
+    /// virtual environment whose Python grades the submissions.
+    #[arg(long, value_name = "FILE")]
+    pub requirements: Option<PathBuf>,
     /// How each test's feedback is written: html (boards drawn) or text.
     #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
     pub feedback: FeedbackFormat,
@@ -455,6 +459,11 @@ pub struct PrairielearnArgs {
     /// The Docker image grading runs in (it must have Python 3).
     #[arg(long, default_value = boardgrade::package::prairielearn::DEFAULT_IMAGE)]
     pub image: String,
+    /// The course's requirements.txt: shipped with the course files and installed into a
+    /// virtual environment before each grading (the grader then needs the network; an
+    /// image with the packages installed is faster).
+    #[arg(long, value_name = "FILE")]
+    pub requirements: Option<PathBuf>,
 }
 
 /// `engine` takes a game, a dialect and options, as the authoring commands do.

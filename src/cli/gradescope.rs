@@ -29,6 +29,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
             grade_args,
             sandbox: args.sandbox,
             policy: resolve::policy_file(args.only.policy.as_ref(), &args.specs),
+            requirements: args.requirements.clone(),
         },
         &args.out,
     )?;

@@ -38,6 +38,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
         entry_files: entry,
         time_limits: scenarios.iter().map(|s| s.time_limit.as_secs()).sum(),
         uuid: new_uuid(),
+        requirements: args.requirements.clone(),
     };
     write_layout(&package, &args.out)?;
     say(&report::package::written(
