@@ -27,7 +27,7 @@ pub const HELP: &str = "Exit codes: 0 all scenarios passed, or the command did i
 (grade, merge: every submission graded, whatever the grades); 1 some scenario did not pass; \
 2 bad invocation, an invalid scenario file or a file that cannot be read or written; 3 \
 (grade, merge) a submission could not be graded because the grader failed: it needs a \
-re-run; 130 interrupted (Ctrl-C, SIGTERM); 141 stdout closed early (`| head`) after a run \
+re-run; 130 interrupted (Ctrl-C, SIGTERM, SIGHUP); 141 stdout closed early (`| head`) after a run \
 that passed.";
 
 /// How a command that ran to its end ended.
