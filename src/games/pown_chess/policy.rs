@@ -1,11 +1,12 @@
 //! The `pown` course-policy options: which of the handout's optional challenges the course
-//! set (a submission that implements them is graded under them everywhere), and other
-//! wordings of the tie line.
+//! set (a submission that implements them is graded under them everywhere, and a scenario
+//! about a challenge the course did not set is left out), and other wordings of the tie line.
+//! Challenge 2's counter is accepted alone or beside the score line wherever it is graded.
 
 use std::borrow::Cow;
 
 use super::messages::TIE;
-use crate::games::{GameOptions, PolicyRules};
+use crate::games::{GameOptions, PolicyRules, UnsetPart};
 use crate::policy::{DefaultValue, Policy, PolicyOption};
 
 const CHALLENGES: &str = "challenges";
@@ -62,28 +63,85 @@ impl PolicyRules for Challenges {
     }
 
     /// The scenario's options with every combination of the set challenges it does not turn on
-    /// itself.
+    /// itself, and each of those (the scenario's own included) that shows both the score and
+    /// the counter also with the counter beside the score line, above or below it.
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-        let extra: Vec<&str> = policy
-            .words(CHALLENGES)
+        let mut all = Vec::new();
+        for (index, variant) in std::iter::once(options.clone())
+            .chain(combinations(policy, options))
+            .enumerate()
+        {
+            let beside: Vec<GameOptions> = counter_beside(&variant).collect();
+            if index > 0 {
+                all.push(variant);
+            }
+            all.extend(beside);
+        }
+        all
+    }
+
+    /// The challenges the scenario turns on that the course did not set.
+    fn unset_part(&self, policy: &Policy, options: &GameOptions) -> Option<UnsetPart> {
+        let set = policy.words(CHALLENGES);
+        let unset: Vec<&str> = ALL_CHALLENGES
             .iter()
-            .map(String::as_str)
-            .filter(|name| !is_on(options, name))
+            .copied()
+            .filter(|name| is_on(options, name) && !set.iter().any(|s| s == name))
             .collect();
-        let mut variants = Vec::new();
-        for mask in 1..(1u32 << extra.len()) {
-            let mut variant = options.clone();
-            for (bit, name) in extra.iter().enumerate() {
-                if mask & (1 << bit) != 0 {
-                    if let Some((key, on)) = challenge_option(name) {
-                        variant.insert(key.to_string(), on);
-                    }
+        if unset.is_empty() {
+            return None;
+        }
+        Some(UnsetPart {
+            option: CHALLENGES,
+            names: unset,
+        })
+    }
+}
+
+/// The scenario option that places the counter beside the score line, and its values other
+/// than the reference's own (`alone`).
+const COUNTER_PLACE: &str = "counter_place";
+const COUNTER_BESIDE: [&str; 2] = ["above_score", "below_score"];
+
+/// The scenario's options with every combination of the set challenges it does not turn on
+/// itself (the scenario's own options not among them).
+fn combinations(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+    let extra: Vec<&str> = policy
+        .words(CHALLENGES)
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !is_on(options, name))
+        .collect();
+    let mut variants = Vec::new();
+    for mask in 1..(1u32 << extra.len()) {
+        let mut variant = options.clone();
+        for (bit, name) in extra.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                if let Some((key, on)) = challenge_option(name) {
+                    variant.insert(key.to_string(), on);
                 }
             }
-            variants.push(variant);
         }
-        variants
+        variants.push(variant);
     }
+    variants
+}
+
+/// `options` with the counter beside the score line, above it and below it, where both
+/// are on (none otherwise).
+fn counter_beside(options: &GameOptions) -> impl Iterator<Item = GameOptions> + '_ {
+    let both = is_on(options, "score_header") && is_on(options, "move_counter");
+    COUNTER_BESIDE
+        .iter()
+        .filter(move |_| both)
+        .map(move |place| {
+            let mut beside = options.clone();
+            beside.insert(
+                COUNTER_PLACE.to_string(),
+                toml::Value::String(place.to_string()),
+            );
+            beside
+        })
 }
 
 /// Whether challenge `name` is on in `options`.
@@ -114,7 +172,12 @@ mod tests {
             .variants(&policy("", &[]), &GameOptions::new())
             .is_empty());
         let all = policy(CHALLENGES, ALL_CHALLENGES);
-        assert_eq!(Challenges.variants(&all, &GameOptions::new()).len(), 15);
+        // 15 combinations; the 4 with both the score and the counter come twice more, with
+        // the counter above and below the score line.
+        assert_eq!(
+            Challenges.variants(&all, &GameOptions::new()).len(),
+            15 + 2 * 4
+        );
         let one = policy(CHALLENGES, &["reprompt_invalid"]);
         let only = Challenges.variants(&one, &GameOptions::new());
         assert_eq!(only.len(), 1);
@@ -125,6 +188,56 @@ mod tests {
         let mut reprompting = GameOptions::new();
         reprompting.insert("reprompt_invalid".into(), toml::Value::Boolean(true));
         assert!(Challenges.variants(&one, &reprompting).is_empty());
+    }
+
+    /// Options with each challenge of `names` on.
+    fn on(names: &[&str]) -> GameOptions {
+        let mut options = GameOptions::new();
+        for name in names {
+            let (key, value) = challenge_option(name).unwrap();
+            options.insert(key.to_string(), value);
+        }
+        options
+    }
+
+    #[test]
+    fn the_counter_is_also_graded_beside_the_score_line() {
+        let none = policy("", &[]);
+        let both = on(&["score_header", "move_counter"]);
+        let variants = Challenges.variants(&none, &both);
+        let places: Vec<Option<&toml::Value>> =
+            variants.iter().map(|v| v.get(COUNTER_PLACE)).collect();
+        assert_eq!(
+            places,
+            [
+                Some(&toml::Value::String("above_score".into())),
+                Some(&toml::Value::String("below_score".into()))
+            ]
+        );
+        assert!(Challenges
+            .variants(&none, &on(&["move_counter"]))
+            .is_empty());
+    }
+
+    #[test]
+    fn a_scenario_about_a_challenge_the_course_did_not_set_is_left_out() {
+        let none = policy("", &[]);
+        assert_eq!(Challenges.unset_part(&none, &GameOptions::new()), None);
+        assert_eq!(
+            Challenges.unset_part(&none, &on(&["six_by_six", "score_header"])),
+            Some(UnsetPart {
+                option: CHALLENGES,
+                names: vec!["score_header", "six_by_six"],
+            })
+        );
+        let some = policy(CHALLENGES, &["score_header"]);
+        assert_eq!(Challenges.unset_part(&some, &on(&["score_header"])), None);
+        assert_eq!(
+            Challenges
+                .unset_part(&some, &on(&["score_header", "move_counter"]))
+                .map(|u| u.names),
+            Some(vec!["move_counter"])
+        );
     }
 
     #[test]
