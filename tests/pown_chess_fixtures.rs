@@ -160,6 +160,63 @@ fn the_challenges_script_passes_the_challenge_it_implements() {
     }
 }
 
+#[test]
+fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
+    // (course line, fixture, passed, failed, score); every run is out of 22.
+    let runs: &[(&str, &str, u64, u64, f64)] = &[
+        ("", "pown-chess.py", 16, 0, 22.0),
+        ("", "bug-count-order.py", 16, 0, 22.0),
+        ("", "quirk-strict-input.py", 16, 0, 22.0),
+        (
+            "count_order = \"opponent_first\"",
+            "pown-chess.py",
+            16,
+            0,
+            22.0,
+        ),
+        (
+            "count_order = \"opponent_first\"",
+            "bug-count-order.py",
+            11,
+            5,
+            11.0,
+        ),
+        (
+            "count_order = \"opponent_first\"",
+            "quirk-strict-input.py",
+            16,
+            0,
+            22.0,
+        ),
+        ("input = \"forgiving\"", "pown-chess.py", 16, 0, 22.0),
+        ("input = \"forgiving\"", "bug-count-order.py", 16, 0, 22.0),
+        (
+            "input = \"forgiving\"",
+            "quirk-strict-input.py",
+            15,
+            1,
+            21.0,
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (index, &(line, fixture, passed, failed, score)) in runs.iter().enumerate() {
+        let path = dir.path().join(format!("course{index}.toml"));
+        std::fs::write(&path, format!("[pown-chess.pown]\n{line}\n")).unwrap();
+        let (_, report) = test_json(&[
+            SPECS,
+            "--policy",
+            &path.display().to_string(),
+            "--python",
+            &format!("fixtures/pown-chess/{fixture}"),
+        ]);
+        assert_eq!(
+            totals(&report),
+            (passed, failed, score, 22.0),
+            "{line:?} {fixture}"
+        );
+    }
+}
+
 /// (fixture, scenario, verdict, step)
 const BUGS: &[(&str, &str, &str, u64)] = &[
     (
@@ -174,7 +231,6 @@ const BUGS: &[(&str, &str, &str, u64)] = &[
         "wrong",
         0,
     ),
-    ("bug-count-order.py", "a tie", "wrong", 56),
     (
         "bug-wrong-winner.py",
         "the stuck player can still win on pieces",

@@ -59,6 +59,19 @@ pub enum CounterPlace {
     BelowScore,
 }
 
+/// The order of the two piece counts at the end of the game. The handout's one example
+/// (`There are no more moves for w`, `b has 3 pieces`, `w has 2 pieces`) shows the opponent's
+/// count first; its text names no order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountOrder {
+    /// The opponent's count, then the stuck player's (the handout's example).
+    #[default]
+    OpponentFirst,
+    /// The stuck player's count, then the opponent's.
+    StuckFirst,
+}
+
 /// Why a set of options was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OptionsError {
@@ -83,6 +96,12 @@ pub struct PownOptions {
     pub counter_place: CounterPlace,
     /// Challenge 3: after `INVALID MOVE` the same player is asked again.
     pub reprompt_invalid: bool,
+    /// The order of the piece counts at the end of the game.
+    pub count_order: CountOrder,
+    /// A typed square counts only as written: upper-case letter, no space around it (the
+    /// handout's "be MEAN to players who can't type"). Off: surrounding white space is
+    /// ignored and a lower-case letter is read as upper case.
+    pub strict_input: bool,
     /// The side of the board.
     pub size: BoardSize,
 }

@@ -2,6 +2,8 @@
 //! set (a submission that implements them is graded under them everywhere, and a scenario
 //! about a challenge the course did not set is left out), and other wordings of the tie line.
 //! Challenge 2's counter is accepted alone or beside the score line wherever it is graded.
+//! Two readings the handout leaves open are accepted both ways unless the course says
+//! otherwise: the order of the end-of-game counts, and strict or forgiving input.
 
 use std::borrow::Cow;
 
@@ -11,6 +13,10 @@ use crate::policy::{DefaultValue, Policy, PolicyOption};
 
 const CHALLENGES: &str = "challenges";
 const TIE_WORDING: &str = "tie_wording";
+const COUNT_ORDER: &str = "count_order";
+const INPUT: &str = "input";
+/// The value of `count_order` and `input` that accepts both readings.
+const EITHER: &str = "either";
 
 /// A challenge, by its policy name: the scenario option that turns it on, and its value.
 fn challenge_option(name: &str) -> Option<(&'static str, toml::Value)> {
@@ -43,7 +49,42 @@ const OPTIONS: &[PolicyOption] = &[
         choices: &[],
         about: "other lines accepted in place of `It's a tie!!`",
     },
+    PolicyOption {
+        key: COUNT_ORDER,
+        default: DefaultValue::Word(EITHER),
+        choices: &[EITHER, "opponent_first"],
+        about: "the order of the end-of-game piece counts: `either`, or only the handout example's `opponent_first`",
+    },
+    PolicyOption {
+        key: INPUT,
+        default: DefaultValue::Word(EITHER),
+        choices: &[EITHER, "forgiving"],
+        about: "typed squares: `either` a strict program (only `B1` as written) or a forgiving one (` b1 `) passes, or only `forgiving`",
+    },
 ];
+
+/// The scenario options of the readings the policy accepts besides the reference's own.
+fn readings(policy: &Policy) -> Vec<Vec<(&'static str, toml::Value)>> {
+    let mut readings = vec![Vec::new()];
+    let mut both = |key: &'static str, value: toml::Value| {
+        let more: Vec<_> = readings
+            .iter()
+            .map(|reading: &Vec<(&'static str, toml::Value)>| {
+                let mut reading = reading.clone();
+                reading.push((key, value.clone()));
+                reading
+            })
+            .collect();
+        readings.extend(more);
+    };
+    if policy.word(COUNT_ORDER) == EITHER {
+        both("count_order", toml::Value::String("stuck_first".into()));
+    }
+    if policy.word(INPUT) == EITHER {
+        both("strict_input", toml::Value::Boolean(true));
+    }
+    readings
+}
 
 /// The policy rules of pown chess.
 pub struct Challenges;
@@ -64,18 +105,26 @@ impl PolicyRules for Challenges {
 
     /// The scenario's options with every combination of the set challenges it does not turn on
     /// itself, and each of those (the scenario's own included) that shows both the score and
-    /// the counter also with the counter beside the score line, above or below it.
+    /// the counter also with the counter beside the score line, above or below it; each of
+    /// them under every reading the policy accepts (count order, strict input).
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+        let readings = readings(policy);
         let mut all = Vec::new();
-        for (index, variant) in std::iter::once(options.clone())
-            .chain(combinations(policy, options))
-            .enumerate()
-        {
-            let beside: Vec<GameOptions> = counter_beside(&variant).collect();
-            if index > 0 {
-                all.push(variant);
+        for challenges in std::iter::once(options.clone()).chain(combinations(policy, options)) {
+            let placed: Vec<GameOptions> = std::iter::once(challenges.clone())
+                .chain(counter_beside(&challenges))
+                .collect();
+            for variant in placed {
+                for reading in &readings {
+                    let mut read = variant.clone();
+                    for (key, value) in reading {
+                        read.insert(key.to_string(), value.clone());
+                    }
+                    if &read != options {
+                        all.push(read);
+                    }
+                }
             }
-            all.extend(beside);
         }
         all
     }
@@ -154,9 +203,12 @@ mod tests {
     use super::*;
     use crate::policy::Value;
 
-    /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty).
+    /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty), and
+    /// the one reading of the counts and input that the reference follows.
     fn policy(key: &'static str, words: &[&str]) -> Policy {
         let mut policy = Policy::defaults(OPTIONS);
+        policy.set(COUNT_ORDER, Value::Word("opponent_first".into()));
+        policy.set(INPUT, Value::Word("forgiving".into()));
         if !key.is_empty() {
             policy.set(
                 key,
@@ -237,6 +289,32 @@ mod tests {
                 .unset_part(&some, &on(&["score_header", "move_counter"]))
                 .map(|u| u.names),
             Some(vec!["move_counter"])
+        );
+    }
+
+    #[test]
+    fn both_readings_of_counts_and_input_are_graded_by_default() {
+        let defaults = Policy::defaults(OPTIONS);
+        let variants = Challenges.variants(&defaults, &GameOptions::new());
+        let shown: Vec<String> = variants
+            .iter()
+            .map(|v| toml::to_string(v).unwrap())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "count_order = \"stuck_first\"\n",
+                "strict_input = true\n",
+                "count_order = \"stuck_first\"\nstrict_input = true\n",
+            ]
+        );
+        let mut one = Policy::defaults(OPTIONS);
+        one.set(COUNT_ORDER, Value::Word("opponent_first".into()));
+        let variants = Challenges.variants(&one, &GameOptions::new());
+        assert_eq!(variants.len(), 1);
+        assert_eq!(
+            variants[0].get("strict_input"),
+            Some(&toml::Value::Boolean(true))
         );
     }
 
