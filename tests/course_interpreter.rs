@@ -6,10 +6,9 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::test_json;
+use common::{course_wheel, submission_using_course_package, test_json};
 
 /// Whether bubblewrap works here; says loudly why the test does nothing where it does not.
 fn bwrap_or_skip(test: &str) -> bool {
@@ -25,55 +24,6 @@ fn open_tempdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     dir
-}
-
-/// A wheel of the package `coursehelp` (one module with one function), made by
-/// hand: installing it needs no network and no build tools.
-fn course_wheel(dir: &Path) -> PathBuf {
-    let wheel = dir.join("coursehelp-0.1-py3-none-any.whl");
-    let script = r#"
-import base64, hashlib, sys, zipfile
-files = {
-    "coursehelp/__init__.py": "def checked(board):\n    return list(board)\n",
-    "coursehelp-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: coursehelp\nVersion: 0.1\n",
-    "coursehelp-0.1.dist-info/WHEEL":
-        "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-}
-record = ""
-for name, text in files.items():
-    digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-    record += "%s,sha256=%s,%d\n" % (name, digest.decode(), len(text.encode()))
-files["coursehelp-0.1.dist-info/RECORD"] = record + "coursehelp-0.1.dist-info/RECORD,,\n"
-with zipfile.ZipFile(sys.argv[1], "w") as wheel:
-    for name, text in files.items():
-        wheel.writestr(name, text)
-"#;
-    let status = Command::new("python3")
-        .args(["-c", script])
-        .arg(&wheel)
-        .status()
-        .expect("python3 runs");
-    assert!(status.success());
-    wheel
-}
-
-/// The project5 reference solution, whose `create_board` uses the course package.
-fn submission_using_course_package(dir: &Path) -> PathBuf {
-    let correct = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/one-d-chess/project5/one_d_chess.py"
-    ))
-    .unwrap();
-    let path = dir.join("one_d_chess.py");
-    std::fs::write(
-        &path,
-        format!(
-            "import coursehelp\n{correct}\n_made_here = create_board\n\n\n\
-             def create_board():\n    return coursehelp.checked(_made_here())\n"
-        ),
-    )
-    .unwrap();
-    path
 }
 
 #[test]
@@ -189,5 +139,50 @@ fn an_interpreter_that_cannot_start_in_the_sandbox_is_an_error_naming_it() {
             text.contains(&python.display().to_string()) && text.contains("does not start"),
             "{text}"
         );
+    }
+}
+
+#[test]
+fn the_gradescope_zip_ships_the_requirements_and_grades_with_their_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let requirements = dir.path().join("requirements.txt");
+    std::fs::write(&requirements, "numpy==1.26.4\n").unwrap();
+    let zip = dir.path().join("autograder.zip");
+    common::boardgrade()
+        .args([
+            "gradescope",
+            "--specs",
+            "specs/one-d-chess/project5",
+            "--out",
+        ])
+        .arg(&zip)
+        .arg("--requirements")
+        .arg(&requirements)
+        .assert()
+        .success();
+    let unpacked = dir.path().join("source");
+    common::unzip(&zip, &unpacked);
+    assert_eq!(
+        std::fs::read_to_string(unpacked.join("requirements.txt")).unwrap(),
+        "numpy==1.26.4\n"
+    );
+    let setup = std::fs::read_to_string(unpacked.join("setup.sh")).unwrap();
+    assert!(setup.contains("-m venv /opt/boardgrade-python"), "{setup}");
+    assert!(
+        setup.contains("/opt/boardgrade-python/bin/pip install --no-cache-dir \\\n        -r /autograder/source/requirements.txt"),
+        "{setup}"
+    );
+    let run = std::fs::read_to_string(unpacked.join("run_autograder")).unwrap();
+    let export = run.find("BOARDGRADE_PYTHON=/opt/boardgrade-python/bin/python3");
+    let exec = run.find("exec \"$bin\"");
+    assert!(export.is_some() && export < exec, "{run}");
+    // Both scripts are valid shell.
+    for script in ["setup.sh", "run_autograder"] {
+        let status = Command::new("bash")
+            .arg("-n")
+            .arg(unpacked.join(script))
+            .status()
+            .unwrap();
+        assert!(status.success(), "{script}");
     }
 }

@@ -567,6 +567,49 @@ fn a_signal_stops_every_command_at_once_with_every_child_killed() {
     }
 }
 
+/// A dropped terminal or SSH session (SIGHUP) stops a run like Ctrl-C, leaving no student
+/// process, also where nothing else would kill them (`--sandbox none`).
+#[test]
+fn a_hang_up_stops_a_run_and_leaves_no_student_process() {
+    use rustix::process::Signal;
+    for command in ["test", "grade"] {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().join("tmp");
+        std::fs::create_dir_all(&scratch).unwrap();
+        let mut grader = sleeping_run(command, dir.path())
+            .env("TMPDIR", &scratch)
+            .args(["--sandbox", "none"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let student = |p: &String| {
+            ["boardgrade_launch", "adapter_", "boardgrade_fork"]
+                .iter()
+                .any(|name| p.contains(name))
+        };
+        while !processes_under(&scratch).iter().any(student)
+            && started.elapsed() < Duration::from_secs(20)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{command}: never started"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
+        rustix::process::kill_process(pid, Signal::HUP).unwrap();
+        let asked = Instant::now();
+        let status = grader.wait().unwrap();
+        assert!(asked.elapsed() < Duration::from_secs(1), "{command}");
+        assert_eq!(status.code(), Some(130), "{command}: interrupted");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(processes_under(&scratch), Vec::<String>::new(), "{command}");
+    }
+}
+
 #[test]
 fn a_signal_stops_play_at_once() {
     use rustix::process::Signal;

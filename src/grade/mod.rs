@@ -17,7 +17,7 @@ pub mod submission;
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +25,7 @@ use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
 use crate::games::Dialect;
+use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
 use crate::scenario::Scenario;
 pub use enabled::{enabled, LeftOut};
@@ -54,7 +55,13 @@ pub struct GradeConfig {
     pub hidden: Vec<PathBuf>,
     /// How Python submissions run.
     pub runner: PythonRunner,
+    /// The most time one submission's scenarios may take to start (a platform's timeout, less
+    /// a margin): once spent, the rest are not run and score 0.
+    pub budget: Option<Duration>,
 }
+
+/// What a scenario not started for want of time says.
+pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
 
 /// One submission's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -302,9 +309,15 @@ fn grade_with(
             .with_runner(config.runner)
     });
     let mut outcomes: Vec<Outcome> = match &target {
-        Ok(target) => crate::pool::map(&mine, scenario_jobs, |_, s| {
-            run_one(s, target, &config.limits)
-        }),
+        Ok(target) => {
+            let deadline = config.budget.map(|budget| started + budget);
+            crate::pool::map(&mine, scenario_jobs, |_, s| {
+                if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                    return not_run_outcome(s, BUDGET_SPENT.to_string());
+                }
+                run_one(s, target, &config.limits)
+            })
+        }
         Err(error) => {
             result.error = Some(error.to_string());
             Vec::new()

@@ -248,6 +248,15 @@ pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
 }
 
 /// An outcome for a scenario that could not be run at all.
+/// A scenario the submission's own slowness left no time for (its time budget was spent
+/// by its other scenarios): a timeout, scored 0, never run.
+pub fn not_run_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Timeout)
+    }
+}
+
 pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
     Outcome {
         detail: Some(detail),

@@ -10,6 +10,21 @@ mkdir -p "$results"
 rm -f "$results/results.json"
 work="$(mktemp -d)"
 [ -x "$here/boardgrade" ] || chmod +x "$here/boardgrade"
+# The course's packages (requirements.txt beside this script) go into a virtual environment
+# every user can run, whose Python grades the submission; an install that fails is the
+# course's problem, so the submission is not gradable and costs no attempt.
+if [ -f "$here/requirements.txt" ]; then
+    venv="$(mktemp -d /tmp/boardgrade-python.XXXXXX)" && chmod 755 "$venv" &&
+        python3 -m venv "$venv" &&
+        "$venv/bin/pip" install --no-cache-dir --quiet -r "$here/requirements.txt" >&2 &&
+        chmod -R go+rX "$venv" || {
+        cat > "$results/results.json" <<JSON
+{"gradable": false, "score": 0, "message": "The autograder could not install the course's Python packages (requirements.txt). Please tell the course staff.", "output": "", "tests": []}
+JSON
+        exit 0
+    }
+    export BOARDGRADE_PYTHON="$venv/bin/python3"
+fi
 "$here/boardgrade" grade "$root/student" --one-submission --specs "$root/tests/specs" \
     --format prairielearn --out "$work" @ARGS@
 status=$?
