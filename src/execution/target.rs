@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
@@ -61,6 +61,8 @@ pub struct Target {
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
     runner: PythonRunner,
+    /// Whether the interpreter starts inside the sandbox, once asked (why not, if not).
+    interpreter_starts: OnceLock<Result<(), String>>,
 }
 
 /// A game and dialect.
@@ -125,6 +127,7 @@ impl Target {
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
+            interpreter_starts: OnceLock::new(),
         })
     }
 
@@ -331,11 +334,10 @@ impl Target {
             }
             TargetSpec::Python(path) => {
                 let launches = self.python_launch(jail, layout, path)?;
-                let prefix = self
-                    .interpreter
-                    .as_ref()
-                    .and_then(python::Interpreter::prefix);
-                view.readable.extend(prefix);
+                if let Some(interpreter) = &self.interpreter {
+                    view.readable.extend(interpreter.installations());
+                    self.check_interpreter(jail, interpreter, &view)?;
+                }
                 let mut loaded = launches.runner;
                 loaded.env = jail.environment(&loaded.env);
                 runner = Some(loaded);
@@ -348,6 +350,56 @@ impl Target {
             launch,
             view,
             runner,
+        })
+    }
+
+    /// Checks, once per target, that the interpreter starts inside the sandbox as `view`
+    /// shows it: one that cannot is the grader's problem (every scenario an `error` naming
+    /// it), not a crash of each student's program.
+    fn check_interpreter(
+        &self,
+        jail: &Jail,
+        interpreter: &python::Interpreter,
+        view: &View,
+    ) -> Result<(), Error> {
+        let result = self.interpreter_starts.get_or_init(|| {
+            if self.sandbox == Sandbox::None {
+                return Ok(());
+            }
+            let mut launch = Launch::new(
+                &interpreter.executable,
+                vec!["-c".into(), "import encodings, sys".into()],
+                jail.dir().to_path_buf(),
+            );
+            launch.env = jail.environment(&[]);
+            let limits = self.sandbox.limits(&Limits {
+                wall: python::START_WAIT,
+                ..Limits::default()
+            });
+            let run = jail.prepare(&launch, view).map_err(|e| e.to_string())?;
+            let execution = child::run(&run.launch, b"", &limits);
+            if let Some(why) = run.sandbox_failure(&execution.stderr_tail) {
+                return Err(why);
+            }
+            match &execution.ending {
+                Ending::Exited(0) => Ok(()),
+                ending => {
+                    let stderr = String::from_utf8_lossy(&execution.stderr_tail);
+                    let last = stderr.trim().lines().last().unwrap_or_default().to_string();
+                    Err(match ending {
+                        Ending::Exited(code) => format!("exit status {code}: {last}"),
+                        other => format!("{other:?}: {last}"),
+                    })
+                }
+            }
+        });
+        result.clone().map_err(|why| {
+            SetupError::PythonInSandbox {
+                python: interpreter.executable.clone(),
+                sandbox: self.sandbox.as_str(),
+                why,
+            }
+            .into()
         })
     }
 

@@ -77,9 +77,9 @@ impl Graded {
         }
     }
 
-    /// True when every submission passed every scenario.
-    pub fn all_passed(&self) -> bool {
-        self.results.iter().all(SubmissionResult::passed)
+    /// True when the grader graded every submission (none needs a re-run).
+    pub fn all_graded(&self) -> bool {
+        self.results.iter().all(|r| !r.needs_rerun)
     }
 }
 
