@@ -244,6 +244,7 @@ fn grade_class(
         sandbox: Sandbox::Limits,
         hidden: Vec::new(),
         runner,
+        budget: None,
     };
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});

@@ -1,10 +1,10 @@
-//! Stopping a run cleanly: Ctrl-C sets a flag that running student processes and the
+//! Stopping a run cleanly: Ctrl-C (or a hang-up) sets a flag that running student processes and the
 //! runners check, so every child is killed and nothing half-done is stored.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 /// The exit status of a process stopped by a second signal: 128 + SIGINT, as shells report
 /// an interrupted program.
@@ -25,10 +25,11 @@ pub fn is_requested() -> bool {
     flag().load(Ordering::Relaxed)
 }
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a stop request; a second one, once a stop is
-/// requested, ends the process at once, with the status of an interrupted run (130).
+/// Turns Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal or SSH session went away) into a
+/// stop request; a second one, once a stop is requested, ends the process at once, with the
+/// status of an interrupted run (130).
 pub fn install_interrupt_handler() -> std::io::Result<()> {
-    for signal in [SIGINT, SIGTERM] {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
         // Registered first, so it sees the flag as it was before this signal set it.
         signal_hook::flag::register_conditional_shutdown(
             signal,

@@ -218,6 +218,16 @@ pub enum SetupError {
          BOARDGRADE_PYTHON"
     )]
     PythonNotStarted { why: String },
+    #[error(
+        "the Python at {} does not start inside the sandbox ({sandbox}): {why}; name one that \
+         does with --python-bin or BOARDGRADE_PYTHON, or choose another --sandbox",
+        python.display()
+    )]
+    PythonInSandbox {
+        python: PathBuf,
+        sandbox: &'static str,
+        why: String,
+    },
     #[error("{} did not answer as a Python 3 interpreter: {stderr}", python.display())]
     NotPython { python: PathBuf, stderr: String },
     #[error("all {size} student user ids from {first} are in use by other graders")]

@@ -262,16 +262,30 @@ steps = [{ send = "is_valid_move 0 WHITE" }]
 #[test]
 fn a_submission_picks_its_dialect_and_tags_filter_scenarios() {
     // The bundled specs of every game: the dialect comes from the submission's entry file,
-    // the handout's optional challenges are left out by their tag.
+    // the handout's optional challenges are left out unless a course sets them.
     for submission in [
         "fixtures/pown-chess/pown-chess.py",
         "fixtures/chess/ecs198f/correct/pychess",
         "fixtures/minichess/ecs10/prog67.py",
     ] {
-        let (code, report) = test_json(&["--python", submission, "--skip-tag", "challenge"]);
+        let (code, report) = test_json(&["--python", submission]);
         assert_eq!(code, 0, "{submission}: {report:#}");
     }
-    let (_, report) = test_json(&["specs/pown-chess", "--tag", "challenge"]);
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(
+        &course,
+        "[pown-chess.pown]\nchallenges = [\"score_header\", \"six_by_six\"]\n",
+    )
+    .unwrap();
+    let course = course.display().to_string();
+    let (_, report) = test_json(&[
+        "specs/pown-chess",
+        "--tag",
+        "challenge",
+        "--policy",
+        &course,
+    ]);
     let scenarios = report["scenarios"].as_array().unwrap();
     assert!(!scenarios.is_empty());
     assert!(scenarios.iter().all(|s| s["tags"]

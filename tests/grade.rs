@@ -84,7 +84,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
         "--jobs",
         "2",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 0);
     let got = scores(&report);
     let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
     assert_eq!(
@@ -434,4 +434,80 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
             }
         }
     }
+}
+
+#[test]
+fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = common::project5_specs(
+        dir.path(),
+        &[
+            "create_and_print.toml",
+            "is_valid_move.toml",
+            "move_king.toml",
+        ],
+    );
+    // A correct solution whose every call to create_board takes a second.
+    let correct =
+        std::fs::read_to_string(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
+            .unwrap();
+    let slow = format!(
+        "import time\n{correct}\n_made = create_board\n\n\ndef create_board():\n    \
+         time.sleep(1)\n    return _made()\n"
+    );
+    let submission = dir.path().join(ONE_D);
+    std::fs::write(&submission, slow).unwrap();
+    let out = dir.path().join("out");
+    let grade = |budget: &str| {
+        let (_, report) = grade_json(&[
+            submission.to_str().unwrap(),
+            "--specs",
+            specs.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--budget",
+            budget,
+        ]);
+        report["submissions"][0].clone()
+    };
+    let scenarios = |result: &Value| result["scenarios"].as_array().unwrap().clone();
+    let not_run = |result: &Value| -> Vec<Value> {
+        scenarios(result)
+            .into_iter()
+            .filter(|s| s["detail"] == "not run: the submission's time budget was spent")
+            .collect()
+    };
+
+    let roomy = grade("600");
+    assert!(not_run(&roomy).is_empty(), "{roomy}");
+    assert_eq!(roomy["score"], roomy["max_score"], "{roomy}");
+
+    let tight = grade("1.5");
+    let skipped = not_run(&tight);
+    let total = scenarios(&tight).len();
+    assert!(
+        !skipped.is_empty() && skipped.len() < total,
+        "{} of {total} not run",
+        skipped.len()
+    );
+    for scenario in &skipped {
+        assert_eq!(scenario["verdict"], "timeout", "{scenario}");
+        assert_eq!(scenario["score"], 0.0, "{scenario}");
+        assert!(scenario["max_score"].as_f64().unwrap() > 0.0, "{scenario}");
+    }
+    assert_eq!(tight["max_score"], roomy["max_score"]);
+    assert!(tight["score"].as_f64() < roomy["score"].as_f64(), "{tight}");
+    // The results are written whatever the budget.
+    assert!(out.join("grades.csv").is_file());
+
+    boardgrade()
+        .args(["grade", "--budget", "0"])
+        .arg(&submission)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "not a positive number of seconds",
+        ));
 }

@@ -30,6 +30,11 @@ def move_king(board, position, direction):
 /// The course files for two scenario files of one-d-chess, one of them hidden, with short
 /// time limits so that a hanging submission is cut quickly.
 fn course(dir: &Path) -> PathBuf {
+    course_with(dir, &[])
+}
+
+/// The same course files, written with `extra` arguments.
+fn course_with(dir: &Path, extra: &[&std::ffi::OsStr]) -> PathBuf {
     let specs = dir.join("specs");
     std::fs::create_dir_all(&specs).unwrap();
     let limit = |text: String| {
@@ -57,6 +62,7 @@ fn course(dir: &Path) -> PathBuf {
         .arg("--out")
         .arg(&out)
         .args(["--question", "one-d-chess"])
+        .args(extra)
         .output()
         .unwrap();
     assert!(
@@ -92,6 +98,8 @@ fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bo
     let status = std::process::Command::new("bash")
         .arg(grade.join("serverFilesCourse/boardgrade/run.sh"))
         .env("PL_GRADE_ROOT", &grade)
+        // The system's programs only, as in PrairieLearn's image (not a user's own Python).
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -212,4 +220,65 @@ fn a_grader_failure_still_writes_a_result() {
         .as_str()
         .unwrap()
         .contains("could not grade"));
+}
+
+#[test]
+fn the_course_requirements_are_installed_before_grading() {
+    let scratch = tempfile::tempdir().unwrap();
+    // Every user may enter: the wheel is read by the grader, the submission by a student.
+    std::fs::set_permissions(
+        scratch.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let wheel = common::course_wheel(scratch.path());
+    let requirements = scratch.path().join("requirements.txt");
+    std::fs::write(&requirements, format!("{}\n", wheel.display())).unwrap();
+    let course = course_with(
+        scratch.path(),
+        &["--requirements".as_ref(), requirements.as_os_str()],
+    );
+    let info: Value = serde_json::from_str(
+        &std::fs::read_to_string(course.join("questions/one-d-chess/info.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(info["externalGradingOptions"]["enableNetworking"], true);
+    let shipped = course.join("serverFilesCourse/boardgrade/requirements.txt");
+    assert_eq!(
+        std::fs::read_to_string(shipped).unwrap(),
+        std::fs::read_to_string(&requirements).unwrap()
+    );
+    let source = common::submission_using_course_package(scratch.path());
+    let results = grade_in_layout(
+        &course,
+        scratch.path(),
+        &std::fs::read_to_string(source).unwrap(),
+    );
+    assert_eq!(results["gradable"], true, "{results}");
+    assert_eq!(results["score"], 1.0, "{results}");
+
+    // Without its package (an install that fails), the submission is not gradable.
+    std::fs::write(
+        &requirements,
+        "/nonexistent/coursehelp-0.1-py3-none-any.whl\n",
+    )
+    .unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let course = course_with(
+        other.path(),
+        &["--requirements".as_ref(), requirements.as_os_str()],
+    );
+    let results = grade_in_layout(
+        &course,
+        other.path(),
+        &fixture("one-d-chess/project5/one_d_chess.py"),
+    );
+    assert_eq!(results["gradable"], false, "{results}");
+    assert!(
+        results["message"]
+            .as_str()
+            .unwrap()
+            .contains("requirements.txt"),
+        "{results}"
+    );
 }

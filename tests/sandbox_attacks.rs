@@ -185,33 +185,13 @@ fn the_package_refuses_to_grade_below_its_sandbox() {
     assert!(log.contains("NOT GRADED"), "{log}");
 }
 
-/// A bubblewrap that passes its probe (the first call) and then fails as Docker's default
-/// profile makes it fail, mounting /proc.
-fn failing_bwrap(dir: &Path) -> PathBuf {
-    let state = dir.join("state");
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = dir.join("bwrap");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nif [ -e {state}/probed ]; then\n  echo 'bwrap: Can'\"'\"'t mount proc on /newroot/proc: Operation not permitted' >&2\n  exit 1\nfi\ntouch {state}/probed\nexec bwrap \"$@\"\n",
-            state = state.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
-}
-
 #[test]
 fn a_sandbox_that_fails_at_run_time_gives_errors_not_crashes() {
     if !boardgrade::execution::sandbox::bwrap_works() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let fake = failing_bwrap(dir.path());
+    let fake = common::bwrap_failing_after_probe(dir.path());
     let output = boardgrade()
         .env("BOARDGRADE_BWRAP", &fake)
         .args(["test", "tests/selftest/hostile_game.toml", "--python"])
@@ -564,6 +544,49 @@ fn a_signal_stops_every_command_at_once_with_every_child_killed() {
                 assert_eq!(processes_under(&scratch), Vec::<String>::new(), "{case}");
             }
         }
+    }
+}
+
+/// A dropped terminal or SSH session (SIGHUP) stops a run like Ctrl-C, leaving no student
+/// process, also where nothing else would kill them (`--sandbox none`).
+#[test]
+fn a_hang_up_stops_a_run_and_leaves_no_student_process() {
+    use rustix::process::Signal;
+    for command in ["test", "grade"] {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().join("tmp");
+        std::fs::create_dir_all(&scratch).unwrap();
+        let mut grader = sleeping_run(command, dir.path())
+            .env("TMPDIR", &scratch)
+            .args(["--sandbox", "none"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let student = |p: &String| {
+            ["boardgrade_launch", "adapter_", "boardgrade_fork"]
+                .iter()
+                .any(|name| p.contains(name))
+        };
+        while !processes_under(&scratch).iter().any(student)
+            && started.elapsed() < Duration::from_secs(20)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{command}: never started"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        let pid = rustix::process::Pid::from_raw(grader.id() as i32).unwrap();
+        rustix::process::kill_process(pid, Signal::HUP).unwrap();
+        let asked = Instant::now();
+        let status = grader.wait().unwrap();
+        assert!(asked.elapsed() < Duration::from_secs(1), "{command}");
+        assert_eq!(status.code(), Some(130), "{command}: interrupted");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(processes_under(&scratch), Vec::<String>::new(), "{command}");
     }
 }
 

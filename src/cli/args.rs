@@ -341,8 +341,14 @@ pub struct GradeArgs {
     /// scenarios.
     #[arg(long)]
     pub resume: bool,
-    /// Grade only share K of N of the submissions (by a hash of each one's name, so adding
-    /// students moves no one); `boardgrade merge` joins the N result folders.
+    /// Seconds one submission's scenarios may take: once spent, the rest are not started and
+    /// score 0 ("not run: the submission's time budget was spent"); the results are always
+    /// written. Set it below a platform's own timeout.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
+    pub budget: Option<f64>,
+    /// Grade only share K of N of the submissions (the class in the order of a hash of each
+    /// one's name, cut in N: shares differ by one at most, and a student added later moves
+    /// at most N - 1 others); `boardgrade merge` joins the N result folders.
     #[arg(long, value_name = "K/N")]
     pub partition: Option<boardgrade::grade::Partition>,
     /// The assignment's column name in gradebook.csv.
@@ -432,6 +438,14 @@ pub struct GradescopeArgs {
     /// The zip to write.
     #[arg(long, value_name = "FILE", default_value = "autograder.zip")]
     pub out: PathBuf,
+    /// Seconds a submission's scenarios may take on Gradescope (`grade --budget`): below the
+    /// assignment's timeout (10 minutes unless changed), so results.json is always written.
+    #[arg(long, value_name = "SECONDS", default_value_t = 540.0, value_parser = parse_budget)]
+    pub budget: f64,
+    /// The course's requirements.txt: shipped in the zip and installed by setup.sh into a
+    /// virtual environment whose Python grades the submissions.
+    #[arg(long, value_name = "FILE")]
+    pub requirements: Option<PathBuf>,
     /// How each test's feedback is written: html (boards drawn) or text.
     #[arg(long, value_enum, default_value_t = FeedbackFormat::Html)]
     pub feedback: FeedbackFormat,
@@ -459,6 +473,11 @@ pub struct PrairielearnArgs {
     /// The Docker image grading runs in (it must have Python 3).
     #[arg(long, default_value = boardgrade::package::prairielearn::DEFAULT_IMAGE)]
     pub image: String,
+    /// The course's requirements.txt: shipped with the course files and installed into a
+    /// virtual environment before each grading (the grader then needs the network; an
+    /// image with the packages installed is faster).
+    #[arg(long, value_name = "FILE")]
+    pub requirements: Option<PathBuf>,
 }
 
 /// `engine` takes a game, a dialect and options, as the authoring commands do.
@@ -506,4 +525,12 @@ pub enum VariantCommand {
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
     },
+}
+
+/// A `--budget`: a positive number of seconds.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => Ok(seconds),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
 }

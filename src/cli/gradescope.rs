@@ -18,6 +18,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
     // A zip whose specs do not load would fail every student: refuse to build it.
     let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
     let mut grade_args = resolve::grade_args(&args.only, args.entry.as_deref());
+    grade_args.extend(["--budget".to_string(), args.budget.to_string()]);
     if args.feedback == FeedbackFormat::Text {
         grade_args.extend(["--feedback".to_string(), "text".to_string()]);
     }
@@ -29,6 +30,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
             grade_args,
             sandbox: args.sandbox,
             policy: resolve::policy_file(args.only.policy.as_ref(), &args.specs),
+            requirements: args.requirements.clone(),
         },
         &args.out,
     )?;

@@ -27,17 +27,23 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
             .collect(),
     };
     let binary = resolve::own_binary()?;
+    let time_limits: u64 = scenarios.iter().map(|s| s.time_limit.as_secs()).sum();
+    let mut grade_args = resolve::grade_args(&args.only, args.entry.as_deref());
+    // PrairieLearn's timeout allows the time limits and a margin: the budget leaves the
+    // margin for starting and writing the results.
+    grade_args.extend(["--budget".to_string(), time_limits.max(1).to_string()]);
     let package = Package {
         specs: args.specs.clone(),
         binary,
-        grade_args: resolve::grade_args(&args.only, args.entry.as_deref()),
+        grade_args,
         policy: resolve::policy_file(args.only.policy.as_ref(), &args.specs),
         question: args.question.clone(),
         title,
         image: args.image.clone(),
         entry_files: entry,
-        time_limits: scenarios.iter().map(|s| s.time_limit.as_secs()).sum(),
+        time_limits,
         uuid: new_uuid(),
+        requirements: args.requirements.clone(),
     };
     write_layout(&package, &args.out)?;
     say(&report::package::written(

@@ -280,7 +280,9 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
         .into_iter()
         .filter(|s| keeps(only, s))
         .collect();
-    let (scenarios, notes) = boardgrade::grade::enabled(scenarios)?;
+    let (scenarios, mut notes) = boardgrade::grade::enabled(scenarios)?;
+    let (scenarios, optional) = boardgrade::grade::set_by_course(scenarios);
+    notes.extend(optional);
     for note in notes {
         eprintln!("boardgrade: note: {note}");
     }
@@ -347,6 +349,7 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         sandbox: sandbox(&args.run),
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
+        budget: args.budget.map(std::time::Duration::from_secs_f64),
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
@@ -395,7 +398,11 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         }
         .into());
     }
-    let (loaded, mut scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
+    let (loaded, scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
+    let (mut scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
+    for note in notes {
+        eprintln!("boardgrade: note: {note}");
+    }
     if scenarios.is_empty() && loaded.errors.is_empty() {
         return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
@@ -434,7 +441,7 @@ fn one_dialect(
     let routed = plans.first().map(|plan| match &plan.routing {
         Routing::Graded(route) => Ok(route.dialect),
         Routing::DoesNotLoad { dialect, .. } => Ok(*dialect),
-        Routing::NotGraded { why, .. } => Err(why.clone()),
+        Routing::NotGraded { why, .. } | Routing::GraderFailed { why } => Err(why.clone()),
     });
     match routed.unwrap_or_else(|| Err("nothing to test".into())) {
         Ok(dialect) => Ok(scenarios

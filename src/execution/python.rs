@@ -14,6 +14,9 @@ const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
 const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 
+/// How long an interpreter may take to start (asking its version, or inside the sandbox).
+pub const START_WAIT: Duration = Duration::from_secs(60);
+
 /// How a Python submission under an interface is started.
 #[derive(Debug, Clone, Copy)]
 pub enum PythonLaunch {
@@ -33,18 +36,38 @@ pub struct Interpreter {
     /// The real executable (`sys.executable`), so a slow shim on PATH runs only once.
     pub executable: PathBuf,
     pub version: String,
+    /// The installations it reads (`sys.prefix` and `sys.base_prefix`, and their
+    /// `exec_prefix` twins): a virtual environment and the Python it was made from.
+    pub prefixes: Vec<PathBuf>,
 }
 
+/// Folders a sandbox always shows: an interpreter inside them needs nothing more.
+const SYSTEM: &[&str] = &["/usr", "/bin", "/lib", "/lib64"];
+
 impl Interpreter {
-    /// The installation the interpreter lives in, when it is outside the system folders a
-    /// sandbox always shows (a virtual environment, pyenv, /opt).
-    pub fn prefix(&self) -> Option<PathBuf> {
-        let real = std::fs::canonicalize(&self.executable).ok()?;
-        let prefix = real.parent()?.parent()?.to_path_buf();
-        let system = ["/usr", "/bin", "/lib", "/lib64"]
-            .iter()
-            .any(|d| real.starts_with(d));
-        (!system && prefix != Path::new("/")).then_some(prefix)
+    /// The installations the interpreter lives in that are outside the system folders a
+    /// sandbox always shows (a virtual environment and its base, conda, pyenv, /opt), as
+    /// given and as their links resolve, outermost first and none inside another.
+    pub fn installations(&self) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = Vec::new();
+        let executable_folder = std::fs::canonicalize(&self.executable)
+            .ok()
+            .and_then(|real| Some(real.parent()?.to_path_buf()));
+        let candidates = self.prefixes.iter().cloned().chain(executable_folder);
+        for prefix in candidates {
+            let real = std::fs::canonicalize(&prefix).unwrap_or_else(|_| prefix.clone());
+            for path in [prefix, real] {
+                let system = SYSTEM.iter().any(|d| path.starts_with(d));
+                if !system && path.is_absolute() && path != Path::new("/") {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        found.dedup();
+        let all = found.clone();
+        found.retain(|path| !all.iter().any(|o| o != path && path.starts_with(o)));
+        found
     }
 }
 
@@ -58,15 +81,21 @@ pub fn check_reachable(interpreter: &Interpreter) -> Result<(), Error> {
             e,
         )
     })?;
-    let closed = real.ancestors().find(|path| {
-        let mode = std::fs::metadata(path).map_or(0, |m| m.permissions().mode());
-        mode & 0o001 == 0
-    });
+    let closed = std::iter::once(real)
+        .chain(interpreter.installations())
+        .find_map(|path| {
+            path.ancestors()
+                .find(|folder| {
+                    let mode = std::fs::metadata(folder).map_or(0, |m| m.permissions().mode());
+                    mode & 0o001 == 0
+                })
+                .map(Path::to_path_buf)
+        });
     match closed {
         None => Ok(()),
         Some(path) => Err(SetupError::PythonUnreachable {
             python: interpreter.executable.clone(),
-            closed: path.to_path_buf(),
+            closed: path,
         }
         .into()),
     }
@@ -103,12 +132,15 @@ fn resolve_as_given(candidate: &Path) -> Result<Interpreter, Error> {
         candidate,
         vec![
             "-c".into(),
-            "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3])".into(),
+            "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3]); \
+             print(sys.prefix); print(getattr(sys, 'base_prefix', sys.prefix)); \
+             print(sys.exec_prefix); print(getattr(sys, 'base_exec_prefix', sys.exec_prefix))"
+                .into(),
         ],
         std::env::temp_dir(),
     );
     let limits = Limits {
-        wall: Duration::from_secs(60),
+        wall: START_WAIT,
         ..Limits::default()
     };
     let run = child::run(&launch, b"", &limits);
@@ -131,6 +163,10 @@ fn resolve_as_given(candidate: &Path) -> Result<Interpreter, Error> {
             Ok(Interpreter {
                 executable: PathBuf::from(executable),
                 version: version.to_string(),
+                prefixes: lines
+                    .filter(|line| !line.is_empty())
+                    .map(PathBuf::from)
+                    .collect(),
             })
         }
         (Ending::NotStarted(why), _, _) => {

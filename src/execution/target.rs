@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
-use super::fork::{PythonRunner, Server, LOAD_WAIT};
+use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
 use super::python::{self, PythonLaunch};
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
@@ -61,6 +61,8 @@ pub struct Target {
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
     runner: PythonRunner,
+    /// Whether the interpreter starts inside the sandbox, once asked (why not, if not).
+    interpreter_starts: OnceLock<Result<(), String>>,
 }
 
 /// A game and dialect.
@@ -125,6 +127,7 @@ impl Target {
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
+            interpreter_starts: OnceLock::new(),
         })
     }
 
@@ -264,6 +267,14 @@ impl Target {
         }
         let laid = slot.launches.get(&key)?;
         let launch = laid.runner.as_ref()?;
+        let distrusted = match slot.runners.get(&key) {
+            Some(RunnerState::Loaded { server, .. }) => server.distrusted(),
+            _ => None,
+        };
+        if let Some(why) = distrusted {
+            slot.runners.insert(key, RunnerState::Fresh(why));
+            return None;
+        }
         let starts = match slot.runners.get(&key) {
             Some(RunnerState::Fresh(_)) => return None,
             Some(RunnerState::Loaded { server, .. }) if server.alive() => {
@@ -323,11 +334,10 @@ impl Target {
             }
             TargetSpec::Python(path) => {
                 let launches = self.python_launch(jail, layout, path)?;
-                let prefix = self
-                    .interpreter
-                    .as_ref()
-                    .and_then(python::Interpreter::prefix);
-                view.readable.extend(prefix);
+                if let Some(interpreter) = &self.interpreter {
+                    view.readable.extend(interpreter.installations());
+                    self.check_interpreter(jail, interpreter, &view)?;
+                }
                 let mut loaded = launches.runner;
                 loaded.env = jail.environment(&loaded.env);
                 runner = Some(loaded);
@@ -340,6 +350,56 @@ impl Target {
             launch,
             view,
             runner,
+        })
+    }
+
+    /// Checks, once per target, that the interpreter starts inside the sandbox as `view`
+    /// shows it: one that cannot is the grader's problem (every scenario an `error` naming
+    /// it), not a crash of each student's program.
+    fn check_interpreter(
+        &self,
+        jail: &Jail,
+        interpreter: &python::Interpreter,
+        view: &View,
+    ) -> Result<(), Error> {
+        let result = self.interpreter_starts.get_or_init(|| {
+            if self.sandbox == Sandbox::None {
+                return Ok(());
+            }
+            let mut launch = Launch::new(
+                &interpreter.executable,
+                vec!["-c".into(), "import encodings, sys".into()],
+                jail.dir().to_path_buf(),
+            );
+            launch.env = jail.environment(&[]);
+            let limits = self.sandbox.limits(&Limits {
+                wall: python::START_WAIT,
+                ..Limits::default()
+            });
+            let run = jail.prepare(&launch, view).map_err(|e| e.to_string())?;
+            let execution = child::run(&run.launch, b"", &limits);
+            if let Some(why) = run.sandbox_failure(&execution.stderr_tail) {
+                return Err(why);
+            }
+            match &execution.ending {
+                Ending::Exited(0) => Ok(()),
+                ending => {
+                    let stderr = String::from_utf8_lossy(&execution.stderr_tail);
+                    let last = stderr.trim().lines().last().unwrap_or_default().to_string();
+                    Err(match ending {
+                        Ending::Exited(code) => format!("exit status {code}: {last}"),
+                        other => format!("{other:?}: {last}"),
+                    })
+                }
+            }
+        });
+        result.clone().map_err(|why| {
+            SetupError::PythonInSandbox {
+                python: interpreter.executable.clone(),
+                sandbox: self.sandbox.as_str(),
+                why,
+            }
+            .into()
         })
     }
 
@@ -395,9 +455,13 @@ impl Program {
         let kills = self.out_of_memory_kills();
         let started = Instant::now();
         let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
-        if self.forked_by().is_some_and(|server| !server.alive()) {
+        let stands = self
+            .forked_by()
+            .is_none_or(|server| server.vouch() == Vouch::Stands);
+        if !stands {
             // The runner ended while the scenario ran (the scenario killed it, and under
-            // bubblewrap itself with it): the scenario runs again in a fresh process.
+            // bubblewrap itself with it), or may have touched it (took its exit status, worked
+            // for it): the scenario runs again in a fresh process.
             if let Some(jail_run) = &self.run {
                 jail_run.spawned.store(true, Ordering::Relaxed);
             }
@@ -533,8 +597,11 @@ struct JailRun {
 impl Drop for JailRun {
     fn drop(&mut self) {
         // The run's processes die before the jail can be handed to another scenario, which
-        // gets the folder as this run found it.
+        // gets the folder (and a runner's /tmp and /dev/shm) as this run found it.
         self.run.take();
+        if let Some(server) = &self.server {
+            server.clear_after_scenario();
+        }
         if let Some(slot) = self.slot.take() {
             slot.jail.restore();
             self.free

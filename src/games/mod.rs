@@ -38,7 +38,7 @@ use std::fmt;
 
 pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
-pub use policy_rules::{OptionsOnly, PolicyRules, NO_POLICY_RULES};
+pub use policy_rules::{OptionsOnly, PolicyRules, UnsetPart, NO_POLICY_RULES};
 
 use crate::execution::{Layout, PythonLaunch};
 

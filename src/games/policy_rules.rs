@@ -26,6 +26,23 @@ pub trait PolicyRules: Sync {
     fn variants(&self, _policy: &Policy, _options: &GameOptions) -> Vec<GameOptions> {
         Vec::new()
     }
+
+    /// The optional part of the handout a scenario under `options` tests that the policy
+    /// does not set, if any: such a scenario is left out of every run under that policy, so
+    /// a program that does only the required part is never asked for more. None by default.
+    fn unset_part(&self, _policy: &Policy, _options: &GameOptions) -> Option<UnsetPart> {
+        None
+    }
+}
+
+/// The optional parts of a handout that a course has not set, as [`PolicyRules::unset_part`]
+/// names them: the words of a list option of the policy that would set them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsetPart {
+    /// The list option that sets optional parts (`challenges`).
+    pub option: &'static str,
+    /// The words it would need besides those it holds (`score_header`).
+    pub names: Vec<&'static str>,
 }
 
 /// Options that change no line and add no rules: only their values are read (as the

@@ -111,20 +111,34 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
 /// Every expectation a submission may meet: the scenario's own first, then one for each
 /// set of optional rules the course policy credits ([`crate::games::PolicyRules::variants`]).
 /// Written expectations hold in a variant wherever its reference answers as the scenario's
-/// own does; a variant whose game ends before the input does is left out.
+/// own does; a variant whose game ends before the input does, or whose reference answers
+/// every step as an earlier one does, is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
     let (base, finished) = replay(scenario, &scenario.options)?;
     let mut all = vec![build(scenario, &base, base.clone(), finished)];
+    let mut seen = vec![texts(&base)];
     let variants = scenario
         .game
         .policy_rules(scenario.dialect.name)
         .variants(&scenario.policy, &scenario.options);
     for options in variants {
         if let Ok((replies, finished)) = replay(scenario, &options) {
-            all.push(build(scenario, &base, replies, finished));
+            let answered = texts(&replies);
+            if !seen.contains(&answered) {
+                seen.push(answered);
+                all.push(build(scenario, &base, replies, finished));
+            }
         }
     }
     Ok(all)
+}
+
+/// The text of each reply, with what it also accepts.
+fn texts(replies: &[Reply]) -> Vec<(String, Vec<String>)> {
+    replies
+        .iter()
+        .map(|r| (r.text.clone(), r.also_accepted.clone()))
+        .collect()
 }
 
 /// The input a scenario types: each step's line and a newline.

@@ -212,11 +212,8 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         dialect: scenario.dialect.name.to_string(),
         verdict,
         score: 0.0,
-        max_score: if verdict == Verdict::Error {
-            0.0
-        } else {
-            scenario.points
-        },
+        // The maximum is the scenario's, whatever happened: an `error` scores none of it.
+        max_score: scenario.points,
         first_divergence: None,
         steps_matched: 0,
         steps_total: scenario.steps.len(),
@@ -248,6 +245,15 @@ pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
 }
 
 /// An outcome for a scenario that could not be run at all.
+/// A scenario the submission's own slowness left no time for (its time budget was spent
+/// by its other scenarios): a timeout, scored 0, never run.
+pub fn not_run_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Timeout)
+    }
+}
+
 pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
     Outcome {
         detail: Some(detail),

@@ -33,6 +33,9 @@ pub struct Package {
     /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
     /// (a course file of that name inside the specs gives way to it).
     pub policy: Option<PathBuf>,
+    /// The course's `requirements.txt`: shipped, and installed by `setup.sh` into a virtual
+    /// environment whose interpreter grades the submissions.
+    pub requirements: Option<PathBuf>,
 }
 
 /// Every file of the spec files and folders given, each with its path below its folder
@@ -122,6 +125,14 @@ fn check_inherited(files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     Ok(())
 }
 
+/// The name a course's requirements file has in a package.
+pub const REQUIREMENTS: &str = "requirements.txt";
+
+/// The course's requirements file, read to be shipped.
+pub(crate) fn read_requirements(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+}
+
 /// Quotes a word for a POSIX shell.
 pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
@@ -172,6 +183,11 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
     zip.write_all(&binary).map_err(|e| io("boardgrade", e))?;
 
+    if let Some(requirements) = &package.requirements {
+        zip.start_file(REQUIREMENTS, text).map_err(zip_error)?;
+        zip.write_all(&read_requirements(requirements)?)
+            .map_err(|e| io(REQUIREMENTS, e))?;
+    }
     for (name, bytes) in packaged_specs(&package.specs, package.policy.as_deref())? {
         zip.start_file(name, text).map_err(zip_error)?;
         zip.write_all(&bytes).map_err(|e| io("specs", e))?;

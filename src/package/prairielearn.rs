@@ -30,6 +30,8 @@ pub const DEFAULT_IMAGE: &str = "prairielearn/grader-python";
 /// Seconds PrairieLearn allows beyond the scenarios' own time limits (starting the
 /// container, Python, the reports).
 const TIMEOUT_MARGIN: u64 = 30;
+/// Seconds more when the course's packages are installed before grading.
+const INSTALL_MARGIN: u64 = 60;
 
 /// What the course files hold.
 #[derive(Debug, Clone)]
@@ -55,6 +57,9 @@ pub struct Package {
     pub time_limits: u64,
     /// The question's UUID (PrairieLearn wants one per question).
     pub uuid: String,
+    /// The course's `requirements.txt`: shipped beside the entrypoint, which installs it
+    /// into a virtual environment before grading.
+    pub requirements: Option<PathBuf>,
 }
 
 /// The entrypoint script with the grade arguments filled in.
@@ -78,7 +83,11 @@ pub fn info_json(package: &Package) -> serde_json::Value {
             "image": package.image,
             "serverFilesCourse": ["boardgrade/"],
             "entrypoint": "/grade/serverFilesCourse/boardgrade/run.sh",
-            "timeout": package.time_limits + TIMEOUT_MARGIN,
+            "timeout": package.time_limits
+                + TIMEOUT_MARGIN
+                + if package.requirements.is_some() { INSTALL_MARGIN } else { 0 },
+            // Installing the course's packages needs the network.
+            "enableNetworking": package.requirements.is_some(),
         }
     })
 }
@@ -128,6 +137,13 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
         run_script(&package.grade_args).as_bytes(),
         true,
     )?;
+    if let Some(requirements) = &package.requirements {
+        write(
+            &server.join(super::REQUIREMENTS),
+            &super::read_requirements(requirements)?,
+            false,
+        )?;
+    }
     let question = out.join("questions").join(&package.question);
     let info = serde_json::to_vec_pretty(&info_json(package))
         .map_err(|e| Error::encode("info.json", e))?;
@@ -178,6 +194,7 @@ mod tests {
             entry_files: vec!["prog67.py".into(), "pychess/logic/chess_logic.py".into()],
             time_limits: 40,
             uuid: "6f1c1a52-0000-4000-8000-000000000000".into(),
+            requirements: None,
         }
     }
 

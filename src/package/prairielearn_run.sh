@@ -10,12 +10,28 @@ mkdir -p "$results"
 rm -f "$results/results.json"
 work="$(mktemp -d)"
 [ -x "$here/boardgrade" ] || chmod +x "$here/boardgrade"
+# The course's packages (requirements.txt beside this script) go into a virtual environment
+# every user can run, whose Python grades the submission; an install that fails is the
+# course's problem, so the submission is not gradable and costs no attempt.
+if [ -f "$here/requirements.txt" ]; then
+    venv="$(mktemp -d /tmp/boardgrade-python.XXXXXX)" && chmod 755 "$venv" &&
+        python3 -m venv "$venv" &&
+        "$venv/bin/pip" install --no-cache-dir --quiet -r "$here/requirements.txt" >&2 &&
+        chmod -R go+rX "$venv" || {
+        cat > "$results/results.json" <<JSON
+{"gradable": false, "score": 0, "message": "The autograder could not install the course's Python packages (requirements.txt). Please tell the course staff.", "output": "", "tests": []}
+JSON
+        exit 0
+    }
+    export BOARDGRADE_PYTHON="$venv/bin/python3"
+fi
 "$here/boardgrade" grade "$root/student" --one-submission --specs "$root/tests/specs" \
     --format prairielearn --out "$work" @ARGS@
 status=$?
-# 0: every test passed; 1: some did not. Anything else is the grader's failure, not the
-# student's: the submission is reported as not gradable, so it costs no attempt.
-if [ "$status" -le 1 ] && [ -f "$work/results.json" ]; then
+# 0: graded (whatever the grade); 3: the grader failed on it, and its results.json says so
+# (gradable: false). Anything else is the grader's failure too, not the student's: the
+# submission is reported as not gradable, so it costs no attempt.
+if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; } && [ -f "$work/results.json" ]; then
     cp "$work/results.json" "$results/results.json"
 else
     cat > "$results/results.json" <<JSON

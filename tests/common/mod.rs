@@ -3,7 +3,7 @@
 
 pub mod schema;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -147,4 +147,71 @@ pub fn make_class(class: &Path, members: &[(&str, &str, &str)]) -> std::path::Pa
         .unwrap();
     }
     class.to_path_buf()
+}
+
+/// A bubblewrap that passes every probe of the sandbox (the command `true`) and then fails
+/// every real run as Docker's default profile makes it fail, mounting /proc: a sandbox that
+/// breaks after its check. Written as `dir/bwrap`; give it as `BOARDGRADE_BWRAP`.
+pub fn bwrap_failing_after_probe(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("bwrap");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nfor last; do :; done\nif [ \"$last\" = true ]; then exec bwrap \"$@\"; fi\n\
+         echo \"bwrap: Can't mount proc on /newroot/proc: Operation not permitted\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// A wheel of the package `coursehelp` (one module with one function), made by
+/// hand: installing it needs no network and no build tools.
+pub fn course_wheel(dir: &Path) -> PathBuf {
+    let wheel = dir.join("coursehelp-0.1-py3-none-any.whl");
+    let script = r#"
+import base64, hashlib, sys, zipfile
+files = {
+    "coursehelp/__init__.py": "def checked(board):\n    return list(board)\n",
+    "coursehelp-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: coursehelp\nVersion: 0.1\n",
+    "coursehelp-0.1.dist-info/WHEEL":
+        "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+record = ""
+for name, text in files.items():
+    digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+    record += "%s,sha256=%s,%d\n" % (name, digest.decode(), len(text.encode()))
+files["coursehelp-0.1.dist-info/RECORD"] = record + "coursehelp-0.1.dist-info/RECORD,,\n"
+with zipfile.ZipFile(sys.argv[1], "w") as wheel:
+    for name, text in files.items():
+        wheel.writestr(name, text)
+"#;
+    let status = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&wheel)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success());
+    wheel
+}
+
+/// The project5 reference solution, whose `create_board` uses the course package.
+pub fn submission_using_course_package(dir: &Path) -> PathBuf {
+    let correct = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/one-d-chess/project5/one_d_chess.py"
+    ))
+    .unwrap();
+    let path = dir.join("one_d_chess.py");
+    std::fs::write(
+        &path,
+        format!(
+            "import coursehelp\n{correct}\n_made_here = create_board\n\n\n\
+             def create_board():\n    return coursehelp.checked(_made_here())\n"
+        ),
+    )
+    .unwrap();
+    path
 }

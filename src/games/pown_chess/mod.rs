@@ -19,7 +19,7 @@ pub use board::{Board, InvalidMove, MoveOutcome, SetupError};
 pub use dialect::{PownBoards, PownChess};
 pub use lenient::{canonical_line, lenient_alternatives};
 pub use messages::{GAME_OVER, INVALID_MOVE, TIE};
-pub use options::{BoardSize, OptionsError, PownOptions};
+pub use options::{BoardSize, CountOrder, CounterPlace, OptionsError, PownOptions};
 pub use program::{end_of_game, transcript, PownProgram};
 pub use render::{board_width, center, display_board, render_grid};
 pub use square::{Color, Square};

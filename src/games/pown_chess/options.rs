@@ -43,6 +43,35 @@ impl From<BoardSize> for usize {
     }
 }
 
+/// Where challenge 2's move counter goes when challenge 1's score line is on too. The
+/// handout says only "in addition to 1, show a move counter above the board": its example
+/// counter carries the score, so the reference prints it alone, and a program that keeps the
+/// score line and adds the counter beside it has done the challenge as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterPlace {
+    /// The counter line takes the score line's place.
+    #[default]
+    Alone,
+    /// The counter line, then the score line.
+    AboveScore,
+    /// The score line, then the counter line.
+    BelowScore,
+}
+
+/// The order of the two piece counts at the end of the game. The handout's one example
+/// (`There are no more moves for w`, `b has 3 pieces`, `w has 2 pieces`) shows the opponent's
+/// count first; its text names no order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountOrder {
+    /// The opponent's count, then the stuck player's (the handout's example).
+    #[default]
+    OpponentFirst,
+    /// The stuck player's count, then the opponent's.
+    StuckFirst,
+}
+
 /// Why a set of options was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OptionsError {
@@ -63,8 +92,16 @@ pub struct PownOptions {
     /// Challenge 2: a centred `Move #17 -- w: 5 b:4` line above the board (it carries the
     /// score, so it takes the place of the score line).
     pub move_counter: bool,
+    /// Where the counter goes when the score line is on too.
+    pub counter_place: CounterPlace,
     /// Challenge 3: after `INVALID MOVE` the same player is asked again.
     pub reprompt_invalid: bool,
+    /// The order of the piece counts at the end of the game.
+    pub count_order: CountOrder,
+    /// A typed square counts only as written: upper-case letter, no space around it (the
+    /// handout's "be MEAN to players who can't type"). Off: surrounding white space is
+    /// ignored and a lower-case letter is read as upper case.
+    pub strict_input: bool,
     /// The side of the board.
     pub size: BoardSize,
 }

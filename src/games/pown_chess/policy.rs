@@ -1,15 +1,22 @@
 //! The `pown` course-policy options: which of the handout's optional challenges the course
-//! set (a submission that implements them is graded under them everywhere), and other
-//! wordings of the tie line.
+//! set (a submission that implements them is graded under them everywhere, and a scenario
+//! about a challenge the course did not set is left out), and other wordings of the tie line.
+//! Challenge 2's counter is accepted alone or beside the score line wherever it is graded.
+//! Two readings the handout leaves open are accepted both ways unless the course says
+//! otherwise: the order of the end-of-game counts, and strict or forgiving input.
 
 use std::borrow::Cow;
 
 use super::messages::TIE;
-use crate::games::{GameOptions, PolicyRules};
+use crate::games::{GameOptions, PolicyRules, UnsetPart};
 use crate::policy::{DefaultValue, Policy, PolicyOption};
 
 const CHALLENGES: &str = "challenges";
 const TIE_WORDING: &str = "tie_wording";
+const COUNT_ORDER: &str = "count_order";
+const INPUT: &str = "input";
+/// The value of `count_order` and `input` that accepts both readings.
+const EITHER: &str = "either";
 
 /// A challenge, by its policy name: the scenario option that turns it on, and its value.
 fn challenge_option(name: &str) -> Option<(&'static str, toml::Value)> {
@@ -42,7 +49,42 @@ const OPTIONS: &[PolicyOption] = &[
         choices: &[],
         about: "other lines accepted in place of `It's a tie!!`",
     },
+    PolicyOption {
+        key: COUNT_ORDER,
+        default: DefaultValue::Word(EITHER),
+        choices: &[EITHER, "opponent_first"],
+        about: "the order of the end-of-game piece counts: `either`, or only the handout example's `opponent_first`",
+    },
+    PolicyOption {
+        key: INPUT,
+        default: DefaultValue::Word(EITHER),
+        choices: &[EITHER, "forgiving"],
+        about: "typed squares: `either` a strict program (only `B1` as written) or a forgiving one (` b1 `) passes, or only `forgiving`",
+    },
 ];
+
+/// The scenario options of the readings the policy accepts besides the reference's own.
+fn readings(policy: &Policy) -> Vec<Vec<(&'static str, toml::Value)>> {
+    let mut readings = vec![Vec::new()];
+    let mut both = |key: &'static str, value: toml::Value| {
+        let more: Vec<_> = readings
+            .iter()
+            .map(|reading: &Vec<(&'static str, toml::Value)>| {
+                let mut reading = reading.clone();
+                reading.push((key, value.clone()));
+                reading
+            })
+            .collect();
+        readings.extend(more);
+    };
+    if policy.word(COUNT_ORDER) == EITHER {
+        both("count_order", toml::Value::String("stuck_first".into()));
+    }
+    if policy.word(INPUT) == EITHER {
+        both("strict_input", toml::Value::Boolean(true));
+    }
+    readings
+}
 
 /// The policy rules of pown chess.
 pub struct Challenges;
@@ -62,28 +104,93 @@ impl PolicyRules for Challenges {
     }
 
     /// The scenario's options with every combination of the set challenges it does not turn on
-    /// itself.
+    /// itself, and each of those (the scenario's own included) that shows both the score and
+    /// the counter also with the counter beside the score line, above or below it; each of
+    /// them under every reading the policy accepts (count order, strict input).
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-        let extra: Vec<&str> = policy
-            .words(CHALLENGES)
-            .iter()
-            .map(String::as_str)
-            .filter(|name| !is_on(options, name))
-            .collect();
-        let mut variants = Vec::new();
-        for mask in 1..(1u32 << extra.len()) {
-            let mut variant = options.clone();
-            for (bit, name) in extra.iter().enumerate() {
-                if mask & (1 << bit) != 0 {
-                    if let Some((key, on)) = challenge_option(name) {
-                        variant.insert(key.to_string(), on);
+        let readings = readings(policy);
+        let mut all = Vec::new();
+        for challenges in std::iter::once(options.clone()).chain(combinations(policy, options)) {
+            let placed: Vec<GameOptions> = std::iter::once(challenges.clone())
+                .chain(counter_beside(&challenges))
+                .collect();
+            for variant in placed {
+                for reading in &readings {
+                    let mut read = variant.clone();
+                    for (key, value) in reading {
+                        read.insert(key.to_string(), value.clone());
+                    }
+                    if &read != options {
+                        all.push(read);
                     }
                 }
             }
-            variants.push(variant);
         }
-        variants
+        all
     }
+
+    /// The challenges the scenario turns on that the course did not set.
+    fn unset_part(&self, policy: &Policy, options: &GameOptions) -> Option<UnsetPart> {
+        let set = policy.words(CHALLENGES);
+        let unset: Vec<&str> = ALL_CHALLENGES
+            .iter()
+            .copied()
+            .filter(|name| is_on(options, name) && !set.iter().any(|s| s == name))
+            .collect();
+        if unset.is_empty() {
+            return None;
+        }
+        Some(UnsetPart {
+            option: CHALLENGES,
+            names: unset,
+        })
+    }
+}
+
+/// The scenario option that places the counter beside the score line, and its values other
+/// than the reference's own (`alone`).
+const COUNTER_PLACE: &str = "counter_place";
+const COUNTER_BESIDE: [&str; 2] = ["above_score", "below_score"];
+
+/// The scenario's options with every combination of the set challenges it does not turn on
+/// itself (the scenario's own options not among them).
+fn combinations(policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
+    let extra: Vec<&str> = policy
+        .words(CHALLENGES)
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !is_on(options, name))
+        .collect();
+    let mut variants = Vec::new();
+    for mask in 1..(1u32 << extra.len()) {
+        let mut variant = options.clone();
+        for (bit, name) in extra.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                if let Some((key, on)) = challenge_option(name) {
+                    variant.insert(key.to_string(), on);
+                }
+            }
+        }
+        variants.push(variant);
+    }
+    variants
+}
+
+/// `options` with the counter beside the score line, above it and below it, where both
+/// are on (none otherwise).
+fn counter_beside(options: &GameOptions) -> impl Iterator<Item = GameOptions> + '_ {
+    let both = is_on(options, "score_header") && is_on(options, "move_counter");
+    COUNTER_BESIDE
+        .iter()
+        .filter(move |_| both)
+        .map(move |place| {
+            let mut beside = options.clone();
+            beside.insert(
+                COUNTER_PLACE.to_string(),
+                toml::Value::String(place.to_string()),
+            );
+            beside
+        })
 }
 
 /// Whether challenge `name` is on in `options`.
@@ -96,9 +203,12 @@ mod tests {
     use super::*;
     use crate::policy::Value;
 
-    /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty).
+    /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty), and
+    /// the one reading of the counts and input that the reference follows.
     fn policy(key: &'static str, words: &[&str]) -> Policy {
         let mut policy = Policy::defaults(OPTIONS);
+        policy.set(COUNT_ORDER, Value::Word("opponent_first".into()));
+        policy.set(INPUT, Value::Word("forgiving".into()));
         if !key.is_empty() {
             policy.set(
                 key,
@@ -114,7 +224,12 @@ mod tests {
             .variants(&policy("", &[]), &GameOptions::new())
             .is_empty());
         let all = policy(CHALLENGES, ALL_CHALLENGES);
-        assert_eq!(Challenges.variants(&all, &GameOptions::new()).len(), 15);
+        // 15 combinations; the 4 with both the score and the counter come twice more, with
+        // the counter above and below the score line.
+        assert_eq!(
+            Challenges.variants(&all, &GameOptions::new()).len(),
+            15 + 2 * 4
+        );
         let one = policy(CHALLENGES, &["reprompt_invalid"]);
         let only = Challenges.variants(&one, &GameOptions::new());
         assert_eq!(only.len(), 1);
@@ -125,6 +240,82 @@ mod tests {
         let mut reprompting = GameOptions::new();
         reprompting.insert("reprompt_invalid".into(), toml::Value::Boolean(true));
         assert!(Challenges.variants(&one, &reprompting).is_empty());
+    }
+
+    /// Options with each challenge of `names` on.
+    fn on(names: &[&str]) -> GameOptions {
+        let mut options = GameOptions::new();
+        for name in names {
+            let (key, value) = challenge_option(name).unwrap();
+            options.insert(key.to_string(), value);
+        }
+        options
+    }
+
+    #[test]
+    fn the_counter_is_also_graded_beside_the_score_line() {
+        let none = policy("", &[]);
+        let both = on(&["score_header", "move_counter"]);
+        let variants = Challenges.variants(&none, &both);
+        let places: Vec<Option<&toml::Value>> =
+            variants.iter().map(|v| v.get(COUNTER_PLACE)).collect();
+        assert_eq!(
+            places,
+            [
+                Some(&toml::Value::String("above_score".into())),
+                Some(&toml::Value::String("below_score".into()))
+            ]
+        );
+        assert!(Challenges
+            .variants(&none, &on(&["move_counter"]))
+            .is_empty());
+    }
+
+    #[test]
+    fn a_scenario_about_a_challenge_the_course_did_not_set_is_left_out() {
+        let none = policy("", &[]);
+        assert_eq!(Challenges.unset_part(&none, &GameOptions::new()), None);
+        assert_eq!(
+            Challenges.unset_part(&none, &on(&["six_by_six", "score_header"])),
+            Some(UnsetPart {
+                option: CHALLENGES,
+                names: vec!["score_header", "six_by_six"],
+            })
+        );
+        let some = policy(CHALLENGES, &["score_header"]);
+        assert_eq!(Challenges.unset_part(&some, &on(&["score_header"])), None);
+        assert_eq!(
+            Challenges
+                .unset_part(&some, &on(&["score_header", "move_counter"]))
+                .map(|u| u.names),
+            Some(vec!["move_counter"])
+        );
+    }
+
+    #[test]
+    fn both_readings_of_counts_and_input_are_graded_by_default() {
+        let defaults = Policy::defaults(OPTIONS);
+        let variants = Challenges.variants(&defaults, &GameOptions::new());
+        let shown: Vec<String> = variants
+            .iter()
+            .map(|v| toml::to_string(v).unwrap())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "count_order = \"stuck_first\"\n",
+                "strict_input = true\n",
+                "count_order = \"stuck_first\"\nstrict_input = true\n",
+            ]
+        );
+        let mut one = Policy::defaults(OPTIONS);
+        one.set(COUNT_ORDER, Value::Word("opponent_first".into()));
+        let variants = Challenges.variants(&one, &GameOptions::new());
+        assert_eq!(variants.len(), 1);
+        assert_eq!(
+            variants[0].get("strict_input"),
+            Some(&toml::Value::Boolean(true))
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use super::board::{Board, InvalidMove, MoveOutcome};
 use super::messages;
-use super::options::PownOptions;
+use super::options::{CountOrder, PownOptions};
 use super::render::display_board;
 use super::square::Color;
 
@@ -68,7 +68,12 @@ impl PownProgram {
         if self.finished {
             return String::new();
         }
-        let mut out = match self.try_move(trim_like_python(line)) {
+        let typed = if self.options.strict_input {
+            strict(line)
+        } else {
+            trim_like_python(line)
+        };
+        let mut out = match self.try_move(typed) {
             Ok(outcome) => {
                 self.moves_played += 1;
                 answer_lines(&outcome)
@@ -93,7 +98,7 @@ impl PownProgram {
         let player = self.board.to_move();
         if self.board.moves_remaining(player) == 0 {
             self.finished = true;
-            return end_of_game(&self.board, player);
+            return end_of_game(&self.board, player, self.options.count_order);
         }
         let mut out = display_board(&self.board, &self.options, self.moves_played + 1);
         out.push_str(&messages::prompt(player));
@@ -126,8 +131,8 @@ fn answer_lines(outcome: &MoveOutcome) -> String {
 }
 
 /// The end of the game when `stuck`, the player to move, has no movable pown: who is stuck,
-/// the opponent's count, `stuck`'s count, the winner (more powns) or a tie, `GAME OVER`.
-pub fn end_of_game(board: &Board, stuck: Color) -> String {
+/// the two counts in `order`, the winner (more powns) or a tie, `GAME OVER`.
+pub fn end_of_game(board: &Board, stuck: Color, order: CountOrder) -> String {
     let other = stuck.opponent();
     let (stuck_count, other_count) = (board.count_pieces(stuck), board.count_pieces(other));
     let result = match stuck_count.cmp(&other_count) {
@@ -135,16 +140,33 @@ pub fn end_of_game(board: &Board, stuck: Color) -> String {
         std::cmp::Ordering::Less => messages::wins_line(other),
         std::cmp::Ordering::Equal => messages::TIE.to_string(),
     };
+    let (first, second) = match order {
+        CountOrder::OpponentFirst => ((other, other_count), (stuck, stuck_count)),
+        CountOrder::StuckFirst => ((stuck, stuck_count), (other, other_count)),
+    };
     [
         messages::no_more_moves(stuck),
-        messages::pieces_line(other, other_count),
-        messages::pieces_line(stuck, stuck_count),
+        messages::pieces_line(first.0, first.1),
+        messages::pieces_line(second.0, second.1),
         result,
         messages::GAME_OVER.to_string(),
     ]
     .iter()
     .map(|line| format!("{line}\n"))
     .collect()
+}
+
+/// The line as a strict program reads it: only an upper-case square name, as written, is a
+/// square (anything else is no square, so `INVALID MOVE`).
+fn strict(line: &str) -> &str {
+    if line
+        .bytes()
+        .any(|b| b.is_ascii_lowercase() || b.is_ascii_whitespace())
+    {
+        ""
+    } else {
+        line
+    }
 }
 
 /// Strips what Python's `str.strip()` strips: Unicode white space and the separators

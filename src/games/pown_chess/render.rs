@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use super::board::Board;
-use super::options::{BoardSize, PownOptions};
+use super::options::{BoardSize, CounterPlace, PownOptions};
 use super::square::{Color, Square};
 
 /// The width of every board line: 36 on 8 x 8, 28 on 6 x 6.
@@ -73,25 +73,34 @@ pub fn center(text: &str, width: usize) -> String {
     format!("{}{text}{}", " ".repeat(left), " ".repeat(margin - left))
 }
 
-/// The centred line above the board that the options ask for, if any: the move counter (which
-/// carries the score) when it is on, else the score when that is on.
-pub fn title_line(board: &Board, options: &PownOptions, move_number: usize) -> Option<String> {
-    let text = if options.move_counter {
-        counter_text(board, move_number)
-    } else if options.score_header {
-        score_text(board)
-    } else {
-        return None;
-    };
-    Some(center(&text, board_width(board.size())))
+/// The centred lines above the board that the options ask for: the move counter (which
+/// carries the score) when it is on, beside the score line where the options put it there;
+/// else the score when that is on.
+pub fn title_lines(board: &Board, options: &PownOptions, move_number: usize) -> Vec<String> {
+    let width = board_width(board.size());
+    let score = || center(&score_text(board), width);
+    let counter = || center(&counter_text(board, move_number), width);
+    match (options.move_counter, options.score_header) {
+        (false, false) => Vec::new(),
+        (false, true) => vec![score()],
+        (true, false) => vec![counter()],
+        (true, true) => match options.counter_place {
+            CounterPlace::Alone => vec![counter()],
+            CounterPlace::AboveScore => vec![counter(), score()],
+            CounterPlace::BelowScore => vec![score(), counter()],
+        },
+    }
 }
 
-/// What `display_board()` prints: the optional title line, then the grid.
+/// What `display_board()` prints: the optional title lines, then the grid.
 pub fn display_board(board: &Board, options: &PownOptions, move_number: usize) -> String {
-    match title_line(board, options, move_number) {
-        Some(title) => format!("{title}\n{}", render_grid(board)),
-        None => render_grid(board),
+    let mut shown = String::new();
+    for title in title_lines(board, options, move_number) {
+        shown.push_str(&title);
+        shown.push('\n');
     }
+    shown.push_str(&render_grid(board));
+    shown
 }
 
 #[cfg(test)]
@@ -214,6 +223,32 @@ mod tests {
     #[test]
     fn no_title_without_options() {
         let board = Board::new(BoardSize::Eight);
-        assert_eq!(title_line(&board, &PownOptions::default(), 3), None);
+        assert!(title_lines(&board, &PownOptions::default(), 3).is_empty());
+    }
+
+    #[test]
+    fn the_counter_may_sit_beside_the_score_line() {
+        let board = Board::new(BoardSize::Eight);
+        let score = "             w: 8 b: 8              ";
+        let counter = "        Move #3 -- w: 8 b:8         ";
+        for (place, lines) in [
+            (CounterPlace::Alone, vec![counter]),
+            (CounterPlace::AboveScore, vec![counter, score]),
+            (CounterPlace::BelowScore, vec![score, counter]),
+        ] {
+            let options = PownOptions {
+                score_header: true,
+                move_counter: true,
+                counter_place: place,
+                ..PownOptions::default()
+            };
+            assert_eq!(title_lines(&board, &options, 3), lines, "{place:?}");
+            // Without the score line the counter stands alone wherever it is placed.
+            let counter_only = PownOptions {
+                score_header: false,
+                ..options
+            };
+            assert_eq!(title_lines(&board, &counter_only, 3), vec![counter]);
+        }
     }
 }

@@ -1,0 +1,188 @@
+//! A course's own interpreter (a virtual environment with the course's packages) under
+//! bubblewrap: its installation and its base are shown read-only, so a correct submission
+//! that imports a course package gets full marks; an interpreter that cannot start inside
+//! the sandbox is the grader's `error`, naming it, never a student's `crash`.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Command;
+
+use common::{course_wheel, submission_using_course_package, test_json};
+
+/// Whether bubblewrap works here; says loudly why the test does nothing where it does not.
+fn bwrap_or_skip(test: &str) -> bool {
+    let works = boardgrade::execution::sandbox::bwrap_works();
+    if !works {
+        eprintln!("SKIPPED {test}: bubblewrap cannot run on this machine");
+    }
+    works
+}
+
+/// A folder every user may enter (student users must reach the interpreter in it).
+fn open_tempdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[test]
+fn a_virtualenv_with_a_course_package_grades_full_marks_under_bubblewrap() {
+    if !bwrap_or_skip("a_virtualenv_with_a_course_package_grades_full_marks_under_bubblewrap") {
+        return;
+    }
+    let dir = open_tempdir();
+    let venv = dir.path().join("venv");
+    // The system's Python: a student user can reach it whoever the grader is.
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .expect("python3 -m venv runs");
+    assert!(made.success(), "python3 -m venv failed");
+    let wheel = course_wheel(dir.path());
+    let installed = Command::new(venv.join("bin/python3"))
+        .args(["-m", "pip", "install", "--no-index", "--quiet"])
+        .arg(&wheel)
+        .status()
+        .expect("pip runs");
+    assert!(
+        installed.success(),
+        "pip install of the course wheel failed"
+    );
+    let submission = submission_using_course_package(dir.path());
+    let python = venv.join("bin/python3");
+
+    for runner in ["fork", "fresh"] {
+        let (code, report) = test_json(&[
+            "specs/one-d-chess/project5",
+            "--python",
+            submission.to_str().unwrap(),
+            "--python-bin",
+            python.to_str().unwrap(),
+            "--sandbox",
+            "bwrap",
+            "--python-runner",
+            runner,
+        ]);
+        let summary = &report["summary"];
+        assert_eq!(
+            (code, summary["failed"].as_u64(), summary["errors"].as_u64()),
+            (0, Some(0), Some(0)),
+            "{runner}: {summary}\n{:#?}",
+            common::failures(&report)
+        );
+        assert_eq!(
+            summary["score"], summary["max_score"],
+            "{runner}: {summary}"
+        );
+        assert!(summary["passed"].as_u64().unwrap() > 20, "{summary}");
+    }
+
+    // The same submission with the system's Python, which lacks the course package, fails.
+    let (_, report) = test_json(&[
+        "specs/one-d-chess/project5",
+        "--python",
+        submission.to_str().unwrap(),
+        "--python-bin",
+        "/usr/bin/python3",
+        "--sandbox",
+        "bwrap",
+        "--filter",
+        "create_board",
+    ]);
+    assert_eq!(report["summary"]["passed"], 0, "{}", report["summary"]);
+}
+
+#[test]
+fn an_interpreter_that_cannot_start_in_the_sandbox_is_an_error_naming_it() {
+    if !bwrap_or_skip("an_interpreter_that_cannot_start_in_the_sandbox_is_an_error_naming_it") {
+        return;
+    }
+    let dir = open_tempdir();
+    // An interpreter that answers the grader's question outside the sandbox but runs, for
+    // everything else, a Python in a folder the sandbox does not show.
+    let hidden = dir.path().join("elsewhere");
+    std::fs::create_dir(&hidden).unwrap();
+    std::os::unix::fs::symlink("/usr/bin/python3", hidden.join("python3")).unwrap();
+    let bin = dir.path().join("course/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let python = bin.join("python3");
+    std::fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ncase \"$2\" in\n  'import sys; print(sys.executable)'*)\n    \
+             printf '%s\\n' {me} 3.11.0 {prefix} {prefix} {prefix} {prefix}; exit 0;;\nesac\n\
+             exec {hidden}/python3 \"$@\"\n",
+            me = python.display(),
+            prefix = dir.path().join("course").display(),
+            hidden = hidden.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (_, report) = test_json(&[
+        "specs/one-d-chess/project5",
+        "--python",
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+        "--python-bin",
+        python.to_str().unwrap(),
+        "--sandbox",
+        "bwrap",
+    ]);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert!(!scenarios.is_empty());
+    for scenario in scenarios {
+        assert_eq!(scenario["verdict"], "error", "{scenario}");
+        let text = scenario.to_string();
+        assert!(
+            text.contains(&python.display().to_string()) && text.contains("does not start"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn the_gradescope_zip_ships_the_requirements_and_grades_with_their_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let requirements = dir.path().join("requirements.txt");
+    std::fs::write(&requirements, "numpy==1.26.4\n").unwrap();
+    let zip = dir.path().join("autograder.zip");
+    common::boardgrade()
+        .args([
+            "gradescope",
+            "--specs",
+            "specs/one-d-chess/project5",
+            "--out",
+        ])
+        .arg(&zip)
+        .arg("--requirements")
+        .arg(&requirements)
+        .assert()
+        .success();
+    let unpacked = dir.path().join("source");
+    common::unzip(&zip, &unpacked);
+    assert_eq!(
+        std::fs::read_to_string(unpacked.join("requirements.txt")).unwrap(),
+        "numpy==1.26.4\n"
+    );
+    let setup = std::fs::read_to_string(unpacked.join("setup.sh")).unwrap();
+    assert!(setup.contains("-m venv /opt/boardgrade-python"), "{setup}");
+    assert!(
+        setup.contains("/opt/boardgrade-python/bin/pip install --no-cache-dir \\\n        -r /autograder/source/requirements.txt"),
+        "{setup}"
+    );
+    let run = std::fs::read_to_string(unpacked.join("run_autograder")).unwrap();
+    let export = run.find("BOARDGRADE_PYTHON=/opt/boardgrade-python/bin/python3");
+    let exec = run.find("exec \"$bin\"");
+    assert!(export.is_some() && export < exec, "{run}");
+    // Both scripts are valid shell.
+    for script in ["setup.sh", "run_autograder"] {
+        let status = Command::new("bash")
+            .arg("-n")
+            .arg(unpacked.join(script))
+            .status()
+            .unwrap();
+        assert!(status.success(), "{script}");
+    }
+}
