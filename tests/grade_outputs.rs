@@ -57,7 +57,7 @@ fn three_partitions_merged_equal_one_whole_run() {
     let whole = dir.path().join("whole");
     let report = format!("json={}", whole.join("all.json").display());
     let output = grade(&class, &specs, &whole, &["--report", &report]);
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
 
     let mut parts = Vec::new();
     let mut sizes = Vec::new();
@@ -89,7 +89,7 @@ fn three_partitions_merged_equal_one_whole_run() {
         ])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
     for file in ["grades.csv", "gradebook.csv", "summary.txt", "summary.json"] {
         let (one, joined) = (read(&whole.join(file)), read(&merged.join(file)));
         assert!(joined == one, "{file} differs:\n{one}\n---\n{joined}");
@@ -153,7 +153,7 @@ fn several_reports_from_one_run_and_a_gradebook() {
             &format!("csv={}", csv.display()),
         ],
     );
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
     let xml = read(&junit);
     assert!(xml.contains("<testsuite name=\"student.0\""), "{xml}");
     let document: serde_json::Value = serde_json::from_str(&read(&json)).unwrap();

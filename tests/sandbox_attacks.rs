@@ -185,33 +185,13 @@ fn the_package_refuses_to_grade_below_its_sandbox() {
     assert!(log.contains("NOT GRADED"), "{log}");
 }
 
-/// A bubblewrap that passes its probe (the first call) and then fails as Docker's default
-/// profile makes it fail, mounting /proc.
-fn failing_bwrap(dir: &Path) -> PathBuf {
-    let state = dir.join("state");
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = dir.join("bwrap");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nif [ -e {state}/probed ]; then\n  echo 'bwrap: Can'\"'\"'t mount proc on /newroot/proc: Operation not permitted' >&2\n  exit 1\nfi\ntouch {state}/probed\nexec bwrap \"$@\"\n",
-            state = state.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
-}
-
 #[test]
 fn a_sandbox_that_fails_at_run_time_gives_errors_not_crashes() {
     if !boardgrade::execution::sandbox::bwrap_works() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let fake = failing_bwrap(dir.path());
+    let fake = common::bwrap_failing_after_probe(dir.path());
     let output = boardgrade()
         .env("BOARDGRADE_BWRAP", &fake)
         .args(["test", "tests/selftest/hostile_game.toml", "--python"])

@@ -3,13 +3,18 @@
 
 use boardgrade::{cancel, Error};
 
-/// Every scenario passed (or the command did its job).
+/// Every scenario passed, or the command did its job (`grade`, `merge`: every submission
+/// was graded, whatever the grades).
 pub const SUCCESS: i32 = 0;
-/// Some scenario did not pass (`bless --check`: an expectation would change; `fuzz`: a
+/// `test`: some scenario did not pass (`bless --check`: an expectation would change; `fuzz`: a
 /// failure was found; the Gradescope autograder refused to grade).
 pub const FAILED: i32 = 1;
 /// Bad invocation, an invalid scenario file, or a file that cannot be read or written.
 pub const INVALID: i32 = 2;
+/// `grade`, `merge`: some submission could not be graded because the grader failed (a
+/// harness or sandbox error, not the student's code); it is marked "not graded: needs a
+/// re-run" and `--resume` grades it again. Every other submission was graded.
+pub const NOT_GRADED: i32 = 3;
 /// Stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it): whatever the run had
 /// found so far, it did not finish.
 pub const INTERRUPTED: i32 = 130;
@@ -18,10 +23,12 @@ pub const INTERRUPTED: i32 = 130;
 pub const BROKEN_PIPE: i32 = 141;
 
 /// The line `--help` ends with: the table above, in short.
-pub const HELP: &str = "Exit codes: 0 all scenarios passed (or the command did its job); \
-1 some scenario did not pass; 2 bad invocation, an invalid scenario file or a file that \
-cannot be read or written; 130 interrupted (Ctrl-C, SIGTERM); 141 stdout closed early \
-(`| head`) after a run that passed.";
+pub const HELP: &str = "Exit codes: 0 all scenarios passed, or the command did its job \
+(grade, merge: every submission graded, whatever the grades); 1 some scenario did not pass; \
+2 bad invocation, an invalid scenario file or a file that cannot be read or written; 3 \
+(grade, merge) a submission could not be graded because the grader failed: it needs a \
+re-run; 130 interrupted (Ctrl-C, SIGTERM, SIGHUP); 141 stdout closed early (`| head`) after a run \
+that passed.";
 
 /// How a command that ran to its end ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +37,8 @@ pub enum Status {
     Passed,
     /// Something did not pass.
     Failed,
+    /// Some submission could not be graded: the grader failed on it.
+    NotGraded,
     /// Some input was invalid (a scenario file that does not load), though the command
     /// went on with the rest.
     Invalid,
@@ -58,6 +67,7 @@ pub fn code(result: &Result<Status, Error>) -> i32 {
         Ok(Status::Passed) => SUCCESS,
         Ok(Status::Failed) => FAILED,
         Ok(Status::Invalid) => INVALID,
+        Ok(Status::NotGraded) => NOT_GRADED,
         Ok(Status::OutputCut) => BROKEN_PIPE,
         Err(error) if is_broken_pipe(error) => BROKEN_PIPE,
         Err(

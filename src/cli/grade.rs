@@ -58,11 +58,12 @@ pub fn run(args: &GradeArgs) -> Result<Status, Error> {
     Ok(status(&graded, stdout.was_cut()))
 }
 
-/// A failing class is a failure; a passing one whose report on stdout was cut short is
-/// never a success (the files are complete).
+/// A class run is a batch job: it succeeded when every submission was graded, whatever the
+/// grades; one the grader failed on is its own code. A report on stdout cut short is never
+/// a success (the files are complete).
 fn status(graded: &Graded, cut: bool) -> Status {
-    match (graded.all_passed(), cut) {
-        (false, _) => Status::Failed,
+    match (graded.all_graded(), cut) {
+        (false, _) => Status::NotGraded,
         (true, true) => Status::OutputCut,
         (true, false) => Status::Passed,
     }
@@ -77,5 +78,5 @@ pub fn merge(args: &MergeArgs) -> Result<Status, Error> {
     };
     let graded = class_run::merge(&args.parts, &args.out, &files)?;
     say(&joined(args.parts.len(), &graded, &args.out))?;
-    Ok(Status::from_passed(graded.all_passed()))
+    Ok(status(&graded, false))
 }

@@ -432,7 +432,7 @@ fn one_dialect(
     let routed = plans.first().map(|plan| match &plan.routing {
         Routing::Graded(route) => Ok(route.dialect),
         Routing::DoesNotLoad { dialect, .. } => Ok(*dialect),
-        Routing::NotGraded { why, .. } => Err(why.clone()),
+        Routing::NotGraded { why, .. } | Routing::GraderFailed { why } => Err(why.clone()),
     });
     match routed.unwrap_or_else(|| Err("nothing to test".into())) {
         Ok(dialect) => Ok(scenarios

@@ -43,10 +43,15 @@ pub struct FailureGroup {
 pub struct ClassSummary {
     pub submissions: usize,
     pub fully_passed: usize,
+    /// Submissions not graded, those that need a re-run included.
     pub not_graded: usize,
+    /// Submissions the grader failed on (a harness or sandbox error): not graded until
+    /// they are run again, and kept out of the mean.
+    pub needs_rerun: Vec<String>,
     /// Submissions whose file does not load: scored 0, kept out of the failure rates (no
     /// scenario ran).
     pub did_not_load: Vec<DidNotLoad>,
+    /// The mean score of the submissions graded (those that need a re-run left out).
     pub mean_score: f64,
     /// The largest maximum of the submissions (they differ when variants with different
     /// totals are graded together).
@@ -148,10 +153,17 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             .then_with(|| b.scenarios.len().cmp(&a.scenarios.len()))
             .then_with(|| a.scenario.cmp(&b.scenario))
     });
+    // A submission that needs a re-run has no grade to average.
+    let graded: Vec<&SubmissionResult> = results.iter().filter(|r| !r.needs_rerun).collect();
     ClassSummary {
         submissions: results.len(),
         fully_passed: results.iter().filter(|r| r.passed()).count(),
         not_graded: results.iter().filter(|r| r.error.is_some()).count(),
+        needs_rerun: results
+            .iter()
+            .filter(|r| r.needs_rerun)
+            .map(|r| r.id.clone())
+            .collect(),
         did_not_load: results
             .iter()
             .filter_map(|r| {
@@ -161,10 +173,10 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
                 })
             })
             .collect(),
-        mean_score: if results.is_empty() {
+        mean_score: if graded.is_empty() {
             0.0
         } else {
-            results.iter().map(|r| r.score).sum::<f64>() / results.len() as f64
+            graded.iter().map(|r| r.score).sum::<f64>() / graded.len() as f64
         },
         max_score: results.iter().map(|r| r.max_score).fold(0.0, f64::max),
         min_max_score: results
@@ -172,17 +184,17 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             .map(|r| r.max_score)
             .reduce(f64::min)
             .unwrap_or(0.0),
-        mean_share: if results.is_empty() {
+        mean_share: if graded.is_empty() {
             0.0
         } else {
-            let share = |r: &SubmissionResult| {
+            let share = |r: &&SubmissionResult| {
                 if r.max_score > 0.0 {
                     r.score / r.max_score
                 } else {
                     0.0
                 }
             };
-            results.iter().map(share).sum::<f64>() / results.len() as f64
+            graded.iter().map(share).sum::<f64>() / graded.len() as f64
         },
         scenarios,
         common_failures,
@@ -258,10 +270,18 @@ pub fn csv(results: &[SubmissionResult]) -> String {
     to_csv(std::iter::once(header).chain(rows))
 }
 
-/// The gradebook an LMS imports: the student as named, and the assignment's total.
+/// The gradebook an LMS imports: the student as named, and the assignment's total; a
+/// submission that needs a re-run has no total (an empty cell, never a grade).
 pub fn gradebook(results: &[SubmissionResult], assignment: &str) -> String {
     let header = vec!["student".to_string(), assignment.to_string()];
-    let rows = results.iter().map(|r| vec![r.id.clone(), number(r.score)]);
+    let rows = results.iter().map(|r| {
+        let total = if r.needs_rerun {
+            String::new()
+        } else {
+            number(r.score)
+        };
+        vec![r.id.clone(), total]
+    });
     to_csv(std::iter::once(header).chain(rows))
 }
 

@@ -76,6 +76,10 @@ pub struct SubmissionResult {
     pub max_score: f64,
     /// Why it could not be graded at all (no Python file, say); `None` when it was.
     pub error: Option<String>,
+    /// The grader failed, not the submission (a harness or sandbox error): it is not
+    /// graded and needs a re-run; `error` says why. Its score is no grade.
+    #[serde(default)]
+    pub needs_rerun: bool,
     /// The file graded does not load (a syntax error, a missing module): one finding,
     /// scored 0, no scenario run.
     #[serde(default)]
@@ -100,14 +104,41 @@ impl SubmissionResult {
         self.error.is_none() && self.does_not_load.is_none() && self.summary.all_passed()
     }
 
+    /// Marks the submission not graded because the grader failed (`why`): it needs a re-run.
+    pub fn grader_failed(&mut self, why: String) {
+        self.error = Some(format!("{RERUN}: {why}"));
+        self.needs_rerun = true;
+    }
+
     /// Why the submission has no verdicts: not graded, or does not load.
     pub fn problem(&self) -> Option<String> {
         match (&self.error, &self.does_not_load) {
+            (Some(error), _) if self.needs_rerun => Some(format!("not graded: {error}")),
             (Some(error), _) => Some(error.clone()),
             (None, Some(load)) => Some(format!("does not load: {load}")),
             (None, None) => None,
         }
     }
+}
+
+/// How every output names a submission the grader failed on (after "not graded: ").
+pub const RERUN: &str = "needs a re-run";
+
+/// Why the grader failed on some of `outcomes` (scenarios ended in `error`), if it did.
+fn harness_errors(outcomes: &[Outcome]) -> Option<String> {
+    let errors: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.verdict == crate::verdict::Verdict::Error)
+        .collect();
+    let first = errors.first()?;
+    Some(format!(
+        "{} of {} scenario(s) ended in a grader-side error (the harness or the sandbox, not \
+         the submission); the first, {}: {}",
+        errors.len(),
+        outcomes.len(),
+        first.name,
+        first.detail.as_deref().unwrap_or("no detail")
+    ))
 }
 
 /// What grading tells its listener.
@@ -217,10 +248,7 @@ pub fn plan(
                         .collect();
                     route::route(submission, &candidates, &dialects, entry)
                 }
-                Err(why) => Routing::NotGraded {
-                    dialect: None,
-                    why: why.clone(),
-                },
+                Err(why) => Routing::GraderFailed { why: why.clone() },
             };
             let mut scenario_hashes: Vec<String> = mine(scenarios, routed_dialect(&routing))
                 .map(fingerprint::scenario)
@@ -241,6 +269,7 @@ fn routed_dialect(routing: &Routing) -> Option<&'static Dialect> {
         Routing::Graded(route) => Some(route.dialect),
         Routing::DoesNotLoad { dialect, .. } => Some(dialect),
         Routing::NotGraded { dialect, .. } => *dialect,
+        Routing::GraderFailed { .. } => None,
     }
 }
 
@@ -277,6 +306,7 @@ fn grade_with(
         score: 0.0,
         max_score: mine.iter().map(|s| s.points).sum(),
         error: None,
+        needs_rerun: false,
         does_not_load: None,
         notes: Vec::new(),
         summary: Summary::default(),
@@ -294,6 +324,10 @@ fn grade_with(
         }
         Routing::NotGraded { why, .. } => {
             result.error = Some(why.clone());
+            return result;
+        }
+        Routing::GraderFailed { why, .. } => {
+            result.grader_failed(why.clone());
             return result;
         }
     };
@@ -319,7 +353,7 @@ fn grade_with(
             })
         }
         Err(error) => {
-            result.error = Some(error.to_string());
+            result.grader_failed(error.to_string());
             Vec::new()
         }
     };
@@ -329,8 +363,8 @@ fn grade_with(
     scoring::apply_groups(&mut outcomes);
     result.summary = Summary::of(&outcomes);
     result.score = result.summary.score;
-    if result.error.is_none() {
-        result.max_score = result.summary.max_score;
+    if let Some(why) = harness_errors(&outcomes).filter(|_| result.error.is_none()) {
+        result.grader_failed(why);
     }
     result.scenarios = outcomes;
     result.elapsed_ms = started.elapsed().as_millis() as u64;
@@ -404,7 +438,7 @@ pub fn grade_all(
             };
             if let Some(store) = &config.store {
                 if let Err(error) = store.save(&result) {
-                    result.error = Some(format!("the result could not be saved: {error}"));
+                    result.grader_failed(format!("the result could not be saved: {error}"));
                 }
             }
             done += 1;

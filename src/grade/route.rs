@@ -38,6 +38,11 @@ pub enum Routing {
         dialect: Option<&'static Dialect>,
         why: String,
     },
+    /// The grader could not look at it (the interpreter that reads its files failed): not
+    /// the submission's fault, it needs a re-run.
+    GraderFailed {
+        why: String,
+    },
 }
 
 /// The dialect and file a submission is graded as.

@@ -56,10 +56,13 @@ impl Store {
     }
 
     /// The stored result of exactly this submission, if a complete one exists for its
-    /// current files and scenarios.
+    /// current files and scenarios; one the grader failed on is never reused (it needs its
+    /// re-run).
     pub fn load(&self, plan: &Plan) -> Option<SubmissionResult> {
         let result = self.load_id(&plan.submission.id)?;
-        (result.content_hash == plan.content_hash && result.scenario_hashes == plan.scenario_hashes)
+        (result.content_hash == plan.content_hash
+            && result.scenario_hashes == plan.scenario_hashes
+            && !result.needs_rerun)
             .then_some(result)
     }
 

@@ -212,11 +212,8 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         dialect: scenario.dialect.name.to_string(),
         verdict,
         score: 0.0,
-        max_score: if verdict == Verdict::Error {
-            0.0
-        } else {
-            scenario.points
-        },
+        // The maximum is the scenario's, whatever happened: an `error` scores none of it.
+        max_score: scenario.points,
         first_divergence: None,
         steps_matched: 0,
         steps_total: scenario.steps.len(),

@@ -2,16 +2,16 @@
 
 use std::collections::BTreeMap;
 
-use super::outcome::{Outcome, Verdict};
+use super::outcome::Outcome;
 
 /// In an all-or-nothing group, every scenario scores nothing unless all of the group's
-/// scenarios pass. Scenarios in `error` are the harness's problem and do not count.
+/// scenarios pass. A scenario in `error` did not pass: the group scores nothing until it is
+/// run again (the submission is then marked for a re-run).
 pub fn apply_groups(outcomes: &mut [Outcome]) {
     let mut group_passes: BTreeMap<String, bool> = BTreeMap::new();
     for o in outcomes.iter() {
         if let Some(group) = &o.group {
-            let passed = o.verdict.passed() || o.verdict == Verdict::Error;
-            *group_passes.entry(group.clone()).or_insert(true) &= passed;
+            *group_passes.entry(group.clone()).or_insert(true) &= o.verdict.passed();
         }
     }
     for o in outcomes.iter_mut() {
@@ -30,5 +30,44 @@ pub fn number(x: f64) -> String {
         format!("{x:.0}")
     } else {
         format!("{:.2}", x).trim_end_matches('0').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::Verdict;
+
+    fn outcome(name: &str, verdict: Verdict, score: f64) -> Outcome {
+        serde_json::from_value(serde_json::json!({
+            "file": "s.toml", "line": 1, "name": name, "game": "g", "dialect": "d",
+            "verdict": verdict, "score": score, "max_score": 2.0,
+            "first_divergence": null, "steps_matched": 0, "steps_total": 1,
+            "group": "all", "detail": null, "stderr_tail": null, "transcript": null,
+            "visibility": "visible", "tags": [], "handout": null, "duration_ms": 0,
+        }))
+        .expect("an outcome")
+    }
+
+    #[test]
+    fn an_error_never_counts_as_passed_in_a_group() {
+        let mut outcomes = vec![
+            outcome("a", Verdict::Pass, 2.0),
+            outcome("b", Verdict::Error, 0.0),
+        ];
+        apply_groups(&mut outcomes);
+        assert_eq!(
+            outcomes.iter().map(|o| o.score).collect::<Vec<_>>(),
+            [0.0, 0.0]
+        );
+        let mut outcomes = vec![
+            outcome("a", Verdict::Pass, 2.0),
+            outcome("b", Verdict::Pass, 2.0),
+        ];
+        apply_groups(&mut outcomes);
+        assert_eq!(
+            outcomes.iter().map(|o| o.score).collect::<Vec<_>>(),
+            [2.0, 2.0]
+        );
     }
 }

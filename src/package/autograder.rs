@@ -7,7 +7,9 @@
 //! 3. grades the submission in a child process whose results go to a folder only root can
 //!    open, and waits for it;
 //! 4. kills whatever student process is left, then writes `results.json` itself from the
-//!    child's results and names the sandbox in it.
+//!    child's results and names the sandbox in it; results the grader failed in (a sandbox
+//!    that passed its check, then failed while grading) are refused as in step 2, so no
+//!    student takes a grader's failure for a grade.
 //!
 //! Nothing a student process wrote is ever copied: a submission cannot reach the child's
 //! results folder, and a missing or unreadable result becomes a zero with a message.
@@ -111,6 +113,17 @@ pub fn run(
         .ok()
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
         .filter(|v| v.get("score").is_some_and(Value::is_number));
+    // A run the grader failed in (a sandbox that passed its probe, then failed every
+    // scenario) is refused as an unsafe machine is: the reason shown, no grade.
+    if let Some(why) = graded.as_ref().and_then(grader_failure) {
+        write_json(&results, &refusal(&why, required))?;
+        return Ok(Report {
+            sandbox: Some(described),
+            refused: Some(why),
+            killed_after,
+            results,
+        });
+    }
     let document = match graded {
         Some(mut document) => {
             name_sandbox(&mut document, &described);
@@ -171,11 +184,22 @@ fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
     Ok(available.max(required))
 }
 
+/// Why the grader failed, when the results say it did (`needs_rerun`).
+fn grader_failure(document: &Value) -> Option<String> {
+    let extra = document.get("extra_data")?;
+    extra
+        .get(gradescope::NEEDS_RERUN)
+        .and_then(Value::as_bool)
+        .filter(|&failed| failed)?;
+    let why = extra.get("error").and_then(Value::as_str).unwrap_or("");
+    Some(format!("the grader failed while grading: {why}"))
+}
+
 /// The results of a refused run: nothing graded, the reason for the course staff.
 fn refusal(why: &str, required: Sandbox) -> Value {
     let mut results = gradescope::not_graded(
-        "The autograder could not grade this submission safely on this machine. The course \
-         staff can see why; please tell them."
+        "The autograder could not grade this submission safely on this machine, so this is \
+         not a grade. The course staff can see why; please tell them."
             .to_string(),
         Some(("autograder sandbox", format!("Not graded: {why}"))),
     );

@@ -28,9 +28,10 @@ fi
 "$here/boardgrade" grade "$root/student" --one-submission --specs "$root/tests/specs" \
     --format prairielearn --out "$work" @ARGS@
 status=$?
-# 0: every test passed; 1: some did not. Anything else is the grader's failure, not the
-# student's: the submission is reported as not gradable, so it costs no attempt.
-if [ "$status" -le 1 ] && [ -f "$work/results.json" ]; then
+# 0: graded (whatever the grade); 3: the grader failed on it, and its results.json says so
+# (gradable: false). Anything else is the grader's failure too, not the student's: the
+# submission is reported as not gradable, so it costs no attempt.
+if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; } && [ -f "$work/results.json" ]; then
     cp "$work/results.json" "$results/results.json"
 else
     cat > "$results/results.json" <<JSON

@@ -168,6 +168,14 @@ pub fn summary_text(s: &ClassSummary) -> String {
         s.not_graded,
         s.did_not_load.len(),
     );
+    if !s.needs_rerun.is_empty() {
+        let names: Vec<String> = s.needs_rerun.iter().map(|n| show_name(n)).collect();
+        out.push_str(&format!(
+            "\nnot graded: needs a re-run (the grader failed, not the submission; left out of \
+             the mean; `--resume` grades them again): {}\n",
+            names.join(", ")
+        ));
+    }
     if !s.did_not_load.is_empty() {
         out.push_str("\ndo not load (scored 0, not in the failure rates):\n");
         for d in &s.did_not_load {

@@ -83,6 +83,9 @@ pub struct Test {
     pub execution_time: f64,
 }
 
+/// The extra-data key that marks results the grader failed on: not a grade.
+pub const NEEDS_RERUN: &str = "needs_rerun";
+
 /// Whether a student can see the test now (before any release).
 fn seen_now(o: &Outcome) -> bool {
     o.visibility == Visibility::Visible
@@ -218,8 +221,40 @@ fn summary(result: &SubmissionResult, note: &str) -> String {
     lines.join("\n")
 }
 
-/// The results of one submission.
+/// The results of one submission. One the grader failed on is not graded (no score, the
+/// reason for the staff, `needs_rerun` in the extra data, which `run_autograder` refuses
+/// on); one whose code does not load is one visible failing test that says why.
 pub fn results(result: &SubmissionResult, options: &Options) -> Results {
+    if result.needs_rerun {
+        let why = result.error.clone().unwrap_or_default();
+        let mut results = not_graded(
+            "The autograder could not grade this submission (the grader failed, not your \
+             code). This is not a grade; please tell the course staff."
+                .to_string(),
+            Some(("autograder", format!("Not graded: {why}"))),
+        );
+        results.extra_data.extend([
+            (NEEDS_RERUN.to_string(), serde_json::Value::Bool(true)),
+            ("error".to_string(), serde_json::Value::String(why)),
+        ]);
+        return results;
+    }
+    if let Some(load) = &result.does_not_load {
+        let mut results = not_graded(summary(result, &options.note), None);
+        results.tests.push(Test {
+            number: "1".to_string(),
+            name: "Your code loads".to_string(),
+            score: 0.0,
+            max_score: round_score(result.max_score),
+            status: "failed",
+            output: format!("Your code does not load, so no test could run: {load}"),
+            output_format: "text",
+            visibility: Visibility::Visible.as_str(),
+            tags: Vec::new(),
+            execution_time: 0.0,
+        });
+        return results;
+    }
     let mut ordered: Vec<&Outcome> = result.scenarios.iter().collect();
     ordered.sort_by_key(|o| release_rank(o.visibility));
     let tests = ordered

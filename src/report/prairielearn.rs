@@ -21,7 +21,8 @@ use crate::scenario::Visibility;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Results {
-    /// False only when the grader itself failed (never for anything the submission did).
+    /// False when the grader itself failed or the code does not load: no grade, and no
+    /// attempt spent.
     pub gradable: bool,
     /// The share of the points earned, 0 to 1.
     pub score: f64,
@@ -95,7 +96,18 @@ fn test(o: &Outcome) -> Test {
 }
 
 /// The results of one graded submission; `note` (the sandbox in use, say) ends the output.
+/// A submission that does not load, or that the grader failed on, is not gradable: the
+/// student spends no attempt on it, and the message says why.
 pub fn results(result: &SubmissionResult, note: &str) -> Results {
+    if let Some(message) = not_gradable(result) {
+        return Results {
+            gradable: false,
+            score: 0.0,
+            message,
+            output: note.to_string(),
+            tests: Vec::new(),
+        };
+    }
     let score = if result.max_score > 0.0 {
         (result.score / result.max_score).clamp(0.0, 1.0)
     } else {
@@ -122,4 +134,21 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
         output: note.to_string(),
         tests: result.scenarios.iter().map(test).collect(),
     }
+}
+
+/// Why no grade may be given, if none may: the code does not load (the student fixes it and
+/// spends no attempt), or the grader failed (a re-run, not the student's fault).
+fn not_gradable(result: &SubmissionResult) -> Option<String> {
+    if result.needs_rerun {
+        let why = result.error.as_deref().unwrap_or("the grader failed");
+        return Some(format!(
+            "The autograder could not grade this submission ({why}). This is not a grade and \
+             costs no attempt; please submit again or tell the course staff."
+        ));
+    }
+    let load = result.does_not_load.as_ref()?;
+    Some(format!(
+        "Your code does not load, so no test could run: {load}. Fix it and submit again \
+         (this costs no attempt)."
+    ))
 }

@@ -149,6 +149,24 @@ pub fn make_class(class: &Path, members: &[(&str, &str, &str)]) -> std::path::Pa
     class.to_path_buf()
 }
 
+/// A bubblewrap that passes every probe of the sandbox (the command `true`) and then fails
+/// every real run as Docker's default profile makes it fail, mounting /proc: a sandbox that
+/// breaks after its check. Written as `dir/bwrap`; give it as `BOARDGRADE_BWRAP`.
+pub fn bwrap_failing_after_probe(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("bwrap");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nfor last; do :; done\nif [ \"$last\" = true ]; then exec bwrap \"$@\"; fi\n\
+         echo \"bwrap: Can't mount proc on /newroot/proc: Operation not permitted\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
 /// A wheel of the package `coursehelp` (one module with one function), made by
 /// hand: installing it needs no network and no build tools.
 pub fn course_wheel(dir: &Path) -> PathBuf {

@@ -64,11 +64,6 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
         .collect();
     outcome.verdict = verdict(&report, &stops);
     outcome.score = report.score();
-    outcome.max_score = if outcome.verdict == Verdict::Error {
-        0.0
-    } else {
-        scenario.points
-    };
     let met = report.awards.iter().filter(|a| a.met).count();
     let mut detail = format!("met {met} of {} award(s)", report.awards.len());
     if let Some((game, stop)) = games.iter().find_map(|g| Some((g, g.stop.as_ref()?))) {

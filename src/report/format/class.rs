@@ -69,6 +69,10 @@ pub struct SubmissionReport {
     pub max_score: f64,
     /// Why it could not be graded at all; none when it was.
     pub error: Option<String>,
+    /// The grader failed, not the submission (a harness or sandbox error): not graded, its
+    /// score is no grade, and it needs a re-run (`error` says why).
+    #[serde(default)]
+    pub needs_rerun: bool,
     /// The file graded does not load: one finding, scored 0, no scenario run.
     pub does_not_load: Option<LoadError>,
     /// What the student should know besides the verdicts.
@@ -91,6 +95,7 @@ impl From<&SubmissionResult> for SubmissionReport {
             score: r.score,
             max_score: r.max_score,
             error: r.error.clone(),
+            needs_rerun: r.needs_rerun,
             does_not_load: r.does_not_load.clone(),
             notes: r.notes.clone(),
             summary: Totals::from(&r.summary),
