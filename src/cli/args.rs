@@ -342,8 +342,9 @@ pub struct GradeArgs {
     /// written. Set it below a platform's own timeout.
     #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
     pub budget: Option<f64>,
-    /// Grade only share K of N of the submissions (by a hash of each one's name, so adding
-    /// students moves no one); `boardgrade merge` joins the N result folders.
+    /// Grade only share K of N of the submissions (the class in the order of a hash of each
+    /// one's name, cut in N: shares differ by one at most, and a student added later moves
+    /// at most N - 1 others); `boardgrade merge` joins the N result folders.
     #[arg(long, value_name = "K/N")]
     pub partition: Option<boardgrade::grade::Partition>,
     /// The assignment's column name in gradebook.csv.

@@ -114,11 +114,20 @@ pub fn run(
         request.one_submission,
     )?;
     // The whole class is discovered, then this run's share kept with each one's place.
+    let ids: Vec<&str> = discovery
+        .submissions
+        .iter()
+        .map(|s| s.id.as_str())
+        .collect();
+    let kept = match request.partition {
+        Some(partition) => partition.keeps(&ids),
+        None => vec![true; ids.len()],
+    };
     let (members, submissions): (Vec<Member>, Vec<Submission>) = discovery
         .submissions
         .into_iter()
         .enumerate()
-        .filter(|(_, s)| request.partition.is_none_or(|p| p.keeps(&s.id)))
+        .filter(|(position, _)| kept[*position])
         .map(|(position, s)| {
             let member = Member {
                 id: s.id.clone(),
