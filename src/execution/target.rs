@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
-use super::fork::{PythonRunner, Server, LOAD_WAIT};
+use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
 use super::python::{self, PythonLaunch};
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
@@ -267,6 +267,14 @@ impl Target {
         }
         let laid = slot.launches.get(&key)?;
         let launch = laid.runner.as_ref()?;
+        let distrusted = match slot.runners.get(&key) {
+            Some(RunnerState::Loaded { server, .. }) => server.distrusted(),
+            _ => None,
+        };
+        if let Some(why) = distrusted {
+            slot.runners.insert(key, RunnerState::Fresh(why));
+            return None;
+        }
         let starts = match slot.runners.get(&key) {
             Some(RunnerState::Fresh(_)) => return None,
             Some(RunnerState::Loaded { server, .. }) if server.alive() => {
@@ -447,9 +455,13 @@ impl Program {
         let kills = self.out_of_memory_kills();
         let started = Instant::now();
         let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
-        if self.forked_by().is_some_and(|server| !server.alive()) {
+        let stands = self
+            .forked_by()
+            .is_none_or(|server| server.vouch() == Vouch::Stands);
+        if !stands {
             // The runner ended while the scenario ran (the scenario killed it, and under
-            // bubblewrap itself with it): the scenario runs again in a fresh process.
+            // bubblewrap itself with it), or may have touched it (took its exit status, worked
+            // for it): the scenario runs again in a fresh process.
             if let Some(jail_run) = &self.run {
                 jail_run.spawned.store(true, Ordering::Relaxed);
             }
@@ -585,8 +597,11 @@ struct JailRun {
 impl Drop for JailRun {
     fn drop(&mut self) {
         // The run's processes die before the jail can be handed to another scenario, which
-        // gets the folder as this run found it.
+        // gets the folder (and a runner's /tmp and /dev/shm) as this run found it.
         self.run.take();
+        if let Some(server) = &self.server {
+            server.clear_after_scenario();
+        }
         if let Some(slot) = self.slot.take() {
             slot.jail.restore();
             self.free
