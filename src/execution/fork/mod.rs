@@ -12,15 +12,23 @@
 //! interpreter counts against its cap too). At the scenario's end the grader kills the
 //! process's session and every process of the cgroup but the runner, and reads the exit
 //! status itself. Anything amiss: the scenario runs in a fresh process instead.
+//!
+//! What the import did to the runner is checked before any scenario is forked from it
+//! ([`inspect`]), and after each scenario the grader vouches for it: its exit status was
+//! read from the process itself, the runner did no work while it ran (work it did would
+//! escape the scenario's CPU limit), and its signal handling is what it was. A scenario the
+//! grader cannot vouch for runs again in a fresh process, and so do the submission's next
+//! ones: it gets the grade fresh processes give, never `error`.
 
 mod channel;
+mod inspect;
 mod limits;
 mod process;
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::pipe::{pipe_with, PipeFlags};
@@ -54,6 +62,10 @@ impl PythonRunner {
     }
 }
 
+/// The CPU time a runner may use while one of its scenarios runs (closing the descriptors
+/// of the fork, the kernel's tick-sized accounting); more is work done for the scenario.
+const IDLE_CPU: Duration = Duration::from_millis(100);
+
 /// How long a forked process may take to say it is ready.
 const READY_WAIT: Duration = Duration::from_secs(5);
 /// The longest a runner may take to load before the submission gets a fresh process per
@@ -81,6 +93,26 @@ pub struct Server {
     loaded_cpu: Duration,
     /// Set when the runner misbehaved: it is not used again.
     broken: AtomicBool,
+    /// What the runner held before its import, checked again after each scenario.
+    baseline: inspect::Baseline,
+    /// Set by a forked process whose exit status the runner took.
+    status_lost: Arc<AtomicBool>,
+    /// The runner's CPU time (microseconds) when the current scenario began.
+    cpu_at_start: AtomicU64,
+    /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
+    /// submission gets a fresh process per scenario from then on.
+    distrust: Mutex<Option<String>>,
+}
+
+/// Whether a forked scenario's run stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Vouch {
+    /// The grader read all of it itself.
+    Stands,
+    /// The runner ended while the scenario ran (killed by it, maybe).
+    RunnerEnded,
+    /// The runner may have touched the scenario: why.
+    Distrusted(String),
 }
 
 impl Server {
@@ -135,6 +167,15 @@ impl Server {
                 ))
             }
         };
+        let pid = hello.pid.as_raw_nonzero().get();
+        // The runner waits for `on` before it imports anything: what it holds now is its own.
+        let baseline = match inspect::Baseline::of(pid) {
+            Ok(baseline) => baseline,
+            Err(why) => return Err(end(&mut process, why)),
+        };
+        if let Err(e) = channel::send(&control, b"on", &[]) {
+            return Err(end(&mut process, format!("the runner went away: {e}")));
+        }
         match channel::receive(control.as_fd(), deadline, Some(pidfd.as_fd())) {
             Ok(message) if message.bytes == b"loaded" && message.pid == hello.pid => {}
             Ok(message) => {
@@ -156,7 +197,9 @@ impl Server {
             }
             other => return Err(end(&mut process, silence("load", other))),
         }
-        let pid = hello.pid.as_raw_nonzero().get();
+        if let Err(why) = baseline.check_loaded(pid) {
+            return Err(end(&mut process, why));
+        }
         Ok(Server {
             control,
             loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
@@ -167,17 +210,77 @@ impl Server {
             pidfd,
             uid,
             broken: AtomicBool::new(false),
+            baseline,
+            status_lost: Arc::new(AtomicBool::new(false)),
+            cpu_at_start: AtomicU64::new(0),
+            distrust: Mutex::new(None),
         })
     }
 
     /// Whether the runner can serve another scenario: it runs and never misbehaved.
     pub fn alive(&self) -> bool {
+        !self.broken.load(Ordering::Relaxed) && self.distrusted().is_none() && self.running()
+    }
+
+    /// Why the grader can no longer vouch for this runner's scenarios, if it cannot.
+    pub fn distrusted(&self) -> Option<String> {
+        self.distrust
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn distrust(&self, why: String) {
+        self.distrust
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(why);
+    }
+
+    /// Whether the scenario the runner forked last, now ended, stands as it ran: see
+    /// [`Vouch`]. A runner the grader cannot vouch for is not used again.
+    pub fn vouch(&self) -> Vouch {
+        if !self.running() {
+            return Vouch::RunnerEnded;
+        }
+        let pid = self.pid.as_raw_nonzero().get();
+        let why = if self.status_lost.swap(false, Ordering::Relaxed) {
+            Some("its import takes its scenarios' exit status".to_string())
+        } else if self.worked_since_start() {
+            Some("its runner worked while a scenario ran".to_string())
+        } else {
+            self.baseline.check_signals(pid).err()
+        };
+        match why {
+            Some(why) => {
+                self.distrust(why.clone());
+                Vouch::Distrusted(why)
+            }
+            None => Vouch::Stands,
+        }
+    }
+
+    /// Empties the runner's own `/tmp` and `/dev/shm` for the next scenario; call it once
+    /// every process of the last one is dead. A runner whose folders cannot be emptied is not
+    /// used again.
+    pub fn clear_after_scenario(&self) {
+        if let Err(why) = self.baseline.clear_temporary() {
+            self.distrust(why);
+        }
+    }
+
+    fn worked_since_start(&self) -> bool {
+        let now = process::cpu_time_of(self.pid.as_raw_nonzero().get());
+        let start = Duration::from_micros(self.cpu_at_start.load(Ordering::Relaxed));
+        now.is_none_or(|now| now.saturating_sub(start) > IDLE_CPU)
+    }
+
+    fn running(&self) -> bool {
         use super::sys::{poll, Interest};
-        !self.broken.load(Ordering::Relaxed)
-            && !poll(
-                &[Some((self.pidfd.as_fd(), Interest::Readable))],
-                Duration::ZERO,
-            )[0]
+        !poll(
+            &[Some((self.pidfd.as_fd(), Interest::Readable))],
+            Duration::ZERO,
+        )[0]
     }
 
     /// The runner and the processes between it and the grader, to spare when a scenario's
@@ -248,6 +351,10 @@ impl Server {
         };
         let forked = self.adopt(&ready)?;
         limits::verify(ready.pid, &scenario_limits)?;
+        let runner_cpu = process::cpu_time_of(self.pid.as_raw_nonzero().get())
+            .ok_or("cannot read the runner's CPU time")?;
+        self.cpu_at_start
+            .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))
@@ -268,7 +375,12 @@ impl Server {
         if !ours() {
             return Err("the scenario's process went away".into());
         }
-        Ok(Forked::new(ready.pid, pidfd, self.pid))
+        Ok(Forked::new(
+            ready.pid,
+            pidfd,
+            self.pid,
+            Arc::clone(&self.status_lost),
+        ))
     }
 }
 

@@ -1,14 +1,20 @@
 //! A scenario's process forked by a loaded runner, as the grader sees it. The grader is not
 //! its parent, so it learns everything from the kernel: a pidfd to wait on and kill through,
 //! and, once the process has ended, its wait status from `/proc/PID/stat` while the runner
-//! keeps it as a zombie (the runner reaps it only when asked for the next scenario). A
-//! runner that reaps it early, or a process that is not the runner's child, yields no
-//! status: an error of the harness, never a verdict against the student.
+//! keeps it as a zombie (the runner reaps it only when asked for the next scenario), checked
+//! against the pidfd (a zombie still unreaped is the process the status belongs to, not
+//! another that took its pid). A runner that reaps it early (its import ignores SIGCHLD or
+//! waits for its children), or a process that is not the runner's child, yields no status:
+//! the runner is marked as unable to vouch for the scenario, which then runs in a fresh
+//! process; never a verdict against the student.
 
 use std::io;
+use std::os::fd::AsRawFd;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::process::{pidfd_send_signal, waitpid, Pid, Signal, WaitOptions};
@@ -25,11 +31,18 @@ pub(crate) struct Forked {
     pidfd: OwnedFd,
     /// The runner that forked it: its parent while it is a zombie.
     parent: Pid,
+    /// Set when its exit status could not be read: the runner took it.
+    lost: Arc<AtomicBool>,
 }
 
 impl Forked {
-    pub(crate) fn new(pid: Pid, pidfd: OwnedFd, parent: Pid) -> Forked {
-        Forked { pid, pidfd, parent }
+    pub(crate) fn new(pid: Pid, pidfd: OwnedFd, parent: Pid, lost: Arc<AtomicBool>) -> Forked {
+        Forked {
+            pid,
+            pidfd,
+            parent,
+            lost,
+        }
     }
 
     pub(crate) fn id(&self) -> u32 {
@@ -69,21 +82,50 @@ impl Forked {
         self.status()
     }
 
-    /// The wait status of the ended process.
+    /// The wait status of the ended process; when it cannot be had, the runner is told.
     fn status(&self) -> io::Result<ExitStatus> {
+        let status = self.read_status();
+        if status.is_err() {
+            self.lost.store(true, Ordering::Relaxed);
+        }
+        status
+    }
+
+    fn read_status(&self) -> io::Result<ExitStatus> {
         // Its runner died and the process was handed to the grader: reaped like any child.
         if let Ok(Some((_, status))) = waitpid(Some(self.pid), WaitOptions::NOHANG) {
             return Ok(ExitStatus::from_raw(status.as_raw()));
         }
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.id()))?;
         match zombie_status(&stat) {
-            Some((parent, status)) if parent == self.parent.as_raw_nonzero().get() => {
+            Some((parent, status))
+                if parent == self.parent.as_raw_nonzero().get() && self.unreaped() =>
+            {
                 Ok(ExitStatus::from_raw(status))
             }
             _ => Err(io::Error::other(
                 "the Python runner took the exit status of the scenario's process",
             )),
         }
+    }
+}
+
+impl Forked {
+    /// Whether the process the pidfd holds is not reaped yet (signal 0 reaches a zombie, not
+    /// a reaped process), so that a status read by its pid was its own.
+    fn unreaped(&self) -> bool {
+        // SAFETY: pidfd_send_signal with signal 0 and no siginfo reads and writes no memory of
+        // this process; the descriptor is owned by `self` and open.
+        let sent = unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                self.pidfd.as_raw_fd(),
+                0,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            )
+        };
+        sent == 0
     }
 }
 

@@ -6,7 +6,8 @@ state.
     python -B boardgrade_fork.py program STUBS ENTRY      as `boardgrade_launch.py STUBS ENTRY`
 
 Its stdin is a control socket (SOCK_SEQPACKET) to the grader. It says `hello` before any
-student code runs, then `loaded` once the adapter reaches `serve()` (or `fallback REASON` when
+student code runs and waits for `on` (the grader notes meanwhile what it holds), then says
+`loaded` once the adapter reaches `serve()` (or `fallback REASON` when
 the submission cannot be served this way: its import reads stdin, forks, starts a thread, or
 does not load). Each `run` message carries four descriptors: the scenario's stdin, stdout and
 stderr, and a socket on which the forked process says `ready` (the kernel attaches its pid)
@@ -84,18 +85,19 @@ class Runner(object):
         self._pid = os.getpid()
         self._import_output = b""
         self._prctl = _prctl()
+        # While loading: stdin never delivers (a raw read blocks, the grader's wait for
+        # `loaded` ends it), sys.stdin notes any read, and what is printed is kept. All the
+        # runner holds is made before `hello`: the grader notes it then, and anything the
+        # import adds (a file kept open, a shared mapping, a signal handler) makes it grade
+        # the submission with fresh processes.
+        self._never_read, self._never_written = os.pipe()
+        self._capture = os.memfd_create("boardgrade-import")
         self._send(b"hello")
+        if self._control.recv(8) != b"on":
+            self._exit(0)
         if self._prctl is None:
             self.fallback("the runner cannot keep its scenarios from tracing it (no ctypes)")
-        # Not dumpable: the scenarios' processes run as the same user, and must neither
-        # trace the runner nor read its /proc files. Each scenario's process is made
-        # dumpable again, as a fresh one is.
-        self._prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
-        # While loading: stdin never delivers (a raw read blocks, the grader's wait for
-        # `loaded` ends it), sys.stdin notes any read, and what is printed is kept.
-        self._never_read, self._never_written = os.pipe()
         self._dup2(self._never_read, 0)
-        self._capture = os.memfd_create("boardgrade-import")
         self._dup2(self._capture, 1)
         self._dup2(self._capture, 2)
         sys.stdin = _StdinAtImport(self)
@@ -160,6 +162,10 @@ class Runner(object):
             gc.freeze()
         self._send(b"loaded")
         room = _socket.CMSG_SPACE(_FDS_PER_RUN * 4)
+        # Not dumpable once the grader has looked at it: the scenarios' processes run as the
+        # same user, and must neither trace the runner nor read its /proc files. Each
+        # scenario's process is made dumpable again, as a fresh one is.
+        self._prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
         while True:
             try:
                 message, ancillary, _, _ = self._recvmsg(512, room)

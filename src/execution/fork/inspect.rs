@@ -1,0 +1,263 @@
+//! What the grader reads of a loaded runner from `/proc`, to vouch for the scenarios it forks.
+//! The runner holds student code once its import ran, so nothing it says counts: before the
+//! import the grader notes what the runner holds (its signal dispositions, open files and
+//! shared mappings), and after it checks that the import added none of them. A signal the
+//! import ignores or catches can take a scenario's exit status or run code in the runner
+//! for a scenario; a file or a shared mapping kept open can carry what one scenario saw into
+//! the next. Any of these, and the submission is graded with a fresh process per scenario.
+//!
+//! Under bubblewrap the runner has a `/tmp` and `/dev/shm` of its own, which its scenarios
+//! share: they must hold what they held before the import (the folders bubblewrap made for
+//! the paths it binds there) once it has loaded, and are brought back to that after each
+//! scenario.
+
+use std::collections::HashSet;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// The folders of a private mount namespace that every process in it may share.
+const TEMPORARY: &[&str] = &["tmp", "dev/shm"];
+
+/// What a runner held before its import ran.
+#[derive(Debug)]
+pub(crate) struct Baseline {
+    signals: Signals,
+    /// Its open files, by device and inode.
+    files: HashSet<(u64, u64)>,
+    /// What its shared mappings map, by device and inode.
+    shared: HashSet<(String, u64)>,
+    /// Its own `/tmp` and `/dev/shm`, each with what it held.
+    temporary: Vec<(PathBuf, HashSet<PathBuf>)>,
+}
+
+/// Which signals a process ignores and which it catches (bit N-1: signal N).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Signals {
+    ignored: u64,
+    caught: u64,
+}
+
+impl Baseline {
+    /// What runner `pid` holds now (call it before its import runs).
+    pub(crate) fn of(pid: i32) -> Result<Baseline, String> {
+        Ok(Baseline {
+            signals: signals(pid)?,
+            files: files(pid)?,
+            shared: shared_mappings(pid)?,
+            temporary: private_temporary(pid)
+                .into_iter()
+                .map(|folder| {
+                    let held = held_in(&folder);
+                    (folder, held)
+                })
+                .collect(),
+        })
+    }
+
+    /// Why runner `pid`, loaded, cannot be forked from, if it cannot.
+    pub(crate) fn check_loaded(&self, pid: i32) -> Result<(), String> {
+        self.check_signals(pid)?;
+        if !files(pid)?.is_subset(&self.files) {
+            return Err("its import keeps a file open".into());
+        }
+        if !shared_mappings(pid)?.is_subset(&self.shared) {
+            return Err("its import maps shared memory".into());
+        }
+        for (folder, held) in &self.temporary {
+            if let Some(left) = added_in(folder, held).first() {
+                let name = left.strip_prefix(folder).unwrap_or(left);
+                return Err(format!(
+                    "its import leaves files in /tmp or /dev/shm ({})",
+                    name.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Why runner `pid`'s signal dispositions are not those it started with, if they are not.
+    pub(crate) fn check_signals(&self, pid: i32) -> Result<(), String> {
+        let now = signals(pid)?;
+        if now.ignored & SIGCHLD_BIT != self.signals.ignored & SIGCHLD_BIT {
+            return Err("its import ignores SIGCHLD".into());
+        }
+        if now != self.signals {
+            return Err("its import handles signals".into());
+        }
+        Ok(())
+    }
+}
+
+const SIGCHLD_BIT: u64 = 1 << (17 - 1);
+
+impl Baseline {
+    /// Brings the runner's own `/tmp` and `/dev/shm` back to what they held before its
+    /// import (none under `limits`, where a student user's leftovers are removed by owner).
+    pub(crate) fn clear_temporary(&self) -> Result<(), String> {
+        for (folder, held) in &self.temporary {
+            for path in added_in(folder, held) {
+                let directory = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+                let removed = if directory {
+                    std::fs::remove_dir_all(&path)
+                } else {
+                    std::fs::remove_file(&path)
+                };
+                removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every path below `folder` on its own file system (a folder bound there is not looked in).
+fn held_in(folder: &Path) -> HashSet<PathBuf> {
+    let mut held = HashSet::new();
+    walk(folder, &mut |path| {
+        held.insert(path.to_path_buf());
+        true
+    });
+    held
+}
+
+/// The paths below `folder` (on its own file system) that are not in `held`, each without
+/// what lies below it.
+fn added_in(folder: &Path, held: &HashSet<PathBuf>) -> Vec<PathBuf> {
+    let mut added = Vec::new();
+    walk(folder, &mut |path| {
+        if held.contains(path) {
+            return true;
+        }
+        added.push(path.to_path_buf());
+        false
+    });
+    added
+}
+
+/// Calls `visit` on each path below `folder` on the same file system, descending into a
+/// folder when `visit` says so.
+fn walk(folder: &Path, visit: &mut dyn FnMut(&Path) -> bool) {
+    let Ok(device) = std::fs::symlink_metadata(folder).map(|m| m.dev()) else {
+        return;
+    };
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else {
+                continue;
+            };
+            if meta.dev() != device {
+                continue;
+            }
+            let path = entry.path();
+            if visit(&path) && meta.is_dir() {
+                pending.push(path);
+            }
+        }
+    }
+}
+
+/// `/proc/PID/root/tmp` and `/proc/PID/root/dev/shm` where process `pid` has a mount
+/// namespace of its own (bubblewrap's).
+fn private_temporary(pid: i32) -> Vec<PathBuf> {
+    let namespace = |path: String| std::fs::metadata(path).map(|m| m.ino()).ok();
+    let theirs = namespace(format!("/proc/{pid}/ns/mnt"));
+    if theirs.is_none() || theirs == namespace("/proc/self/ns/mnt".into()) {
+        return Vec::new();
+    }
+    TEMPORARY
+        .iter()
+        .map(|folder| PathBuf::from(format!("/proc/{pid}/root/{folder}")))
+        .filter(|path| path.is_dir())
+        .collect()
+}
+
+fn signals(pid: i32) -> Result<Signals, String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map_err(|e| format!("cannot read the runner's status: {e}"))?;
+    parse_signals(&status).ok_or_else(|| "the runner's status has no signal masks".into())
+}
+
+fn parse_signals(status: &str) -> Option<Signals> {
+    let mask = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+    };
+    Some(Signals {
+        ignored: mask("SigIgn:")?,
+        caught: mask("SigCgt:")?,
+    })
+}
+
+fn files(pid: i32) -> Result<HashSet<(u64, u64)>, String> {
+    let folder = format!("/proc/{pid}/fd");
+    let entries = std::fs::read_dir(&folder)
+        .map_err(|e| format!("cannot read the runner's descriptors: {e}"))?;
+    let mut files = HashSet::new();
+    for entry in entries.flatten() {
+        // A descriptor closed meanwhile is not held.
+        if let Ok(meta) = std::fs::metadata(entry.path()) {
+            files.insert((meta.dev(), meta.ino()));
+        }
+    }
+    Ok(files)
+}
+
+fn shared_mappings(pid: i32) -> Result<HashSet<(String, u64)>, String> {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps"))
+        .map_err(|e| format!("cannot read the runner's mappings: {e}"))?;
+    Ok(parse_shared(&maps))
+}
+
+/// The device and inode of each shared mapping of a `/proc/PID/maps` text.
+fn parse_shared(maps: &str) -> HashSet<(String, u64)> {
+    maps.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let shared = fields.get(1)?.as_bytes().get(3) == Some(&b's');
+            let (device, inode) = (fields.get(3)?.to_string(), fields.get(4)?.parse().ok()?);
+            shared.then_some((device, inode))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_masks_are_read_from_a_status_text() {
+        let status = "Name:\tpython3\nSigBlk:\t0000000000000000\nSigIgn:\t0000000001011000\n\
+                      SigCgt:\t0000000000000002\n";
+        let signals = parse_signals(status).unwrap();
+        assert_eq!(signals.caught, 2);
+        assert_ne!(signals.ignored & SIGCHLD_BIT, 0);
+        assert_eq!(parse_signals("Name:\tx\n"), None);
+    }
+
+    #[test]
+    fn only_shared_mappings_count() {
+        let maps = "7f53-7f54 r--s 00000000 fe:00 325745    /usr/lib/gconv/gconv-modules.cache\n\
+                    7f55-7f56 rw-p 00000000 00:00 0 \n\
+                    7f57-7f58 rw-s 00000000 00:01 4242    /dev/zero (deleted)\n";
+        let shared = parse_shared(maps);
+        assert_eq!(shared.len(), 2);
+        assert!(shared.contains(&("00:01".to_string(), 4242)));
+        assert!(!shared.contains(&("00:00".to_string(), 0)));
+    }
+
+    #[test]
+    fn this_process_holds_what_it_held_and_a_new_file_shows() {
+        let me = std::process::id() as i32;
+        let before = Baseline::of(me).unwrap();
+        // This test process shares the grader's mount namespace: no private /tmp to check.
+        assert!(private_temporary(me).is_empty());
+        let file = tempfile::tempfile().unwrap();
+        assert!(!files(me).unwrap().is_subset(&before.files));
+        drop(file);
+    }
+}
