@@ -48,6 +48,45 @@ fn fixture(name: &str) -> String {
 }
 
 #[test]
+fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(
+        &course,
+        "[chess.ecs198f]\ninvalid_move_answer = \"empty_or_message\"\n",
+    )
+    .unwrap();
+    let course = course.display().to_string();
+    // (course, team, passed, failed, score); every run is out of 60.5.
+    for (policy, team, passed, failed, score) in [
+        (None, "correct", 63, 0, 60.5),
+        (None, "quirk-invalid-message", 23, 40, 23.0),
+        (Some(&course), "correct", 63, 0, 60.5),
+        (Some(&course), "quirk-invalid-message", 63, 0, 60.5),
+        // A wrong notation for a move is still wrong, under either reading.
+        (Some(&course), "bug-castling-notation", 59, 4, 56.5),
+    ] {
+        let submission = format!("{FIXTURES}/{team}/pychess");
+        let mut args = vec![SCENARIOS, "--python", submission.as_str()];
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        let summary = &report["summary"];
+        assert_eq!(
+            (
+                summary["passed"].as_u64().unwrap(),
+                summary["failed"].as_u64().unwrap(),
+                summary["score"].as_f64().unwrap(),
+                summary["max_score"].as_f64().unwrap(),
+            ),
+            (passed, failed, score, 60.5),
+            "{policy:?} {team}"
+        );
+    }
+}
+
+#[test]
 fn the_reference_passes_every_chess_scenario() {
     let (code, report) = grade(SPECS, None);
     assert_eq!(code, 0, "{report:#}");
@@ -410,5 +449,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 14);
+    assert_eq!(teams, 15);
 }
