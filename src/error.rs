@@ -191,6 +191,12 @@ pub enum PackageError {
          --specs the folder that holds both (specs/GAME)"
     )]
     BaseLeftOut { variant: String, from: String },
+    /// A name that would place a file outside the folder it belongs in.
+    #[error(
+        "--question {name:?} is not a folder name: give one name without `/`, `.` or `..` \
+         (the question is written under OUT/questions/)"
+    )]
+    NotAFolderName { name: String },
     #[error("cannot write {}: {source}", path.display())]
     Zip {
         path: PathBuf,
