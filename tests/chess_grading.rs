@@ -48,6 +48,45 @@ fn fixture(name: &str) -> String {
 }
 
 #[test]
+fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(
+        &course,
+        "[chess.ecs198f]\ninvalid_move_answer = \"empty_or_message\"\n",
+    )
+    .unwrap();
+    let course = course.display().to_string();
+    // (course, team, passed, failed, score); every run is out of 60.5.
+    for (policy, team, passed, failed, score) in [
+        (None, "correct", 64, 0, 60.5),
+        (None, "quirk-invalid-message", 23, 41, 23.0),
+        (Some(&course), "correct", 64, 0, 60.5),
+        (Some(&course), "quirk-invalid-message", 64, 0, 60.5),
+        // A wrong notation for a move is still wrong, under either reading.
+        (Some(&course), "bug-castling-notation", 60, 4, 56.5),
+    ] {
+        let submission = format!("{FIXTURES}/{team}/pychess");
+        let mut args = vec![SCENARIOS, "--python", submission.as_str()];
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        let summary = &report["summary"];
+        assert_eq!(
+            (
+                summary["passed"].as_u64().unwrap(),
+                summary["failed"].as_u64().unwrap(),
+                summary["score"].as_f64().unwrap(),
+                summary["max_score"].as_f64().unwrap(),
+            ),
+            (passed, failed, score, 60.5),
+            "{policy:?} {team}"
+        );
+    }
+}
+
+#[test]
 fn the_reference_passes_every_chess_scenario() {
     let (code, report) = grade(SPECS, None);
     assert_eq!(code, 0, "{report:#}");
@@ -460,7 +499,7 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 19);
+    assert_eq!(teams, 20);
 }
 
 #[test]
@@ -540,4 +579,19 @@ fn the_battery_seed_changes_the_games_and_keeps_the_verdicts() {
         BTreeSet::from(["rules: castling".to_string()])
     );
     assert_eq!(first["summary"]["passed"], 7);
+
+    // A course file's seed plays the games `--seed` plays.
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "battery_seed = 7\n").unwrap();
+    let team = fixture("bug-queen-side-castle-refused");
+    let divergence = |args: &[&str]| {
+        let mut all = vec![battery.as_str(), "--python", team.as_str()];
+        all.extend(args);
+        let (_, report) = test_json(&all);
+        scenario(&report, "rules: castling")["first_divergence"]["step"].clone()
+    };
+    let by_course = divergence(&["--policy", course.to_str().unwrap()]);
+    assert_eq!(by_course, divergence(&["--seed", "7"]));
+    assert_ne!(by_course, divergence(&[]));
 }

@@ -37,6 +37,44 @@ fn correct_and_quirky_project5_submissions_pass() {
 }
 
 #[test]
+fn the_order_of_the_winner_and_the_board_is_a_course_option() {
+    let board_first = "fixtures/one-d-chess/project5/quirk-board-then-winner.py";
+    let handout = "fixtures/one-d-chess/project5/one_d_chess.py";
+    let dir = tempfile::tempdir().unwrap();
+    let strict = dir.path().join("course.toml");
+    std::fs::write(
+        &strict,
+        "[one-d-chess.project5]\ngame_over_order = \"handout\"\n",
+    )
+    .unwrap();
+    let strict = strict.display().to_string();
+    // (policy, fixture, passed, failed, score); every run is out of 33.
+    for (policy, fixture, passed, failed, score) in [
+        (None, handout, 31, 0, 33.0),
+        (None, board_first, 31, 0, 33.0),
+        (Some(&strict), handout, 31, 0, 33.0),
+        (Some(&strict), board_first, 30, 1, 30.0),
+    ] {
+        let mut args = vec![PROJECT5, "--python", fixture];
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        let summary = &report["summary"];
+        assert_eq!(
+            (
+                summary["passed"].as_u64().unwrap(),
+                summary["failed"].as_u64().unwrap(),
+                summary["score"].as_f64().unwrap(),
+                summary["max_score"].as_f64().unwrap(),
+            ),
+            (passed, failed, score, 33.0),
+            "{policy:?} {fixture}"
+        );
+    }
+}
+
+#[test]
 fn the_csc110_program_with_its_starter_main_passes() {
     let (code, report) = grade(CSC110, "csc110/chess.py");
     assert_eq!(failures(&report), vec![]);

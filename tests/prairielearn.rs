@@ -81,6 +81,23 @@ fn grade_in_layout(course: &Path, scratch: &Path, submission: &str) -> Value {
 
 /// The same, with or without the question's tests (its specs) mounted.
 fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bool) -> Value {
+    let student = Student {
+        file: ONE_D,
+        source: submission,
+        env: &[],
+    };
+    run_student(course, scratch, &student, with_tests)
+}
+
+/// A student's file, and the environment the entrypoint runs in.
+struct Student<'a> {
+    file: &'a str,
+    source: &'a str,
+    env: &'a [(&'a str, &'a str)],
+}
+
+fn run_student(course: &Path, scratch: &Path, student: &Student, with_tests: bool) -> Value {
+    let (submission, file) = (student.source, student.file);
     let grade = scratch.join("grade");
     copy_tree(
         &course.join("serverFilesCourse"),
@@ -94,10 +111,11 @@ fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bo
         );
     }
     std::fs::create_dir_all(grade.join("student")).unwrap();
-    std::fs::write(grade.join("student").join(ONE_D), submission).unwrap();
+    std::fs::write(grade.join("student").join(file), submission).unwrap();
     let status = std::process::Command::new("bash")
         .arg(grade.join("serverFilesCourse/boardgrade/run.sh"))
         .env("PL_GRADE_ROOT", &grade)
+        .envs(student.env.iter().copied())
         // The system's programs only, as in PrairieLearn's image (not a user's own Python).
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .stdout(Stdio::null())
@@ -109,6 +127,10 @@ fn run_in_layout(course: &Path, scratch: &Path, submission: &str, with_tests: bo
     let results = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     common::schema::assert_valid("prairielearn", &results, "results.json");
     results
+}
+
+fn fixture_text(path: &str) -> String {
+    fixture(path)
 }
 
 fn fixture(path: &str) -> String {
@@ -281,4 +303,121 @@ fn the_course_requirements_are_installed_before_grading() {
             .contains("requirements.txt"),
         "{results}"
     );
+}
+
+/// Course files for the one-scenario csc110 game the hostile fixtures play (`chess.py`),
+/// written with `extra` arguments, under a folder every user may enter (so that what the
+/// grader closes is closed by it, not by the test's scratch folder).
+fn hostile_course(dir: &Path, extra: &[&str]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = dir.join("course");
+    boardgrade()
+        .arg("prairielearn")
+        .arg("--specs")
+        .arg(root().join("tests/selftest/hostile_game.toml"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--question", "one-d-chess"])
+        .args(extra)
+        .assert()
+        .success();
+    out
+}
+
+/// Bubblewrap made unavailable: its probe fails.
+const NO_BWRAP: &[(&str, &str)] = &[("BOARDGRADE_BWRAP", "/nonexistent/bwrap")];
+
+#[test]
+fn without_bubblewrap_nothing_is_graded_unless_the_course_allowed_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let strict = hostile_course(&dir.path().join("strict"), &[]);
+    let script =
+        std::fs::read_to_string(strict.join("serverFilesCourse/boardgrade/run.sh")).unwrap();
+    assert!(script.contains("--run-grader --sandbox bwrap"), "{script}");
+    for fixture in ["hostile/oracle_grader.py", "hostile/snoop.py"] {
+        let student = Student {
+            file: "chess.py",
+            source: &fixture_text(fixture),
+            env: NO_BWRAP,
+        };
+        let scratch = dir.path().join(fixture.replace('/', "-"));
+        let results = run_student(&strict, &scratch, &student, true);
+        assert_eq!(results["gradable"], false, "{fixture}: {results:#}");
+        let message = results["message"].as_str().unwrap();
+        assert!(message.contains("bubblewrap"), "{fixture}: {message}");
+        assert!(message.contains("costs no attempt"), "{fixture}: {message}");
+        assert_eq!(results["tests"], serde_json::json!([]));
+    }
+    if !common::is_root() {
+        // `limits` runs student programs as users of their own: root only.
+        return;
+    }
+    // The course allowed `limits`: the oracle finds no binary and the snoop nothing.
+    let allowed = hostile_course(&dir.path().join("allowed"), &["--sandbox", "limits"]);
+    let oracle = Student {
+        file: "chess.py",
+        source: &fixture_text("hostile/oracle_grader.py"),
+        env: NO_BWRAP,
+    };
+    let results = run_student(&allowed, &dir.path().join("oracle"), &oracle, true);
+    assert_eq!(results["gradable"], true, "{results:#}");
+    assert_eq!(results["score"].as_f64(), Some(0.0), "{results:#}");
+    assert!(results["output"].as_str().unwrap().contains("limits"));
+    let snoop = Student {
+        file: "chess.py",
+        source: &fixture_text("hostile/snoop.py"),
+        env: NO_BWRAP,
+    };
+    let results = run_student(&allowed, &dir.path().join("snoop"), &snoop, true);
+    let shown = results["tests"][0]["output"].as_str().unwrap();
+    assert!(shown.contains("no leaks"), "{shown}");
+    let course = dir.path().join("snoop/grade/serverFilesCourse/boardgrade");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(course).unwrap().permissions());
+    assert_eq!(mode & 0o077, 0, "the binary's folder left open");
+}
+
+#[test]
+fn a_sandbox_that_fails_after_its_check_is_not_gradable() {
+    if !boardgrade::execution::sandbox::bwrap_works() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let course = hostile_course(&dir.path().join("course"), &[]);
+    let fake = common::bwrap_failing_after_probe(&dir.path().join("fake"));
+    let env = [("BOARDGRADE_BWRAP", fake.to_str().unwrap())];
+    let student = Student {
+        file: "chess.py",
+        source: &fixture_text("one-d-chess/csc110/chess.py"),
+        env: &env,
+    };
+    let results = run_student(&course, &dir.path().join("run"), &student, true);
+    assert_eq!(results["gradable"], false, "{results:#}");
+    let message = results["message"].as_str().unwrap();
+    assert!(message.contains("needs a re-run"), "{message}");
+    assert!(message.contains("mount proc"), "{message}");
+}
+
+#[test]
+fn arguments_after_the_double_dash_are_refused_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["prairielearn", "gradescope"] {
+        let output = boardgrade()
+            .arg(command)
+            .arg("--specs")
+            .arg(root().join("tests/selftest/hostile_game.toml"))
+            .arg("--out")
+            .arg(dir.path().join(command))
+            .args(["--", "--memory-limit", "64"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{command}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--memory-limit 64"), "{command}: {stderr}");
+        assert!(
+            !dir.path().join(command).exists(),
+            "{command} wrote its package"
+        );
+    }
 }

@@ -454,8 +454,22 @@ pub struct GradescopeArgs {
 #[derive(Debug, Args)]
 pub struct PrairielearnArgs {
     /// Scenario files or folders to grade with (copied into the question's tests/specs).
-    #[arg(long, value_name = "DIR", required = true)]
+    #[arg(long, value_name = "DIR", required_unless_present = "run_grader")]
     pub specs: Vec<PathBuf>,
+    /// The least protection acceptable for student programs: where PrairieLearn's machine
+    /// cannot give it, nothing is graded (`gradable: false`, the reason, no attempt spent).
+    /// `bwrap` (the default) needs bubblewrap to work in the grading image; `limits` allows
+    /// grading without it, student programs run as users of their own (the grader must run
+    /// as root), with the network open to them.
+    #[arg(long, value_enum, default_value_t = Sandbox::Bwrap)]
+    pub sandbox: Sandbox,
+    /// What the entrypoint (run.sh) runs inside PrairieLearn: grade PL_GRADE_ROOT/student
+    /// (default /grade) and write results/results.json.
+    #[arg(long)]
+    pub run_grader: bool,
+    /// With --run-grader: the arguments for `boardgrade grade`.
+    #[arg(last = true, value_name = "GRADE_ARGS")]
+    pub grade_args: Vec<String>,
     #[command(flatten)]
     pub only: ScenarioFilter,
     /// The entry file to look for in the submission instead of the dialect's.
@@ -488,7 +502,7 @@ pub struct PerftArgs {
     /// The position as FEN (default: the start position).
     #[arg(long, conflicts_with = "suite")]
     pub fen: Option<String>,
-    /// Plies to count.
+    /// Plies to count (at most 7).
     #[arg(long, required_unless_present = "suite", conflicts_with = "suite")]
     pub depth: Option<u32>,
     /// Also print each first move's count.

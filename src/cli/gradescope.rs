@@ -1,5 +1,6 @@
 //! `boardgrade gradescope`: check the specs, then write the autograder zip.
 
+use boardgrade::error::FlagError;
 use boardgrade::package::autograder::{self, Layout};
 use boardgrade::package::{write_zip, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
@@ -15,6 +16,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
     if args.run_autograder {
         return run_autograder(args);
     }
+    no_grade_args(&args.grade_args, "--run-autograder")?;
     // A zip whose specs do not load would fail every student: refuse to build it.
     let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
     let mut grade_args = resolve::grade_args(&args.only, args.entry.as_deref());
@@ -52,4 +54,21 @@ fn run_autograder(args: &GradescopeArgs) -> Result<Status, Error> {
         return Ok(Status::Failed);
     }
     Ok(Status::Passed)
+}
+
+/// Arguments after `--` are `boardgrade grade`'s, for the platform's entrypoint (`mode`)
+/// only: given to the packaging command they are refused, never dropped.
+pub fn no_grade_args(grade_args: &[String], mode: &str) -> Result<(), Error> {
+    if grade_args.is_empty() {
+        return Ok(());
+    }
+    Err(FlagError::value(
+        "--",
+        grade_args.join(" "),
+        format!(
+            "arguments after `--` are for {mode} only; to set how the package grades, give \
+             this command's own flags (see --help)"
+        ),
+    )
+    .into())
 }

@@ -2,6 +2,7 @@
 
 use boardgrade::grade::{dialects_of, entry_files};
 use boardgrade::package::prairielearn::{new_uuid, write_layout, Package};
+use boardgrade::package::prairielearn_grader::{self, Layout};
 use boardgrade::{report, Error};
 
 use super::args::PrairielearnArgs;
@@ -10,6 +11,10 @@ use super::exit::Status;
 use super::resolve;
 
 pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
+    if args.run_grader {
+        return run_grader(args);
+    }
+    super::gradescope::no_grade_args(&args.grade_args, "--run-grader")?;
     // Course files whose specs do not load would fail every student: refuse to write them.
     let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
     let title = args.title.clone().unwrap_or_else(|| {
@@ -44,6 +49,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
         time_limits,
         uuid: new_uuid(),
         requirements: args.requirements.clone(),
+        sandbox: args.sandbox,
     };
     write_layout(&package, &args.out)?;
     say(&report::package::written(
@@ -51,5 +57,18 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
         scenarios.len(),
         report::package::PRAIRIELEARN_NEXT,
     ))?;
+    Ok(Status::Passed)
+}
+
+/// Inside PrairieLearn: grade, then write results.json; the log is the course staff's.
+fn run_grader(args: &PrairielearnArgs) -> Result<Status, Error> {
+    let binary = resolve::own_binary()?;
+    let report =
+        prairielearn_grader::run(&Layout::from_env(), &binary, args.sandbox, &args.grade_args)?;
+    say(&report::package::autograder_log(&report))?;
+    if let Some(why) = &report.refused {
+        eprint!("{}", report::package::refused(why));
+        return Ok(Status::Failed);
+    }
     Ok(Status::Passed)
 }

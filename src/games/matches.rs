@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::{Dialect, Game, OptionError, Response, Session, REGISTRY};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, MAX_POINTS};
 
 /// A game's match play.
 pub trait MatchPlay: Sync {
@@ -137,8 +137,11 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
     }
     for (i, award) in def.award.iter().enumerate() {
         let key = |field: &str| format!("award[{i}].{field}");
-        if !(award.points.is_finite() && award.points >= 0.0) {
-            return Err(OptionError::new(key("points"), "points must be at least 0"));
+        if !(0.0..=MAX_POINTS).contains(&award.points) {
+            return Err(OptionError::new(
+                key("points"),
+                format!("points must be from 0 to {MAX_POINTS}"),
+            ));
         }
         if let Some(opponent) = award
             .opponent

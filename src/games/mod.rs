@@ -89,6 +89,7 @@ impl Dialect {
             dialect: self.name,
             entry_file: self.entry_file,
             python: self.python,
+            audience: "visible",
         }
     }
 }

@@ -156,9 +156,14 @@ pub fn run(
 /// Closes the source folder (binary, specs, scripts) and the results folder to every user but
 /// the grader's.
 fn lock_down(layout: &Layout) -> Result<(), Error> {
-    for dir in [layout.source(), layout.results()] {
+    close_to_others(&[layout.source(), layout.results()])
+}
+
+/// Closes each folder of `dirs` that exists to every user but the grader's.
+pub(crate) fn close_to_others(dirs: &[PathBuf]) -> Result<(), Error> {
+    for dir in dirs {
         if dir.is_dir() {
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
                 .map_err(|e| Error::io(format!("cannot protect {}", dir.display()), e))?;
         }
     }
@@ -166,7 +171,7 @@ fn lock_down(layout: &Layout) -> Result<(), Error> {
 }
 
 /// The strongest sandbox here, if it gives at least `required`.
-fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
+pub(crate) fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
     let available = Sandbox::strongest();
     if required == Sandbox::Bwrap && available < Sandbox::Bwrap {
         let why = sandbox::bwrap_probe().err().unwrap_or_default();
@@ -222,7 +227,7 @@ fn name_sandbox(document: &mut Value, described: &str) {
 }
 
 /// Writes `value` to `path` through a file beside it, so a reader sees all of it or none.
-fn write_json(path: &Path, value: &Value) -> Result<(), Error> {
+pub(crate) fn write_json(path: &Path, value: &Value) -> Result<(), Error> {
     let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
     let staging = path.with_extension("json.partial");
     std::fs::write(&staging, text)

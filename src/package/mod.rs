@@ -1,9 +1,11 @@
 //! `boardgrade gradescope`: the zip an instructor uploads to Gradescope, holding `setup.sh`,
 //! `run_autograder`, the specs and the boardgrade binary itself; [`autograder`] is what
-//! `run_autograder` runs. [`prairielearn`] writes PrairieLearn's external grader.
+//! `run_autograder` runs. [`prairielearn`] writes PrairieLearn's external grader, and
+//! [`prairielearn_grader`] is what its entrypoint runs.
 
 pub mod autograder;
 pub mod prairielearn;
+pub mod prairielearn_grader;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{packaged_specs, shell_quote};
-use crate::error::Error;
+use crate::error::{Error, PackageError};
+use crate::execution::Sandbox;
 
 const RUN: &str = include_str!("prairielearn_run.sh");
 
@@ -57,15 +58,19 @@ pub struct Package {
     pub time_limits: u64,
     /// The question's UUID (PrairieLearn wants one per question).
     pub uuid: String,
+    /// The least protection acceptable for student programs: where the machine cannot give
+    /// it, nothing is graded (`gradable: false`, the reason).
+    pub sandbox: Sandbox,
     /// The course's `requirements.txt`: shipped beside the entrypoint, which installs it
     /// into a virtual environment before grading.
     pub requirements: Option<PathBuf>,
 }
 
-/// The entrypoint script with the grade arguments filled in.
-pub fn run_script(grade_args: &[String]) -> String {
+/// The entrypoint script with the least sandbox and the grade arguments filled in.
+pub fn run_script(sandbox: Sandbox, grade_args: &[String]) -> String {
     let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
-    RUN.replace("@ARGS@", &args.join(" "))
+    RUN.replace("@SANDBOX@", sandbox.as_str())
+        .replace("@ARGS@", &args.join(" "))
 }
 
 /// The question's `info.json`.
@@ -126,15 +131,26 @@ fn write(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes the course files under `out`.
+/// Writes the course files under `out`, and nowhere else.
 pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
+    // The question's name is one folder under `questions/`: never a path out of it.
+    let mut parts = Path::new(&package.question).components();
+    if !matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    ) {
+        return Err(PackageError::NotAFolderName {
+            name: package.question.clone(),
+        }
+        .into());
+    }
     let server = out.join("serverFilesCourse").join("boardgrade");
     let binary = std::fs::read(&package.binary)
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;
     write(&server.join("boardgrade"), &binary, true)?;
     write(
         &server.join("run.sh"),
-        run_script(&package.grade_args).as_bytes(),
+        run_script(package.sandbox, &package.grade_args).as_bytes(),
         true,
     )?;
     if let Some(requirements) = &package.requirements {
@@ -195,6 +211,7 @@ mod tests {
             time_limits: 40,
             uuid: "6f1c1a52-0000-4000-8000-000000000000".into(),
             requirements: None,
+            sandbox: Sandbox::Bwrap,
         }
     }
 
@@ -215,8 +232,8 @@ mod tests {
 
     #[test]
     fn the_script_carries_the_arguments_and_the_upload_names_the_files() {
-        let script = run_script(&package().grade_args);
-        assert!(script.contains("--format prairielearn --out \"$work\" --dialect ecs10\n"));
+        let script = run_script(Sandbox::Bwrap, &package().grade_args);
+        assert!(script.contains("--run-grader --sandbox bwrap -- --dialect ecs10\n"));
         assert!(!script.contains("@ARGS@"));
         let html = question_html(&package());
         assert!(

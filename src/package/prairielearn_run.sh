@@ -8,7 +8,6 @@ results="$root/results"
 mkdir -p "$results"
 # Only a file this script writes after grading is a result: nothing left there before counts.
 rm -f "$results/results.json"
-work="$(mktemp -d)"
 [ -x "$here/boardgrade" ] || chmod +x "$here/boardgrade"
 # The course's packages (requirements.txt beside this script) go into a virtual environment
 # every user can run, whose Python grades the submission; an install that fails is the
@@ -25,18 +24,15 @@ JSON
     }
     export BOARDGRADE_PYTHON="$venv/bin/python3"
 fi
-"$here/boardgrade" grade "$root/student" --one-submission --specs "$root/tests/specs" \
-    --format prairielearn --out "$work" @ARGS@
+# boardgrade closes this folder and the question's tests (the specs) to student programs,
+# grades under a sandbox at least as strong as @SANDBOX@ (or, where the machine cannot give
+# it, grades nothing and says why: gradable false, no attempt spent) and writes
+# results.json itself from results no student process can reach.
+"$here/boardgrade" prairielearn --run-grader --sandbox @SANDBOX@ -- @ARGS@
 status=$?
-# 0: graded (whatever the grade); 3: the grader failed on it, and its results.json says so
-# (gradable: false). Anything else is the grader's failure too, not the student's: the
-# submission is reported as not gradable, so it costs no attempt.
-if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; } && [ -f "$work/results.json" ]; then
-    cp "$work/results.json" "$results/results.json"
-else
+if [ ! -f "$results/results.json" ]; then
     cat > "$results/results.json" <<JSON
 {"gradable": false, "score": 0, "message": "The autograder could not grade this submission (boardgrade exit status $status). Please tell the course staff.", "output": "", "tests": []}
 JSON
 fi
-rm -rf "$work"
 exit 0

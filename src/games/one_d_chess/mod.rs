@@ -4,14 +4,15 @@ pub mod csc110;
 pub mod engine;
 mod inputs;
 pub mod interface;
+mod policy;
 pub mod project5;
 pub mod render;
 
 use crate::execution::PythonLaunch;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
-    Protocol, Response, Session, NO_POLICY_RULES,
+    bool_option, check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part,
+    PolicyRules, Protocol, Response, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -43,8 +44,9 @@ static DIALECTS: &[Dialect] = &[
             ),
         },
         session: |options| {
-            check_option_keys(options, &[])?;
-            Ok(Box::new(project5::Project5::new()))
+            check_option_keys(options, &[policy::REVERSED])?;
+            let reversed = bool_option(options, policy::REVERSED)?;
+            Ok(Box::new(project5::Project5::new().reversed(reversed)))
         },
     },
     Dialect {
@@ -108,6 +110,7 @@ impl Game for OneDChess {
     fn policy_rules(&self, dialect: &str) -> &'static dyn PolicyRules {
         match variant::base_name(self.name(), dialect) {
             "csc110" => &csc110::POLICY,
+            "project5" => &policy::POLICY,
             _ => &NO_POLICY_RULES,
         }
     }
@@ -146,8 +149,11 @@ impl Game for OneDChess {
         variant: &'static Variant,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[])?;
+        check_option_keys(options, &[policy::REVERSED])?;
+        let reversed = bool_option(options, policy::REVERSED)?;
         let interface: &'static Interface = variant.data("project5")?;
-        Ok(Box::new(project5::Project5::with(interface)))
+        Ok(Box::new(
+            project5::Project5::with(interface).reversed(reversed),
+        ))
     }
 }

@@ -201,6 +201,8 @@ pub struct Project5 {
     turn: Side,
     /// Whether the last command could not be carried out.
     refused: bool,
+    /// Whether `is_game_over` prints the message and the board in the other order.
+    reversed: bool,
 }
 
 /// A string as Python's `repr` writes it (tokens hold no quote or backslash).
@@ -222,7 +224,14 @@ impl Project5 {
             created: false,
             turn: Side::White,
             refused: false,
+            reversed: false,
         }
+    }
+
+    /// The same, printing the message and the board of `is_game_over` in the other order
+    /// when `reversed` (a reading of seed 000 a course may accept).
+    pub fn reversed(self, reversed: bool) -> Self {
+        Project5 { reversed, ..self }
     }
 
     fn board_list(&self) -> Reply {
@@ -285,8 +294,13 @@ impl Project5 {
             Some(Side::White) => (&messages.white_wins, &messages.white_wins_prints),
             Some(Side::Black) => (&messages.black_wins, &messages.black_wins_prints),
         };
+        let ordered: Vec<&Printed> = if self.reversed {
+            prints.iter().rev().collect()
+        } else {
+            prints.iter().collect()
+        };
         let text = |board: &str| {
-            let mut text: String = prints
+            let mut text: String = ordered
                 .iter()
                 .map(|p| match p {
                     Printed::Message => format!("{message}\n"),

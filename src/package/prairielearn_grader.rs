@@ -1,0 +1,133 @@
+//! What PrairieLearn's entrypoint runs (`boardgrade prairielearn --run-grader`), as
+//! [`super::autograder`] does on Gradescope:
+//!
+//! 1. closes the course's boardgrade folder (binary, script), the question's tests (the
+//!    specs, hidden ones included) and the results folder to every other user, so a student
+//!    program can neither run the grader's engine as an oracle, read a hidden scenario, nor
+//!    write a result;
+//! 2. checks that the machine gives the least protection the course files were written for
+//!    (`bwrap` unless the course allowed `limits`), and otherwise grades nothing: a
+//!    `results.json` with `gradable: false` and the reason, so no attempt is spent;
+//! 3. grades the student's files in a child whose results go to a folder only the grader
+//!    can open, kills whatever student process is left, and writes `results.json` itself.
+//!
+//! Nothing a student process wrote is ever copied: a missing or unreadable result is
+//! `gradable: false` with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use super::autograder::{choose_sandbox, close_to_others, write_json};
+use crate::error::Error;
+use crate::execution::sandbox::{student, Sandbox};
+use crate::report::package::Report;
+
+/// PrairieLearn's mounts (`/grade`, or `PL_GRADE_ROOT`).
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub root: PathBuf,
+}
+
+impl Layout {
+    /// `PL_GRADE_ROOT`, else `/grade`.
+    pub fn from_env() -> Layout {
+        Layout {
+            root: std::env::var_os("PL_GRADE_ROOT")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("/grade")),
+        }
+    }
+
+    fn course(&self) -> PathBuf {
+        self.root.join("serverFilesCourse").join("boardgrade")
+    }
+
+    fn tests(&self) -> PathBuf {
+        self.root.join("tests")
+    }
+
+    fn results(&self) -> PathBuf {
+        self.root.join("results").join("results.json")
+    }
+}
+
+/// A result that is no grade: `message` for the student, no attempt spent.
+fn not_gradable(message: String) -> Value {
+    json!({"gradable": false, "score": 0, "message": message, "output": "", "tests": []})
+}
+
+/// Grades `layout`'s student files with `binary` (this boardgrade) under the strongest
+/// sandbox here, at least `required`; `grade_args` go to `boardgrade grade`.
+pub fn run(
+    layout: &Layout,
+    binary: &Path,
+    required: Sandbox,
+    grade_args: &[String],
+) -> Result<Report, Error> {
+    let results = layout.results();
+    if let Some(dir) = results.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    }
+    // Only a file written after grading is a result: nothing left there before counts.
+    let _ = std::fs::remove_file(&results);
+    let results_dir = results.parent().map(Path::to_path_buf).unwrap_or_default();
+    close_to_others(&[layout.course(), layout.tests(), results_dir])?;
+    let sandbox = match choose_sandbox(required) {
+        Ok(sandbox) => sandbox,
+        Err(why) => {
+            let message = format!(
+                "The autograder could not grade this submission safely on this machine ({why}). \
+                 This is not a grade and costs no attempt; please tell the course staff."
+            );
+            write_json(&results, &not_gradable(message))?;
+            return Ok(Report {
+                sandbox: None,
+                refused: Some(why),
+                killed_after: 0,
+                results,
+            });
+        }
+    };
+    let private = tempfile::Builder::new()
+        .prefix("boardgrade-results-")
+        .tempdir()
+        .map_err(|e| Error::io("cannot create a private results folder", e))?;
+    let out = private.path().join("out");
+    let status = Command::new(binary)
+        .arg("grade")
+        .arg(layout.root.join("student"))
+        .arg("--one-submission")
+        .arg("--specs")
+        .arg(layout.tests().join("specs"))
+        .args(["--format", "prairielearn", "--sandbox", sandbox.as_str()])
+        .arg("--out")
+        .arg(&out)
+        .args(grade_args)
+        .status();
+    let killed_after = if student::grader_is_root() {
+        student::kill_unleased()
+    } else {
+        0
+    };
+    let graded = std::fs::read_to_string(out.join("results.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter(|v| v.get("gradable").is_some_and(Value::is_boolean));
+    let document = graded.unwrap_or_else(|| {
+        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+        not_gradable(format!(
+            "The autograder could not grade this submission (boardgrade grade: {status}). \
+             Please tell the course staff."
+        ))
+    });
+    write_json(&results, &document)?;
+    Ok(Report {
+        sandbox: Some(sandbox.describe()),
+        refused: None,
+        killed_after,
+        results,
+    })
+}
