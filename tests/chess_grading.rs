@@ -57,14 +57,14 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     )
     .unwrap();
     let course = course.display().to_string();
-    // (course, team, passed, failed, score); every run is out of 60.5.
+    // (course, team, passed, failed, score); every run is out of 67.5.
     for (policy, team, passed, failed, score) in [
-        (None, "correct", 64, 0, 60.5),
-        (None, "quirk-invalid-message", 23, 41, 23.0),
-        (Some(&course), "correct", 64, 0, 60.5),
-        (Some(&course), "quirk-invalid-message", 64, 0, 60.5),
+        (None, "correct", 71, 0, 67.5),
+        (None, "quirk-invalid-message", 25, 46, 25.0),
+        (Some(&course), "correct", 71, 0, 67.5),
+        (Some(&course), "quirk-invalid-message", 71, 0, 67.5),
         // A wrong notation for a move is still wrong, under either reading.
-        (Some(&course), "bug-castling-notation", 60, 4, 56.5),
+        (Some(&course), "bug-castling-notation", 67, 4, 63.5),
     ] {
         let submission = format!("{FIXTURES}/{team}/pychess");
         let mut args = vec![SCENARIOS, "--python", submission.as_str()];
@@ -80,7 +80,7 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
                 summary["score"].as_f64().unwrap(),
                 summary["max_score"].as_f64().unwrap(),
             ),
-            (passed, failed, score, 60.5),
+            (passed, failed, score, 67.5),
             "{policy:?} {team}"
         );
     }
