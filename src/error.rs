@@ -140,6 +140,17 @@ pub enum ClassError {
     /// Partitioned runs that split the class differently.
     #[error("the runs split the class into different numbers of shares")]
     SharesDiffer,
+    /// Partitioned runs graded against different scenarios.
+    #[error(
+        "{first} and {other} were graded against different scenarios ({}): grade every share \
+         against the same specs",
+        files.join(", ")
+    )]
+    ScenariosDiffer {
+        first: String,
+        other: String,
+        files: Vec<String>,
+    },
     /// Partitioned runs short of some shares.
     #[error("missing share(s) {}", .missing.join(", "))]
     MissingShares { missing: Vec<String> },
