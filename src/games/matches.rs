@@ -169,6 +169,15 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
             ));
         }
     }
+    if def.max_points() > MAX_POINTS {
+        return Err(OptionError::new(
+            "award",
+            format!(
+                "the awards' points add up to {}, above the {MAX_POINTS} a scenario may be worth",
+                def.max_points()
+            ),
+        ));
+    }
     match game.match_play() {
         Some(play) => play.check(dialect, def),
         None => Err(OptionError::new(
