@@ -5,7 +5,7 @@
 //!
 //! Layers, each module using only those on its own line or above (checked by
 //! `tests/architecture.rs`):
-//! 1. `error`, `verdict`, `rng`, `cancel`, `pool`, `atomic`, `bundled`: the foundations.
+//! 1. `error`, `verdict`, `rng`, `shrink`, `cancel`, `pool`, `atomic`, `bundled`: foundations.
 //! 2. `compare`, `policy`: comparing output, and the course-policy vocabulary.
 //! 3. `execution`: running student code, told what to lay out as plain data.
 //! 4. `games`: each game behind the `Game` trait, its dialects and the course variants.
@@ -32,6 +32,7 @@ pub mod pool;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod shrink;
 #[cfg(test)]
 mod toy_game;
 pub mod verdict;

@@ -150,6 +150,26 @@ mod course_file {
     }
 
     #[test]
+    fn the_course_sets_the_battery_seed() {
+        let course = CoursePolicy::parse("course.toml", "battery_seed = 20270101\n").unwrap();
+        assert_eq!(course.battery_seed, Some(20270101));
+        let none = CoursePolicy::parse("course.toml", "whitespace = \"exact\"\n").unwrap();
+        assert_eq!(none.battery_seed, None);
+        for bad in [
+            "battery_seed = -1\n",
+            "battery_seed = \"2027\"\n",
+            "battery_seed = 1.5\n",
+        ] {
+            let e = error(bad);
+            assert_eq!(
+                (e.line, e.key.as_deref()),
+                (1, Some("battery_seed")),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
     fn every_problem_names_file_line_column_and_key() {
         let e = error("whitespace = \"exact\"\n\n[one-d-chess.csc110]\n  presentaton_credit = 1\n");
         assert_eq!(

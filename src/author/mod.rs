@@ -16,7 +16,7 @@ pub mod perft;
 pub mod play;
 pub mod record;
 pub mod setup;
-pub mod shrink;
+pub use crate::shrink;
 pub mod variants;
 pub mod write;
 

@@ -181,6 +181,7 @@ impl Setup {
                 })
                 .collect(),
             play: None,
+            battery: None,
         }
     }
 }

@@ -275,6 +275,10 @@ pub struct ScenarioFilter {
     /// The course policy file (default: the `course.toml` nearest above each scenario file).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// The seed of every rule battery (default: the course file's `battery_seed`, else the
+    /// scenario file's): reproduces the games a report names.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 /// How scenarios are run.

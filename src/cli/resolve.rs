@@ -254,10 +254,16 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
 
 /// Loads the files under the course policy given, or else the one found beside each.
 pub fn load(filter: &ScenarioFilter, files: &[SourceFile]) -> Result<Loaded, Error> {
-    Ok(match &filter.policy {
+    let mut loaded = match &filter.policy {
         Some(path) => sources::load_under(files, Some(&CoursePolicy::read(path)?)),
         None => sources::load_all(files),
-    })
+    };
+    if let Some(seed) = filter.seed {
+        for scenario in &mut loaded.scenarios {
+            boardgrade::scenario::battery::reseed(scenario, seed);
+        }
+    }
+    Ok(loaded)
 }
 
 /// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
@@ -303,6 +309,9 @@ pub fn grade_args(only: &ScenarioFilter, entry: Option<&str>) -> Vec<String> {
         for value in values {
             args.extend([flag.to_string(), value.clone()]);
         }
+    }
+    if let Some(seed) = only.seed {
+        args.extend(["--seed".to_string(), seed.to_string()]);
     }
     args
 }

@@ -5,6 +5,7 @@
 //! so that reports can name the cells that differ. A course's variants of a dialect
 //! ([`variant`]) are dialects too: a game finds them by name like its own.
 
+pub mod battery;
 pub mod board_text;
 pub mod chess;
 pub mod matches;
@@ -283,6 +284,12 @@ pub trait Game: Sync {
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The rule battery of a call dialect, where the game has one: seeded games trying the
+    /// moves buggy programs get wrong, one scenario per rule family.
+    fn battery(&self, _dialect: &str) -> Option<&'static dyn battery::Battery> {
+        None
     }
 
     /// Whole games against the game's reference players, where the game has them.

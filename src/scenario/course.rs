@@ -13,6 +13,9 @@ use crate::policy::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMO
 /// The name of a course file. Scenario loading finds the one nearest above each scenario file.
 pub const FILE_NAME: &str = "course.toml";
 
+/// The top-level key that sets the seed of every rule battery.
+pub const BATTERY_SEED: &str = "battery_seed";
+
 /// What one course file sets.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CoursePolicy {
@@ -22,6 +25,9 @@ pub struct CoursePolicy {
     common: Vec<(&'static str, Value)>,
     /// Options set in a `[GAME.DIALECT]` table.
     dialects: Vec<DialectSettings>,
+    /// The seed of every rule battery under this course (`battery_seed`): each term's
+    /// hidden games differ, so they cannot be learnt by heart.
+    pub battery_seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -96,9 +102,21 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
         file: file.to_string(),
         common: Vec::new(),
         dialects: Vec::new(),
+        battery_seed: None,
     };
     for (name, _) in root.iter() {
         let (key, item) = root.get_key_value(name).expect("a key of this table");
+        if name == BATTERY_SEED {
+            let seed = item.as_integer().filter(|n| *n >= 0).ok_or_else(|| {
+                problem(
+                    item.span().or(key.span()),
+                    name,
+                    "expected a whole number of at least 0 (the seed of every rule battery)",
+                )
+            })?;
+            policy.battery_seed = Some(seed as u64);
+            continue;
+        }
         if let Some(option) = COMMON.iter().find(|o| o.key == name) {
             policy
                 .common
@@ -110,7 +128,7 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
                 key.span(),
                 name,
                 format!(
-                    "unknown option; the top level takes {} (for every dialect) and one [GAME.DIALECT] table per dialect (games: {})",
+                    "unknown option; the top level takes {}, {BATTERY_SEED} (for every dialect) and one [GAME.DIALECT] table per dialect (games: {})",
                     COMMON.iter().map(|o| o.key).collect::<Vec<_>>().join(", "),
                     games::names().join(", ")
                 ),

@@ -7,7 +7,7 @@ use std::time::Duration;
 use toml::Spanned;
 
 use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
-use super::{Scenario, Step};
+use super::{battery, Scenario, Step};
 use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
@@ -56,6 +56,7 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
             }
             (Some(list), None) => list.clone(),
             (None, Some(_)) => vec![Spanned::new(0..0, top.clone())],
+            (None, None) if top.battery.is_some() => vec![Spanned::new(0..0, top.clone())],
             (None, None) => return Err(at(
                 0..0,
                 Some("scenario"),
@@ -68,6 +69,13 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
     } else {
         Entry::default()
     };
+    if let Some(battery) = &defaults.battery {
+        return Err(at(
+            battery.span(),
+            Some("battery"),
+            "`battery` cannot be a file-level default; give it to a [[scenario]]".into(),
+        ));
+    }
     if let Some(name) = &defaults.name {
         return Err(at(
             name.span(),
@@ -78,7 +86,30 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
 
     let mut scenarios: Vec<Scenario> = Vec::with_capacity(entries.len());
     for entry in &entries {
-        let scenario = resolve(file, source, &defaults, entry)?;
+        let resolved = if battery::is_battery(entry.get_ref()) {
+            battery::expand(file, source, entry, |e| resolve(file, source, &defaults, e))?
+        } else {
+            vec![resolve(file, source, &defaults, entry)?]
+        };
+        for scenario in resolved {
+            push_unique(file, source, &mut scenarios, entry, scenario)?;
+        }
+    }
+    Ok(scenarios)
+}
+
+/// Adds `scenario`, unless one of that name came before it in the file.
+fn push_unique(
+    file: &str,
+    source: &str,
+    scenarios: &mut Vec<Scenario>,
+    entry: &Spanned<Entry>,
+    scenario: Scenario,
+) -> Result<(), ScenarioFileError> {
+    let at = |span: Range<usize>, key: Option<&str>, message: String| {
+        ScenarioFileError::at(file, source, span.start, key, message)
+    };
+    {
         if let Some(previous) = scenarios.iter().find(|s| s.name == scenario.name) {
             return Err(at(
                 entry
@@ -95,7 +126,7 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
         }
         scenarios.push(scenario);
     }
-    Ok(scenarios)
+    Ok(())
 }
 
 /// `unknown field `sned`, expected ...` gives `sned`.
@@ -287,6 +318,7 @@ fn resolve(
         opening,
         steps,
         play,
+        battery: None,
     })
 }
 

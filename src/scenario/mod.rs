@@ -1,6 +1,7 @@
 //! Scenarios: the on-disk format ([`model`]), loading ([`load`]), finding files
 //! ([`sources`]) and the course files beside them ([`course`]).
 
+pub mod battery;
 pub mod course;
 pub mod load;
 pub mod model;
@@ -49,6 +50,8 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// A match played instead of steps (`steps` is then empty).
     pub play: Option<MatchDef>,
+    /// The battery family whose lines are `steps`, when the scenario is one.
+    pub battery: Option<battery::Source>,
 }
 
 /// One line sent, and what must come back.

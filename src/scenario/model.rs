@@ -54,9 +54,29 @@ pub struct Entry {
     #[serde(rename = "match")]
     #[schemars(with = "Option<MatchDef>")]
     pub play: Option<Spanned<MatchDef>>,
+    /// A rule battery instead of steps: one scenario per rule family, each worth `points`
+    /// (see [`BatteryDef`]).
+    #[schemars(with = "Option<BatteryDef>")]
+    pub battery: Option<Spanned<BatteryDef>>,
     /// The scenarios of a file with several (top level only).
     #[schemars(with = "Option<Vec<Entry>>")]
     pub scenario: Option<Vec<Spanned<Entry>>>,
+}
+
+/// A rule battery: from `seed`, the reference plays `games` games per rule family, each at
+/// most `plies` moves, trying the moves buggy programs get wrong (see the game's
+/// PROTOCOL.md for its families).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatteryDef {
+    /// The seed; a course file's `battery_seed`, or `--seed`, replaces it.
+    pub seed: Option<u64>,
+    /// Games per family.
+    pub games: Option<usize>,
+    /// Most moves per game.
+    pub plies: Option<usize>,
+    /// The families played; all of the game's when absent.
+    pub families: Option<Vec<String>>,
 }
 
 /// Where in a handout a scenario comes from.

@@ -188,6 +188,9 @@ pub fn read_variants(
 fn under(mut scenario: Scenario, course: Option<&CoursePolicy>) -> Scenario {
     if let Some(course) = course {
         scenario.policy = course.policy(scenario.game, scenario.dialect.name);
+        if let Some(seed) = course.battery_seed {
+            super::battery::reseed(&mut scenario, seed);
+        }
     }
     scenario
 }

@@ -4,7 +4,9 @@
 //! - `play_move MOVE` answers the returned string as Python prints its repr (`'e2e4'`,
 //!   `''`); `play_move` alone plays the empty string;
 //! - `board` answers the `board` field as 8 lines, rank 8 first, `.` for an empty square;
-//! - `result` answers the `result` field's repr.
+//! - `result` answers the `result` field's repr;
+//! - `new_game` starts a new game (a new `ChessLogic()`), answering nothing: a battery
+//!   plays many games in one session.
 
 use super::attacks::{king_attacks, knight_attacks};
 use super::interface::{Interface, HANDOUT};
@@ -202,7 +204,7 @@ impl Session for Ecs198f {
     fn is_defined(&self, line: &str) -> bool {
         matches!(
             line.split_whitespace().collect::<Vec<_>>().as_slice(),
-            ["play_move"] | ["play_move", _] | ["board"] | ["result"]
+            ["play_move"] | ["play_move", _] | ["board"] | ["result"] | ["new_game"]
         )
     }
 
@@ -279,9 +281,13 @@ impl Ecs198f {
             ["play_move"] => self.play_move(""),
             ["play_move", mv] => self.play_move(mv),
             ["play_move", ..] => usage("play_move", 1),
+            ["new_game"] => {
+                self.game = self.options.new_game();
+                Reply::default()
+            }
             ["board"] => Reply::new(board_lines(&self.game.board_rows())),
             ["result"] => Reply::new(format!("{}\n", py_str(self.game.result()))),
-            [name @ ("board" | "result"), ..] => usage(name, 0),
+            [name @ ("board" | "result" | "new_game"), ..] => usage(name, 0),
             [other, ..] => Reply::error(format!("UnknownCommand: {}", py_str(other))),
         }
     }

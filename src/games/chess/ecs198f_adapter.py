@@ -22,7 +22,7 @@ import os
 import sys
 import traceback
 
-from boardgrade_adapter import claim_protocol_stdout, load_submission, read_source, serve
+from boardgrade_adapter import NOTHING, claim_protocol_stdout, load_submission, read_source, serve
 
 CLASS = "ChessLogic"
 """The class served; `serve_interface` sets the one the interface names."""
@@ -199,13 +199,23 @@ def serve_interface(interface):
     fields = interface["fields"]
     claim_protocol_stdout()
     module, shown = import_submission(sys.argv[1])
-    game = construct(module, shown)
+    current = [construct(module, shown)]
     for name in fields.values():
-        if lookup(game, name) is MISSING:
-            print("boardgrade: warning: %s" % missing_field(game, name), file=sys.stderr)
+        if lookup(current[0], name) is MISSING:
+            print("boardgrade: warning: %s" % missing_field(current[0], name), file=sys.stderr)
+
+    def new_game():
+        """A new game: a new instance of the class (a battery plays many in one session)."""
+        try:
+            with student_io():
+                current[0] = getattr(module, CLASS)()
+        except Exception as error:
+            print("boardgrade: %s() raised %s" % (CLASS, describe(error, shown)), file=sys.stderr)
+            raise
+        return NOTHING
 
     def play_move(move=""):
-        play = lookup(game, method)
+        play = lookup(current[0], method)
         if not callable(play):
             raise AttributeError("%s has no method %r" % (CLASS, method))
         try:
@@ -217,9 +227,9 @@ def serve_interface(interface):
             raise
 
     def board():
-        return board_lines(field(game, fields["board"]))
+        return board_lines(field(current[0], fields["board"]))
 
     def result():
-        return repr(field(game, fields["result"]))
+        return repr(field(current[0], fields["result"]))
 
-    serve({"play_move": play_move, "board": board, "result": result})
+    serve({"play_move": play_move, "board": board, "result": result, "new_game": new_game})

@@ -1,36 +1,219 @@
-//! Notes for a divergence in a chess scenario: the moves the reference accepted before the
-//! divergent step and the position there as FEN, so the case can be set up and replayed.
+//! Notes for a divergence in a chess scenario: the rule the divergent step exercises
+//! ("castling: a legal queen-side castle was refused"), the moves the reference accepted
+//! before it in this game (since the last `new_game`), the shortest sequence that reaches the
+//! same rule, and the position there as FEN and as a board, so the case can be set up and
+//! replayed.
 
 use super::ecs198f::ScenarioOptions;
+use super::moves::Move;
+use super::position::Position;
+use super::render::board_lines;
+use super::rules::{classify_text, History, Kind, Rule};
+use super::Outcome;
+use crate::shrink::ddmin;
 
 /// Most moves listed in a note; the FEN carries the rest.
 const MAX_LISTED: usize = 60;
+/// Most replays of the reference while shortening the sequence.
+const SHRINK_BUDGET: usize = 400;
 
-/// Replays the moves sent before the divergent step (the last line of `sent`) on the
-/// reference and describes where the game stood.
-pub fn notes(options: ScenarioOptions, sent: &[&str]) -> Vec<String> {
-    let before = &sent[..sent.len().saturating_sub(1)];
+/// One game as replayed on the reference: the moves it accepted, with their history.
+struct Replayed {
+    played: Vec<String>,
+    position: Position,
+    history: History,
+}
+
+fn replay(options: ScenarioOptions, lines: &[&str]) -> Replayed {
     let mut game = options.new_game();
     let mut played = Vec::new();
-    for line in before {
+    let mut history = History::default();
+    for line in lines {
         if let ["play_move", mv] = line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            let before = *game.position();
             if !game.play_move(mv).is_empty() {
-                played.push(*mv);
+                if let Some(m) = played_move(&before, game.position()) {
+                    history.record(&before, &m);
+                }
+                played.push(mv.to_string());
             }
         }
     }
+    Replayed {
+        played,
+        position: *game.position(),
+        history,
+    }
+}
+
+/// The legal move of `before` that leads to `after`.
+fn played_move(before: &Position, after: &Position) -> Option<Move> {
+    before.legal_moves().into_iter().find(|m| {
+        let mut next = *before;
+        next.play_unchecked(*m);
+        next == *after
+    })
+}
+
+/// Replays the moves sent before the divergent step (the last line of `sent`) on the
+/// reference and describes where the game stood and which rule the step is about.
+pub fn notes(options: ScenarioOptions, sent: &[&str], actual: &str) -> Vec<String> {
+    // A battery plays many games in one session: only this game's lines matter.
+    let start = sent
+        .iter()
+        .rposition(|line| line.trim() == "new_game")
+        .map_or(0, |i| i + 1);
+    let game = &sent[start..];
+    let (before, step) = match game.split_last() {
+        Some((step, before)) => (before, *step),
+        None => (game, ""),
+    };
+    let replayed = replay(options, before);
+    let mut notes = Vec::new();
+    let rule = step_rule(&replayed, before, step);
+    if let Some(text) = describe(&replayed, rule.as_ref(), step, actual) {
+        notes.push(text);
+    }
+    let played = &replayed.played;
     let moves = match played.len() {
-        0 => return vec!["before this step: the start position, no move played yet".into()],
+        0 => {
+            notes.push("before this step: the start position, no move played yet".into());
+            return notes;
+        }
         n if n > MAX_LISTED => format!(
             "moves played before this step ({n}): ... {}",
             played[n - MAX_LISTED..].join(" ")
         ),
         n => format!("moves played before this step ({n}): {}", played.join(" ")),
     };
-    vec![
-        moves,
-        format!("position before this step (FEN): {}", game.fen()),
-    ]
+    notes.push(moves);
+    if let Some(rule) = &rule {
+        if let Some(shorter) = shortest(options, played, step, rule) {
+            notes.push(shorter);
+        }
+    }
+    notes.push(format!(
+        "position before this step (FEN): {}",
+        replayed.position.to_fen()
+    ));
+    if rule.is_some() {
+        notes.push(
+            board_lines(&board_rows(&replayed.position))
+                .trim_end()
+                .to_string(),
+        );
+    }
+    notes
+}
+
+/// The rule of a `play_move` step, or for a probe, of the last move sent before it.
+fn step_rule(replayed: &Replayed, before: &[&str], step: &str) -> Option<Rule> {
+    let words: Vec<&str> = step.split_whitespace().collect();
+    match words.as_slice() {
+        ["play_move", mv] => Some(classify_text(&replayed.position, &replayed.history, mv)),
+        ["play_move"] => Some(classify_text(&replayed.position, &replayed.history, "")),
+        ["board"] => {
+            let last = before.iter().rposition(|l| l.starts_with("play_move"))?;
+            let earlier = replay(ScenarioOptions::default(), &before[..last]);
+            let mv = before[last].split_whitespace().nth(1).unwrap_or("");
+            Some(classify_text(&earlier.position, &earlier.history, mv))
+        }
+        _ => None,
+    }
+}
+
+/// The rule, in words, that the submission's answer broke.
+fn describe(replayed: &Replayed, rule: Option<&Rule>, step: &str, actual: &str) -> Option<String> {
+    let command = step.split_whitespace().next().unwrap_or("");
+    match (command, rule) {
+        ("play_move", Some(rule)) => Some(rule.failure(accepted(actual))),
+        ("board", Some(rule)) if rule.legal => Some(format!(
+            "{}: the board after a legal {} is wrong",
+            rule.kind.name(),
+            rule.text
+        )),
+        ("board", Some(rule)) => Some(format!(
+            "{}: the board changed after {}, which is refused",
+            rule.kind.name(),
+            rule.text
+        )),
+        ("result", _) => Some(match replayed.position.outcome() {
+            Some(Outcome::Checkmate { .. }) => {
+                format!(
+                    "{}: a checkmate is not reported by result",
+                    Kind::GameEnd.name()
+                )
+            }
+            Some(_) => format!(
+                "{}: a stalemate is not reported by result",
+                Kind::GameEnd.name()
+            ),
+            None if replayed.position.is_check() => format!(
+                "{}: a check that can be answered does not end the game",
+                Kind::CheckAndPins.name()
+            ),
+            None => format!(
+                "{}: result is set while the game goes on",
+                Kind::GameEnd.name()
+            ),
+        }),
+        _ => None,
+    }
+}
+
+/// Whether an answer (judged part or raw return value) played the move; `None` for an error.
+fn accepted(actual: &str) -> Option<bool> {
+    let answer = actual.trim();
+    if answer.starts_with("!error") || answer.is_empty() {
+        return None;
+    }
+    Some(!(answer == "''" || answer == "\"\"" || answer == "refused"))
+}
+
+/// The shortest sequence of the game's moves (kept in order) after which the step still
+/// exercises the same rule, when it is shorter than the game: a failing case to replay.
+fn shortest(
+    options: ScenarioOptions,
+    played: &[String],
+    step: &str,
+    rule: &Rule,
+) -> Option<String> {
+    let mv = step.split_whitespace().nth(1)?;
+    let mut same_rule = |moves: &[String]| {
+        let lines: Vec<String> = moves.iter().map(|m| format!("play_move {m}")).collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let replayed = replay(options, &refs);
+        replayed.played.len() == moves.len()
+            && classify_text(&replayed.position, &replayed.history, mv) == *rule
+    };
+    let shrunk = ddmin(played.to_vec(), SHRINK_BUDGET, &mut same_rule);
+    (shrunk.items.len() < played.len()).then(|| {
+        if shrunk.items.is_empty() {
+            return format!("shortest case: play_move {mv} from the start position");
+        }
+        let mut line = format!(
+            "shortest case ({} moves, then play_move {mv}): {}",
+            shrunk.items.len(),
+            shrunk.items.join(" ")
+        );
+        let lines: Vec<String> = shrunk
+            .items
+            .iter()
+            .map(|m| format!("play_move {m}"))
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let position = replay(options, &refs).position;
+        line.push_str(&format!(
+            "\nthat position (FEN {}):\n{}",
+            position.to_fen(),
+            board_lines(&board_rows(&position)).trim_end()
+        ));
+        line
+    })
+}
+
+fn board_rows(position: &Position) -> [[char; 8]; 8] {
+    super::logic::ChessLogic::from_position(*position, Default::default()).board_rows()
 }
 
 #[cfg(test)]
@@ -47,10 +230,13 @@ mod tests {
             "play_move g1f3",
         ];
         assert_eq!(
-            notes(ScenarioOptions::default(), &sent),
+            notes(ScenarioOptions::default(), &sent, "''"),
             [
+                "move shape: a legal move g1f3 was refused",
                 "moves played before this step (2): e2e4 e7e5",
+                "shortest case: play_move g1f3 from the start position",
                 "position before this step (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+                "rnbqkbnr\npppp.ppp\n........\n....p...\n....P...\n........\nPPPP.PPP\nRNBQKBNR",
             ]
         );
     }
@@ -58,8 +244,11 @@ mod tests {
     #[test]
     fn names_the_start_and_bounds_long_games() {
         assert_eq!(
-            notes(ScenarioOptions::default(), &["play_move e7e5", "board"]),
-            ["before this step: the start position, no move played yet"]
+            notes(ScenarioOptions::default(), &["play_move e7e5", "board"], ""),
+            [
+                "move shape: the board changed after a move e7e5 of the side not to move, which is refused",
+                "before this step: the start position, no move played yet"
+            ]
         );
         let shuffle = [
             "play_move g1f3",
@@ -68,8 +257,55 @@ mod tests {
             "play_move f6g8",
         ];
         let long: Vec<&str> = shuffle.iter().copied().cycle().take(81).collect();
-        let listed = &notes(ScenarioOptions::default(), &long)[0];
+        let listed = &notes(ScenarioOptions::default(), &long, "")[1];
         assert!(listed.starts_with("moves played before this step (80): ... "));
         assert_eq!(listed.split(' ').count(), 7 + MAX_LISTED);
+    }
+
+    #[test]
+    fn a_battery_failure_names_its_rule_and_its_shortest_case() {
+        let sent = [
+            "play_move a2a3",
+            "new_game",
+            "play_move e2e4",
+            "play_move e7e5",
+            "play_move g1f3",
+            "play_move g8f6",
+            "play_move a2a3",
+            "play_move b8c6",
+            "play_move f1c4",
+            "play_move f8c5",
+            "play_move e1g1",
+        ];
+        let notes = notes(ScenarioOptions::default(), &sent, "refused\n");
+        assert_eq!(
+            notes[0],
+            "castling: a legal king-side castle e1g1 was refused"
+        );
+        assert_eq!(
+            notes[1],
+            "moves played before this step (8): e2e4 e7e5 g1f3 g8f6 a2a3 b8c6 f1c4 f8c5"
+        );
+        assert!(
+            notes[2].starts_with("shortest case (6 moves, then play_move e1g1): "),
+            "{}",
+            notes[2]
+        );
+        assert!(notes[2].contains("\nrnbqk"), "{}", notes[2]);
+    }
+
+    #[test]
+    fn a_result_that_misses_a_mate_is_named() {
+        let sent = [
+            "play_move f2f3",
+            "play_move e7e5",
+            "play_move g2g4",
+            "play_move d8h4",
+            "result",
+        ];
+        assert_eq!(
+            notes(ScenarioOptions::default(), &sent, "''")[0],
+            "game end: a checkmate is not reported by result"
+        );
     }
 }

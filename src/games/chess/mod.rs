@@ -3,6 +3,7 @@
 //! place in the harness: reference session, board reader, Python adapter and explanations.
 
 mod attacks;
+mod battery;
 mod bitboard;
 mod board;
 mod castling;
@@ -20,6 +21,7 @@ mod outcome;
 mod perft;
 mod position;
 pub mod render;
+mod rules;
 mod spellings;
 mod types;
 
@@ -32,6 +34,7 @@ pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::variant::{Derived, Variant};
 use crate::games::{
     BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, PolicyRules,
@@ -114,9 +117,13 @@ impl Game for Chess {
         )))
     }
 
+    fn battery(&self, _dialect: &str) -> Option<&'static dyn Battery> {
+        Some(&battery::ChessBattery)
+    }
+
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
         match ScenarioOptions::parse(step.options) {
-            Ok(options) => explain::notes(options, step.sent),
+            Ok(options) => explain::notes(options, step.sent, step.actual),
             Err(_) => Vec::new(),
         }
     }
