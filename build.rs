@@ -4,7 +4,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
+    // Read at run time, not compiled in: a build script reused from a copy of the tree
+    // elsewhere must still bundle this tree's specs.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest_dir).join("specs");
     println!("cargo:rerun-if-changed=specs");
     let mut entries: Vec<(String, String)> = Vec::new();
     if root.is_dir() {

@@ -140,6 +140,17 @@ pub enum ClassError {
     /// Partitioned runs that split the class differently.
     #[error("the runs split the class into different numbers of shares")]
     SharesDiffer,
+    /// Partitioned runs graded against different scenarios.
+    #[error(
+        "{first} and {other} were graded against different scenarios ({}): grade every share \
+         against the same specs",
+        files.join(", ")
+    )]
+    ScenariosDiffer {
+        first: String,
+        other: String,
+        files: Vec<String>,
+    },
     /// Partitioned runs short of some shares.
     #[error("missing share(s) {}", .missing.join(", "))]
     MissingShares { missing: Vec<String> },
@@ -191,6 +202,12 @@ pub enum PackageError {
          --specs the folder that holds both (specs/GAME)"
     )]
     BaseLeftOut { variant: String, from: String },
+    /// A name that would place a file outside the folder it belongs in.
+    #[error(
+        "--question {name:?} is not a folder name: give one name without `/`, `.` or `..` \
+         (the question is written under OUT/questions/)"
+    )]
+    NotAFolderName { name: String },
     #[error("cannot write {}: {source}", path.display())]
     Zip {
         path: PathBuf,

@@ -3,6 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The most points a scenario (or a match's award) may be worth: totals stay finite and
+/// exact enough to print, however many scenarios a course has.
+pub const MAX_POINTS: f64 = 10_000.0;
+
 /// The verdict on one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]

@@ -10,7 +10,7 @@ use std::path::Path;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use common::{boardgrade, cells, failures, test_json};
+use common::{boardgrade, cells, failures, test_json, totals};
 
 const SPECS: &str = "specs/chess";
 const SCENARIOS: &str = "specs/chess/ecs198f";
@@ -45,6 +45,39 @@ fn scenario<'a>(report: &'a Value, name: &str) -> &'a Value {
 
 fn fixture(name: &str) -> String {
     format!("{FIXTURES}/{name}")
+}
+
+#[test]
+fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(
+        &course,
+        "[chess.ecs198f]\ninvalid_move_answer = \"empty_or_message\"\n",
+    )
+    .unwrap();
+    let course = course.display().to_string();
+    // (course, team, passed, failed, score); every run is out of 60.5.
+    for (policy, team, passed, failed, score) in [
+        (None, "correct", 64, 0, 60.5),
+        (None, "quirk-invalid-message", 23, 41, 23.0),
+        (Some(&course), "correct", 64, 0, 60.5),
+        (Some(&course), "quirk-invalid-message", 64, 0, 60.5),
+        // A wrong notation for a move is still wrong, under either reading.
+        (Some(&course), "bug-castling-notation", 60, 4, 56.5),
+    ] {
+        let submission = format!("{FIXTURES}/{team}/pychess");
+        let mut args = vec![SCENARIOS, "--python", submission.as_str()];
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        assert_eq!(
+            totals(&report),
+            (passed, failed, score, 60.5),
+            "{policy:?} {team}"
+        );
+    }
 }
 
 #[test]
@@ -410,5 +443,5 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 14);
+    assert_eq!(teams, 15);
 }

@@ -149,6 +149,20 @@ fn bad_match_tables_name_their_key_and_place() {
             "give min_win_rate, max_losses or both",
         ),
         (
+            MATCH.replace("points = 1\n", "points = 1e308\n"),
+            "key `match.award[0].points`",
+            "from 0 to 10000",
+        ),
+        (
+            format!(
+                "{MATCH}\n[[scenario.match.award]]\npoints = 6000\nopponent = \"greedy\"\n\
+                 max_losses = 0\n[[scenario.match.award]]\npoints = 6000\nopponent = \"random\"\n\
+                 max_losses = 0\n"
+            ),
+            "key `match.award`",
+            "add up to 12001, above the 10000",
+        ),
+        (
             MATCH.replace("max_losses = 0", "max_loses = 0"),
             "key `max_loses`",
             "unknown field",

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{boardgrade, cells, failures, test_json};
+use common::{boardgrade, cells, failures, test_json, totals};
 use predicates::prelude::*;
 
 const PROJECT5: &str = "specs/one-d-chess/project5";
@@ -60,14 +60,8 @@ fn the_order_of_the_winner_and_the_board_is_a_course_option() {
             args.extend(["--policy", policy.as_str()]);
         }
         let (_, report) = test_json(&args);
-        let summary = &report["summary"];
         assert_eq!(
-            (
-                summary["passed"].as_u64().unwrap(),
-                summary["failed"].as_u64().unwrap(),
-                summary["score"].as_f64().unwrap(),
-                summary["max_score"].as_f64().unwrap(),
-            ),
+            totals(&report),
             (passed, failed, score, 33.0),
             "{policy:?} {fixture}"
         );

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{boardgrade, cells, failures, test_json};
+use common::{boardgrade, cells, failures, test_json, totals};
 use predicates::prelude::*;
 
 const SPECS: &str = "specs/pown-chess/pown";
@@ -54,17 +54,6 @@ fn course(challenges: &str) -> (tempfile::TempDir, String) {
     .unwrap();
     let path = path.display().to_string();
     (dir, path)
-}
-
-/// (passed, failed, score, max_score) of a `test --format json` report.
-fn totals(report: &serde_json::Value) -> (u64, u64, f64, f64) {
-    let summary = &report["summary"];
-    (
-        summary["passed"].as_u64().unwrap(),
-        summary["failed"].as_u64().unwrap(),
-        summary["score"].as_f64().unwrap(),
-        summary["max_score"].as_f64().unwrap(),
-    )
 }
 
 #[test]

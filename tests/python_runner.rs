@@ -405,3 +405,55 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         );
     }
 }
+
+#[test]
+fn hidden_scenarios_never_share_a_runner_with_visible_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    make_class(&class, &[("parent", "runner/names_its_parent.py", ONE_D)]);
+    // printable_board's scenarios twice: as given (visible), and hidden.
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let visible =
+        std::fs::read_to_string(root().join("specs/one-d-chess/project5/create_and_print.toml"))
+            .unwrap();
+    let hidden = visible.replace(
+        "dialect = \"project5\"\n",
+        "dialect = \"project5\"\nvisibility = \"hidden\"\n",
+    );
+    assert_ne!(hidden, visible);
+    std::fs::write(specs.join("a_hidden.toml"), hidden).unwrap();
+    std::fs::write(specs.join("b_visible.toml"), visible).unwrap();
+    // One job: one jail, whose runners serve every scenario in turn (pids are the
+    // machine's under `limits`).
+    let output = boardgrade()
+        .args(["grade", class.to_str().unwrap()])
+        .args(["--specs", specs.to_str().unwrap()])
+        .args(["--out", dir.path().join("out").to_str().unwrap()])
+        .args(["--format", "json", "--jobs", "1", "--sandbox", "limits"])
+        .args(["--python-runner", "fork"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut parents: [Vec<String>; 2] = Default::default();
+    for s in submission(&report, "parent")["scenarios"]
+        .as_array()
+        .unwrap()
+    {
+        let actual = s["first_divergence"]["actual"].as_str().unwrap_or_default();
+        let Some(parent) = actual.lines().find(|l| l.contains("parent ")) else {
+            continue;
+        };
+        let hidden = s["visibility"] == "hidden";
+        parents[usize::from(hidden)].push(parent.to_string());
+    }
+    let [visible, hidden] = parents;
+    assert!(
+        visible.len() >= 2 && hidden.len() >= 2,
+        "{visible:?} {hidden:?}"
+    );
+    // Each audience has one runner (all its scenarios forked by it), not the other's.
+    assert!(visible.iter().all(|p| *p == visible[0]), "{visible:?}");
+    assert!(hidden.iter().all(|p| *p == hidden[0]), "{hidden:?}");
+    assert_ne!(visible[0], hidden[0]);
+}

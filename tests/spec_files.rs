@@ -78,6 +78,17 @@ send = "move_king 8 LEFT"
         assert_eq!((e.line, e.key.as_deref()), (2, Some("game")));
         let e = error(&GOOD.replace("points = 0.5", "points = -1.0"));
         assert_eq!((e.line, e.key.as_deref()), (16, Some("points")));
+        for huge in ["1e308", "10000.5", "inf", "nan"] {
+            let e = error(&GOOD.replace("points = 0.5", &format!("points = {huge}")));
+            assert_eq!(
+                (e.line, e.column, e.key.as_deref()),
+                (16, 10, Some("points")),
+                "{huge}: {e}"
+            );
+            assert!(e.message.contains("from 0 to 10000"), "{huge}: {e}");
+        }
+        let top = parse_file("good.toml", &GOOD.replace("points = 0.5", "points = 10000"));
+        assert_eq!(top.unwrap()[1].points, 10_000.0);
         let e = error(&GOOD.replace("points = 0.5", "points = \"many\""));
         assert_eq!(e.line, 16, "{e}");
         let e = error(&GOOD.replace("name = \"second\"", "name = \"first\""));

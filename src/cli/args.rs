@@ -498,7 +498,7 @@ pub struct PerftArgs {
     /// The position as FEN (default: the start position).
     #[arg(long, conflicts_with = "suite")]
     pub fen: Option<String>,
-    /// Plies to count.
+    /// Plies to count (at most 7).
     #[arg(long, required_unless_present = "suite", conflicts_with = "suite")]
     pub depth: Option<u32>,
     /// Also print each first move's count.

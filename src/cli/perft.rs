@@ -13,6 +13,10 @@ use super::args::PerftArgs;
 use super::console::say;
 use super::exit::Status;
 
+/// The deepest count `--depth` asks for: depth 7 of the start position is 3.2 billion
+/// moves, minutes on a laptop; every command ends.
+pub const MAX_DEPTH: u32 = 7;
+
 pub fn run(args: &PerftArgs) -> Result<Status, Error> {
     let threads = args
         .jobs
@@ -29,6 +33,17 @@ pub fn run(args: &PerftArgs) -> Result<Status, Error> {
     let depth = args.depth.ok_or(FlagError::Missing {
         what: "--depth N (or --suite)",
     })?;
+    if depth > MAX_DEPTH {
+        return Err(FlagError::value(
+            "--depth",
+            depth,
+            format!(
+                "at most {MAX_DEPTH}: a deeper count takes hours (each ply multiplies the \
+                 moves by about 30)"
+            ),
+        )
+        .into());
+    }
     let start = Instant::now();
     let nodes = if args.divide {
         let split = position.divide_parallel(depth, threads);

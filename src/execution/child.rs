@@ -671,7 +671,10 @@ mod tests {
             killed.ending
         );
         let cpu = killed.cpu.expect("the ended process's own CPU time");
-        assert!(cpu >= Duration::from_millis(900), "{cpu:?}");
+        // The kernel enforces the limit on tick-sampled time, which charges a loop sharing a
+        // busy CPU for more than its precise run time: under load the kill comes up to a
+        // fifth early by this count. Half the limit still proves the time was read.
+        assert!(cpu >= Duration::from_millis(500), "{cpu:?}");
         // A process that ends by itself tells its time too.
         assert!(run(&shell("exit 0"), b"", &Limits::default()).cpu.is_some());
     }

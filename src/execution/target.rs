@@ -41,6 +41,9 @@ pub struct Layout {
     /// The file name a submission's entry file has in a submission folder.
     pub entry_file: &'static str,
     pub python: PythonLaunch,
+    /// Who may see the scenario's results (its visibility). A loaded runner serves one
+    /// audience: a hidden scenario's calls never reach a runner that serves visible ones.
+    pub audience: &'static str,
 }
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
@@ -67,6 +70,8 @@ pub struct Target {
 
 /// A game and dialect.
 type Key = (&'static str, &'static str);
+/// A game, dialect and audience: what a loaded runner serves.
+type RunnerKey = (&'static str, &'static str, &'static str);
 
 /// How many times a loaded runner is started for one jail and dialect: one that keeps being
 /// ended (by the scenarios' own processes) gives way to a fresh process per scenario.
@@ -75,7 +80,7 @@ const RUNNER_STARTS: u32 = 3;
 /// A jail and the launches laid out in it, by game and dialect.
 struct Slot {
     /// Loaded runners (dropped before the jail whose user they run as).
-    runners: HashMap<Key, RunnerState>,
+    runners: HashMap<RunnerKey, RunnerState>,
     jail: Jail,
     launches: HashMap<Key, Laid>,
 }
@@ -244,7 +249,7 @@ impl Target {
             let laid = self.lay_out(&slot.jail, layout)?;
             slot.launches.insert(key, laid);
         }
-        let server = self.loaded_runner(slot, key, limits);
+        let server = self.loaded_runner(slot, (key.0, key.1, layout.audience), limits);
         // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
         // what this run starts from.
         slot.jail.mark_clean();
@@ -261,11 +266,16 @@ impl Target {
 
     /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
     /// when the target runs a fresh process per scenario.
-    fn loaded_runner(&self, slot: &mut Slot, key: Key, limits: &Limits) -> Option<Arc<Server>> {
+    fn loaded_runner(
+        &self,
+        slot: &mut Slot,
+        key: RunnerKey,
+        limits: &Limits,
+    ) -> Option<Arc<Server>> {
         if self.runner != PythonRunner::Fork {
             return None;
         }
-        let laid = slot.launches.get(&key)?;
+        let laid = slot.launches.get(&(key.0, key.1))?;
         let launch = laid.runner.as_ref()?;
         let distrusted = match slot.runners.get(&key) {
             Some(RunnerState::Loaded { server, .. }) => server.distrusted(),

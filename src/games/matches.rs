@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::{Dialect, Game, OptionError, Response, Session, REGISTRY};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, MAX_POINTS};
 
 /// A game's match play.
 pub trait MatchPlay: Sync {
@@ -137,8 +137,11 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
     }
     for (i, award) in def.award.iter().enumerate() {
         let key = |field: &str| format!("award[{i}].{field}");
-        if !(award.points.is_finite() && award.points >= 0.0) {
-            return Err(OptionError::new(key("points"), "points must be at least 0"));
+        if !(0.0..=MAX_POINTS).contains(&award.points) {
+            return Err(OptionError::new(
+                key("points"),
+                format!("points must be from 0 to {MAX_POINTS}"),
+            ));
         }
         if let Some(opponent) = award
             .opponent
@@ -165,6 +168,15 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
                 "a share of the games, from 0 to 1",
             ));
         }
+    }
+    if def.max_points() > MAX_POINTS {
+        return Err(OptionError::new(
+            "award",
+            format!(
+                "the awards' points add up to {}, above the {MAX_POINTS} a scenario may be worth",
+                def.max_points()
+            ),
+        ));
     }
     match game.match_play() {
         Some(play) => play.check(dialect, def),

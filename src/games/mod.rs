@@ -88,6 +88,7 @@ impl Dialect {
             dialect: self.name,
             entry_file: self.entry_file,
             python: self.python,
+            audience: "visible",
         }
     }
 }

@@ -138,7 +138,12 @@ pub fn run(
         .unzip();
     files.check(submissions.len())?;
     config.store = Some(Store::open(&request.out.join("submissions"))?);
-    let mut manifest = Manifest::new(request.partition, members, discovery.skipped);
+    let mut manifest = Manifest::new(
+        request.partition,
+        members,
+        discovery.skipped,
+        super::fingerprint::scenario_files(scenarios),
+    );
     manifest.write(&request.out)?;
     for skipped in &manifest.skipped {
         listen(ClassEvent::Skipped(skipped));
@@ -170,7 +175,11 @@ pub fn run(
 /// Joins the results of the partitioned runs `parts` into `out`: stored, written with
 /// `files`, and recorded as one finished run.
 pub fn merge(parts: &[PathBuf], out: &Path, files: &dyn ClassWriter) -> Result<Graded, Error> {
-    let (results, skipped) = manifest::join(parts)?;
+    let manifest::Joined {
+        results,
+        skipped,
+        scenario_files,
+    } = manifest::join(parts)?;
     let store = Store::open(&out.join("submissions"))?;
     for result in &results {
         store.save(result)?;
@@ -186,7 +195,7 @@ pub fn merge(parts: &[PathBuf], out: &Path, files: &dyn ClassWriter) -> Result<G
             position,
         })
         .collect();
-    let mut joined = Manifest::new(None, members, graded.skipped.clone());
+    let mut joined = Manifest::new(None, members, graded.skipped.clone(), scenario_files);
     joined.complete = true;
     joined.write(out)?;
     Ok(graded)

@@ -1,6 +1,7 @@
 //! Content hashes that key stored results: a stored result is reused only for the same
 //! submission files graded against the same scenarios.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -48,6 +49,22 @@ pub fn scenario(scenario: &Scenario) -> String {
     hash.update(env!("CARGO_PKG_VERSION").as_bytes());
     hash.update(format!("{scenario:?}").as_bytes());
     hex(hash.finalize())
+}
+
+/// Each scenario file of `scenarios` and the hash of its scenarios (in order): what
+/// `merge` compares between the shares of a class.
+pub fn scenario_files(scenarios: &[Scenario]) -> BTreeMap<String, String> {
+    let mut files: BTreeMap<String, Sha256> = BTreeMap::new();
+    for s in scenarios {
+        files
+            .entry(s.file.clone())
+            .or_default()
+            .update(self::scenario(s).as_bytes());
+    }
+    files
+        .into_iter()
+        .map(|(file, hash)| (file, hex(hash.finalize())))
+        .collect()
 }
 
 /// A short hash of a text, for file names.

@@ -2,6 +2,7 @@
 //! which it skipped, whether it finished, and its share of a partitioned class. `merge`
 //! joins partitioned runs from these.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,10 @@ pub struct Manifest {
     pub complete: bool,
     pub submissions: Vec<Member>,
     pub skipped: Vec<Skipped>,
+    /// Each scenario file graded against and the hash of its scenarios: shares graded
+    /// against different scenarios are never merged.
+    #[serde(default)]
+    pub scenario_files: BTreeMap<String, String>,
 }
 
 impl Manifest {
@@ -35,6 +40,7 @@ impl Manifest {
         partition: Option<Partition>,
         submissions: Vec<Member>,
         skipped: Vec<Skipped>,
+        scenario_files: BTreeMap<String, String>,
     ) -> Self {
         Manifest {
             version: VERSION,
@@ -42,6 +48,7 @@ impl Manifest {
             complete: false,
             submissions,
             skipped,
+            scenario_files,
         }
     }
 
@@ -65,7 +72,7 @@ impl Manifest {
 
 /// The results and skipped members of partitioned runs `parts`, in the class's order: each
 /// run must have finished, and together they must be shares 1 to N of one N, each once.
-pub fn join(parts: &[PathBuf]) -> Result<(Vec<SubmissionResult>, Vec<Skipped>), Error> {
+pub fn join(parts: &[PathBuf]) -> Result<Joined, Error> {
     let manifests: Vec<Manifest> = parts
         .iter()
         .map(|p| Manifest::read(p))
@@ -89,6 +96,7 @@ pub fn join(parts: &[PathBuf]) -> Result<(Vec<SubmissionResult>, Vec<Skipped>), 
         }
         shares.push(share);
     }
+    same_scenarios(parts, &manifests)?;
     let count = shares[0].count;
     if shares.iter().any(|s| s.count != count) {
         return Err(ClassError::SharesDiffer.into());
@@ -111,8 +119,44 @@ pub fn join(parts: &[PathBuf]) -> Result<(Vec<SubmissionResult>, Vec<Skipped>), 
         }
     }
     members.sort_by_key(|(position, _)| *position);
-    Ok((
-        members.into_iter().map(|(_, r)| r).collect(),
-        manifests[0].skipped.clone(),
-    ))
+    Ok(Joined {
+        results: members.into_iter().map(|(_, r)| r).collect(),
+        skipped: manifests[0].skipped.clone(),
+        scenario_files: manifests[0].scenario_files.clone(),
+    })
+}
+
+/// Refuses shares graded against different scenarios (a file edited, added or removed
+/// between two runs), naming the files and the shares.
+fn same_scenarios(parts: &[PathBuf], manifests: &[Manifest]) -> Result<(), Error> {
+    let first = &manifests[0].scenario_files;
+    for (part, manifest) in parts.iter().zip(manifests).skip(1) {
+        let theirs = &manifest.scenario_files;
+        let differ: Vec<String> = first
+            .keys()
+            .chain(theirs.keys())
+            .filter(|file| first.get(*file) != theirs.get(*file))
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !differ.is_empty() {
+            return Err(ClassError::ScenariosDiffer {
+                first: parts[0].display().to_string(),
+                other: part.display().to_string(),
+                files: differ,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Partitioned runs joined: the class's results in order, what was skipped, and the
+/// scenario files they were all graded against.
+#[derive(Debug, Clone)]
+pub struct Joined {
+    pub results: Vec<SubmissionResult>,
+    pub skipped: Vec<Skipped>,
+    pub scenario_files: BTreeMap<String, String>,
 }

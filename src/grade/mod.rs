@@ -63,6 +63,21 @@ pub struct GradeConfig {
 /// What a scenario not started for want of time says.
 pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
 
+impl GradeConfig {
+    /// What a grade depends on besides the submission and the scenarios: the sandbox, the
+    /// limits, the runner and the interpreter.
+    pub fn conditions(&self) -> String {
+        format!(
+            "sandbox {}; runner {:?}; limits {:?}; python {} {}",
+            self.sandbox.as_str(),
+            self.runner,
+            self.limits,
+            self.interpreter.executable.display(),
+            self.interpreter.version
+        )
+    }
+}
+
 /// One submission's grade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SubmissionResult {
@@ -96,6 +111,10 @@ pub struct SubmissionResult {
     /// The hashes of the scenarios it was graded against, sorted.
     #[serde(default)]
     pub scenario_hashes: Vec<String>,
+    /// What it was graded under (sandbox, limits, runner, interpreter): `--resume` reuses it
+    /// only for a run under the same.
+    #[serde(default)]
+    pub graded_under: String,
 }
 
 impl SubmissionResult {
@@ -314,6 +333,7 @@ fn grade_with(
         elapsed_ms: 0,
         content_hash: plan.content_hash.clone(),
         scenario_hashes: plan.scenario_hashes.clone(),
+        graded_under: config.conditions(),
     };
     let route = match &plan.routing {
         Routing::Graded(route) => route,
@@ -389,7 +409,10 @@ pub fn grade_all(
         .iter()
         .map(|plan| {
             if config.resume {
-                config.store.as_ref().and_then(|store| store.load(plan))
+                config
+                    .store
+                    .as_ref()
+                    .and_then(|store| store.load(plan, &config.conditions()))
             } else {
                 None
             }

@@ -3,8 +3,8 @@
 //!
 //! A stored result is keyed by the exact submission: its file is named after the student's
 //! name and a hash of it (two names that clean up to the same file name never share one), and
-//! it is reused only for the same name, the same files (content hash) and the same scenarios
-//! (their hashes).
+//! it is reused only for the same name, the same files (content hash), the same scenarios
+//! (their hashes) and the same sandbox, limits, runner and interpreter.
 
 use std::path::{Path, PathBuf};
 
@@ -56,12 +56,14 @@ impl Store {
     }
 
     /// The stored result of exactly this submission, if a complete one exists for its
-    /// current files and scenarios; one the grader failed on is never reused (it needs its
+    /// current files and scenarios, graded under `conditions` (the run's sandbox, limits,
+    /// runner and interpreter); one the grader failed on is never reused (it needs its
     /// re-run).
-    pub fn load(&self, plan: &Plan) -> Option<SubmissionResult> {
+    pub fn load(&self, plan: &Plan, conditions: &str) -> Option<SubmissionResult> {
         let result = self.load_id(&plan.submission.id)?;
         (result.content_hash == plan.content_hash
             && result.scenario_hashes == plan.scenario_hashes
+            && result.graded_under == conditions
             && !result.needs_rerun)
             .then_some(result)
     }

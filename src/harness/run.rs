@@ -8,7 +8,7 @@ use super::expectation::{expectations, input, Expectation};
 use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
-use crate::execution::{Ending, Execution, Limits, Target};
+use crate::execution::{Ending, Execution, Layout, Limits, Target};
 use crate::scenario::Scenario;
 
 /// What the harness tells its listener.
@@ -114,7 +114,11 @@ fn run_program(
         wall: scenario.time_limit,
         ..limits.clone()
     };
-    let program = match target.program(&scenario.dialect.layout(scenario.game), &limits) {
+    let layout = Layout {
+        audience: scenario.visibility.as_str(),
+        ..scenario.dialect.layout(scenario.game)
+    };
+    let program = match target.program(&layout, &limits) {
         Err(error) => return (error_outcome(scenario, error.to_string()), false),
         Ok(None) => {
             let execution = reference_execution(&expectations[0]);

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{packaged_specs, shell_quote};
-use crate::error::Error;
+use crate::error::{Error, PackageError};
 use crate::execution::Sandbox;
 
 const RUN: &str = include_str!("prairielearn_run.sh");
@@ -131,8 +131,19 @@ fn write(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes the course files under `out`.
+/// Writes the course files under `out`, and nowhere else.
 pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
+    // The question's name is one folder under `questions/`: never a path out of it.
+    let mut parts = Path::new(&package.question).components();
+    if !matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    ) {
+        return Err(PackageError::NotAFolderName {
+            name: package.question.clone(),
+        }
+        .into());
+    }
     let server = out.join("serverFilesCourse").join("boardgrade");
     let binary = std::fs::read(&package.binary)
         .map_err(|e| Error::io(format!("cannot read {}", package.binary.display()), e))?;

@@ -59,8 +59,16 @@ impl CoursePolicy {
 
     /// Reads the course file at `path`.
     pub fn read(path: &Path) -> Result<CoursePolicy, crate::Error> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| crate::Error::path(path, format!("cannot read the course policy: {e}")))?;
+        let text = super::text::read(path).map_err(|why| match why.place() {
+            Some((line, column)) => crate::Error::from(ScenarioFileError {
+                file: path.display().to_string(),
+                line,
+                column,
+                key: None,
+                message: format!("the course policy: {why}"),
+            }),
+            None => crate::Error::path(path, format!("the course policy: {why}")),
+        })?;
         Ok(CoursePolicy::parse(&path.display().to_string(), &text)?)
     }
 

@@ -12,6 +12,7 @@ use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
 use crate::policy::Policy;
+use crate::verdict::MAX_POINTS;
 
 /// Default wall-clock limit for a scenario.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -178,11 +179,14 @@ fn resolve(
     };
 
     let points = match pick(&entry.points, &defaults.points) {
-        Some(p) if !(p.get_ref().is_finite() && *p.get_ref() >= 0.0) => {
+        Some(p) if !(0.0..=MAX_POINTS).contains(p.get_ref()) => {
             return Err(at(
                 p.span(),
                 "points",
-                format!("points must be a number of at least 0, not {}", p.get_ref()),
+                format!(
+                    "points must be a number from 0 to {MAX_POINTS}, not {}",
+                    p.get_ref()
+                ),
             ))
         }
         Some(p) => *p.get_ref(),

@@ -5,6 +5,7 @@ pub mod course;
 pub mod load;
 pub mod model;
 pub mod sources;
+pub mod text;
 
 use std::time::Duration;
 

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use super::course::{self, CoursePolicy};
 use super::load::parse_file;
+use super::text::TextError;
 use super::Scenario;
 use crate::error::{Error, ScenarioFileError};
 use crate::games::variant::{self, Variant};
@@ -82,13 +83,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
 }
 
 fn read(path: &Path) -> Result<SourceFile, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::path(path, format!("cannot read: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Error::path(
-            path,
-            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-        )
-    })?;
+    let text = super::text::read(path).map_err(|why| Error::path(path, why.to_string()))?;
     Ok(SourceFile {
         name: path.display().to_string(),
         text,
@@ -136,7 +131,14 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
                     let new = !found.contains_key(&name);
                     let parsed = found.entry(name.clone()).or_insert_with(|| match text {
                         Ok(text) => CoursePolicy::parse(&name, &text),
-                        Err(message) => Err(ScenarioFileError::at(&name, "", 0, None, message)),
+                        Err(why) => {
+                            let message = format!("the course policy: {why}");
+                            let mut error = ScenarioFileError::at(&name, "", 0, None, message);
+                            if let Some((line, column)) = why.place() {
+                                (error.line, error.column) = (line, column);
+                            }
+                            Err(error)
+                        }
                     });
                     match parsed {
                         Ok(policy) => Some(&*policy),
@@ -192,12 +194,11 @@ fn under(mut scenario: Scenario, course: Option<&CoursePolicy>) -> Scenario {
 
 /// The name and text (or why it cannot be read) of the course file that governs `file`, if
 /// any.
-fn course_source(file: &SourceFile) -> Option<(String, Result<String, String>)> {
+fn course_source(file: &SourceFile) -> Option<(String, Result<String, TextError>)> {
     match &file.path {
         Some(path) => {
             let course = course::find_beside(path)?;
-            let text = std::fs::read_to_string(&course)
-                .map_err(|e| format!("cannot read the course policy: {e}"));
+            let text = super::text::read(&course);
             Some((course.display().to_string(), text))
         }
         None => {

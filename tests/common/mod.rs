@@ -215,3 +215,14 @@ pub fn submission_using_course_package(dir: &Path) -> PathBuf {
     .unwrap();
     path
 }
+
+/// (passed, failed, score, max_score) of a `test --format json` report.
+pub fn totals(report: &Value) -> (u64, u64, f64, f64) {
+    let summary = &report["summary"];
+    (
+        summary["passed"].as_u64().unwrap(),
+        summary["failed"].as_u64().unwrap(),
+        summary["score"].as_f64().unwrap(),
+        summary["max_score"].as_f64().unwrap(),
+    )
+}

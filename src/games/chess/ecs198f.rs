@@ -11,6 +11,7 @@ use super::interface::{Interface, HANDOUT};
 use super::logic::{ChessLogic, ChessOptions};
 use super::position::Position;
 use super::render::board_lines;
+use super::spellings;
 use super::types::{Color, Role, Square};
 use crate::games::{
     bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
@@ -22,6 +23,10 @@ use crate::games::{
 /// `board`, `result`), notation scenarios the `notation`.
 pub const PARTS: &[&str] = &["accepted", "notation", "board", "result"];
 
+/// The `accepted` part of a `play_move` answered with a message that is no move notation:
+/// a refusal, compared as one where the course accepts a message (`invalid_move_answer`).
+pub const REFUSED_WITH_MESSAGE: &str = "refused, with a message";
+
 /// The named parts of a response to `command` (see [`PARTS`]).
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
     let value = response.value.clone().unwrap_or_default();
@@ -31,6 +36,7 @@ pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
             accepted = match value.trim_end() {
                 "" => String::new(),
                 "''" | "\"\"" => "refused\n".to_string(),
+                answer if spellings::is_message(answer) => format!("{REFUSED_WITH_MESSAGE}\n"),
                 _ => "accepted\n".to_string(),
             };
             notation = value;

@@ -1,5 +1,7 @@
 //! The `ecs198f` course-policy options: spellings of `play_move`'s answer that real classes
-//! accept (`O-O`, `Ng1f3`), and upper-case move strings (`E2E4`) taken as moves.
+//! accept (`O-O`, `Ng1f3`), upper-case move strings (`E2E4`) taken as moves, and a message
+//! in place of `''` for a refused move (seed 004's item 7: "an appropriate message should be
+//! returned").
 
 use std::borrow::Cow;
 
@@ -9,6 +11,8 @@ use crate::policy::{DefaultValue, Policy, PolicyOption};
 const CASTLING_O: &str = "accept_castling_o";
 const PIECE_LETTER: &str = "accept_upper_piece_letter";
 const UPPER_MOVES: &str = "accept_upper_case_moves";
+const INVALID_ANSWER: &str = "invalid_move_answer";
+const ANY_MESSAGE: &str = "empty_or_message";
 
 /// The scenario option under which the reference plays an upper-case move string as the
 /// move it names (see `ecs198f::ScenarioOptions`).
@@ -33,7 +37,55 @@ const OPTIONS: &[PolicyOption] = &[
         choices: &[],
         about: "a submission may also take an upper-case move string (`E2E4`) as the move it names, where the handout refuses it",
     },
+    PolicyOption {
+        key: INVALID_ANSWER,
+        default: DefaultValue::Word("empty"),
+        choices: &["empty", ANY_MESSAGE],
+        about: "what play_move returns for a refused move: `''` only (`empty`), or also any message that is no move notation (`empty_or_message`)",
+    },
 ];
+
+/// Whether a quoted answer is a message rather than a move: two characters or more (so no
+/// `result` value), and not shaped like any spelling of a move's notation.
+pub fn is_message(answer: &str) -> bool {
+    let Some(text) = unquote(answer) else {
+        return false;
+    };
+    text.chars().count() >= 2 && !is_notation(text)
+}
+
+/// `'text'` or `"text"` without its quotes.
+fn unquote(answer: &str) -> Option<&str> {
+    ['\'', '"']
+        .iter()
+        .find_map(|q| answer.strip_prefix(*q).and_then(|a| a.strip_suffix(*q)))
+}
+
+/// Shaped like a move's notation in any spelling a class might use: castling with `0` or
+/// `O`, or an optional piece letter, the from-square, an optional `x`, the to-square and an
+/// optional promotion.
+fn is_notation(text: &str) -> bool {
+    if matches!(text, "0-0" | "0-0-0" | "O-O" | "O-O-O") {
+        return true;
+    }
+    let mut rest = text.trim_start_matches(|c| "kqrbnKQRBN".contains(c));
+    if text.len() - rest.len() > 1 {
+        return false;
+    }
+    let square = |s: &str| {
+        let b = s.as_bytes();
+        b.len() >= 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1])
+    };
+    if !square(rest) {
+        return false;
+    }
+    rest = rest[2..].strip_prefix('x').unwrap_or(&rest[2..]);
+    if !square(rest) {
+        return false;
+    }
+    rest = &rest[2..];
+    rest.is_empty() || (rest.len() == 2 && rest.starts_with('=') && "QRBNqrbn".contains(&rest[1..]))
+}
 
 /// The policy rules of chess.
 pub struct Spellings;
@@ -46,6 +98,14 @@ impl PolicyRules for Spellings {
     /// An answer line `'...'` in the one spelling compared: `0-0` castling and a lower-case piece
     /// letter, where the policy accepts the others.
     fn canonical<'a>(&self, policy: &Policy, line: &'a str) -> Cow<'a, str> {
+        if policy.word(INVALID_ANSWER) == ANY_MESSAGE {
+            if line == super::ecs198f::REFUSED_WITH_MESSAGE {
+                return Cow::Borrowed("refused");
+            }
+            if is_message(line) {
+                return Cow::Borrowed("''");
+            }
+        }
         let Some(answer) = line.strip_prefix('\'').and_then(|l| l.strip_suffix('\'')) else {
             return Cow::Borrowed(line);
         };
@@ -72,5 +132,23 @@ impl PolicyRules for Spellings {
         let mut variant = options.clone();
         variant.insert(UPPER_CASE_MOVES_OPTION.into(), toml::Value::Boolean(true));
         vec![variant]
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    #[test]
+    fn a_message_is_any_quoted_answer_but_a_move_or_a_result() {
+        for message in ["'Invalid move'", "\"Illegal: e2e5\"", "'no'", "'e2e9'"] {
+            assert!(is_message(message), "{message}");
+        }
+        for answer in [
+            "''", "'w'", "'d'", "'e2e4'", "'ng1f3'", "'Ng1xf3'", "'g7g8=Q'", "'0-0'", "'O-O-O'",
+            "None", "True",
+        ] {
+            assert!(!is_message(answer), "{answer}");
+        }
     }
 }

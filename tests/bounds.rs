@@ -1,0 +1,79 @@
+//! Every command line is honoured or refused and every command ends: bounded perft depths,
+//! course file names that stay in their folder, and non-UTF-8 files named by the line and
+//! column of their first bad byte.
+
+mod common;
+
+use common::{boardgrade, root};
+
+#[test]
+fn perft_refuses_a_depth_that_would_never_end() {
+    let started = std::time::Instant::now();
+    let output = boardgrade()
+        .args(["perft", "--depth", "99"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--depth \"99\": at most 7"), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    boardgrade()
+        .args(["perft", "--depth", "2"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("400"));
+}
+
+#[test]
+fn a_question_name_never_writes_outside_the_course_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("course");
+    for name in ["../x", "a/b", "..", ".", "/tmp/x", ""] {
+        let output = boardgrade()
+            .arg("prairielearn")
+            .arg("--specs")
+            .arg(root().join("tests/selftest/hostile_game.toml"))
+            .arg("--out")
+            .arg(&out)
+            .args(["--question", name])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{name:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("is not a folder name"),
+            "{name:?}: {stderr}"
+        );
+        assert!(!dir.path().join("x").exists(), "{name:?} wrote outside");
+        assert!(!out.exists(), "{name:?} wrote part of the course");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_named_by_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let good = std::fs::read(root().join("tests/selftest/hostile_game.toml")).unwrap();
+    let mut bad = b"# caf".to_vec();
+    bad.push(0xe9);
+    bad.extend_from_slice(b"\n");
+    bad.extend_from_slice(&good);
+    let file = specs.join("game.toml");
+    std::fs::write(&file, &bad).unwrap();
+    let output = boardgrade().arg("test").arg(&file).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("game.toml"), "{stderr}");
+    assert!(stderr.contains("line 1, column 6"), "{stderr}");
+
+    // A course file beside the scenarios: its first bad byte is named the same way.
+    std::fs::write(&file, &good).unwrap();
+    std::fs::write(specs.join("course.toml"), b"# ok\n\n  \xff = 1\n").unwrap();
+    let output = boardgrade().arg("test").arg(&file).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    // Said where each invalid file is (the report's INVALID line).
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("course.toml:3:3: "), "{said}");
+    assert!(said.contains("line 3, column 3"), "{said}");
+}
