@@ -1,4 +1,4 @@
-//! The packages fit their platforms: the release binary (its debug information split off)
+//! The packages fit their platforms: the release binary (no debug information)
 //! under 10 MB, and the Gradescope zip and the PrairieLearn course files that carry it under
 //! 15 MB. Measured on `target/release/boardgrade`, which CI builds before the tests; skipped,
 //! loudly, where there is no release build as new as the build settings.
