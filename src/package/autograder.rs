@@ -35,9 +35,7 @@ impl Layout {
     /// `AUTOGRADER_ROOT`, else `/autograder`.
     pub fn from_env() -> Layout {
         Layout {
-            root: std::env::var_os("AUTOGRADER_ROOT")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("/autograder")),
+            root: root_from_env("AUTOGRADER_ROOT", "/autograder"),
         }
     }
 
@@ -80,39 +78,19 @@ pub fn run(
         }
     };
     let described = sandbox.describe();
-    // Only root (the grader) can open this folder: its results are out of every student's
-    // reach, whatever the student's processes do meanwhile.
-    let private = tempfile::Builder::new()
-        .prefix("boardgrade-results-")
-        .tempdir()
-        .map_err(|e| Error::io("cannot create a private results folder", e))?;
-    let out = private.path().join("out");
-    let status = Command::new(binary)
-        .arg("grade")
-        .arg(layout.submission())
-        // Gradescope's upload is one student's, whatever its files are named.
-        .arg("--one-submission")
-        .arg("--specs")
-        .arg(layout.source().join("specs"))
-        .args([
-            "--format",
-            "gradescope",
-            "--sandbox",
-            sandbox.as_str(),
-            "--out",
-        ])
-        .arg(&out)
-        .args(grade_args)
-        .status();
-    let killed_after = if student::grader_is_root() {
-        student::kill_unleased()
-    } else {
-        0
-    };
-    let graded = std::fs::read_to_string(out.join("results.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-        .filter(|v| v.get("score").is_some_and(Value::is_number));
+    let Graded {
+        document: graded,
+        status,
+        killed_after,
+    } = grade_privately(
+        binary,
+        &layout.submission(),
+        &layout.source().join("specs"),
+        "gradescope",
+        sandbox,
+        grade_args,
+        |v| v.get("score").is_some_and(Value::is_number),
+    )?;
     // A run the grader failed in (a sandbox that passed its probe, then failed every
     // scenario) is refused as an unsafe machine is: the reason shown, no grade.
     if let Some(why) = graded.as_ref().and_then(grader_failure) {
@@ -130,7 +108,6 @@ pub fn run(
             document
         }
         None => {
-            let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
             let mut results = gradescope::not_graded(
                 format!(
                     "The autograder could not grade this submission (boardgrade grade: \
@@ -150,6 +127,67 @@ pub fn run(
         refused: None,
         killed_after,
         results,
+    })
+}
+
+/// `var`'s folder, else `default`: where a platform mounts the grader's files.
+pub(crate) fn root_from_env(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(default))
+}
+
+/// What a grading child left behind.
+pub(crate) struct Graded {
+    /// Its results document, when it wrote one of the platform's shape.
+    pub document: Option<Value>,
+    /// How the child ended, for the message when it left no results.
+    pub status: String,
+    /// Student processes still running after it, killed.
+    pub killed_after: usize,
+}
+
+/// Grades `submission` (one student's, whatever its files are named) against `specs` in a
+/// child whose results go to a folder only the grader can open, out of every student's
+/// reach whatever the student's processes do meanwhile; then kills every student process
+/// left. `complete` says whether a results document has the platform's shape.
+pub(crate) fn grade_privately(
+    binary: &Path,
+    submission: &Path,
+    specs: &Path,
+    format: &str,
+    sandbox: Sandbox,
+    grade_args: &[String],
+    complete: fn(&Value) -> bool,
+) -> Result<Graded, Error> {
+    let private = tempfile::Builder::new()
+        .prefix("boardgrade-results-")
+        .tempdir()
+        .map_err(|e| Error::io("cannot create a private results folder", e))?;
+    let out = private.path().join("out");
+    let status = Command::new(binary)
+        .arg("grade")
+        .arg(submission)
+        .arg("--one-submission")
+        .arg("--specs")
+        .arg(specs)
+        .args(["--format", format, "--sandbox", sandbox.as_str(), "--out"])
+        .arg(&out)
+        .args(grade_args)
+        .status();
+    let killed_after = if student::grader_is_root() {
+        student::kill_unleased()
+    } else {
+        0
+    };
+    let document = std::fs::read_to_string(out.join("results.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter(complete);
+    Ok(Graded {
+        document,
+        status: status.map_or_else(|e| e.to_string(), |s| s.to_string()),
+        killed_after,
     })
 }
 

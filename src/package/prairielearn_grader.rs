@@ -15,13 +15,14 @@
 //! `gradable: false` with a message.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{json, Value};
 
-use super::autograder::{choose_sandbox, close_to_others, write_json};
+use super::autograder::{
+    choose_sandbox, close_to_others, grade_privately, root_from_env, write_json, Graded,
+};
 use crate::error::Error;
-use crate::execution::sandbox::{student, Sandbox};
+use crate::execution::sandbox::Sandbox;
 use crate::report::package::Report;
 
 /// PrairieLearn's mounts (`/grade`, or `PL_GRADE_ROOT`).
@@ -34,9 +35,7 @@ impl Layout {
     /// `PL_GRADE_ROOT`, else `/grade`.
     pub fn from_env() -> Layout {
         Layout {
-            root: std::env::var_os("PL_GRADE_ROOT")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("/grade")),
+            root: root_from_env("PL_GRADE_ROOT", "/grade"),
         }
     }
 
@@ -91,33 +90,20 @@ pub fn run(
             });
         }
     };
-    let private = tempfile::Builder::new()
-        .prefix("boardgrade-results-")
-        .tempdir()
-        .map_err(|e| Error::io("cannot create a private results folder", e))?;
-    let out = private.path().join("out");
-    let status = Command::new(binary)
-        .arg("grade")
-        .arg(layout.root.join("student"))
-        .arg("--one-submission")
-        .arg("--specs")
-        .arg(layout.tests().join("specs"))
-        .args(["--format", "prairielearn", "--sandbox", sandbox.as_str()])
-        .arg("--out")
-        .arg(&out)
-        .args(grade_args)
-        .status();
-    let killed_after = if student::grader_is_root() {
-        student::kill_unleased()
-    } else {
-        0
-    };
-    let graded = std::fs::read_to_string(out.join("results.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-        .filter(|v| v.get("gradable").is_some_and(Value::is_boolean));
+    let Graded {
+        document: graded,
+        status,
+        killed_after,
+    } = grade_privately(
+        binary,
+        &layout.root.join("student"),
+        &layout.tests().join("specs"),
+        "prairielearn",
+        sandbox,
+        grade_args,
+        |v| v.get("gradable").is_some_and(Value::is_boolean),
+    )?;
     let document = graded.unwrap_or_else(|| {
-        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
         not_gradable(format!(
             "The autograder could not grade this submission (boardgrade grade: {status}). \
              Please tell the course staff."
