@@ -61,6 +61,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
         ),
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
+    graded_with: None,
 }];
 
 /// The game `chess`.

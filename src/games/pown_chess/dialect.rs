@@ -30,6 +30,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
             refused: false,
         }))
     },
+    graded_with: None,
 }];
 
 /// The game `pown-chess`.
