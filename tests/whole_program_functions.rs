@@ -131,3 +131,52 @@ fn the_functions_dialect_is_never_routed_to_by_itself() {
         .iter()
         .all(|s| s["dialect"] != "csc110-functions"));
 }
+
+/// The report of grading one pown fixture with the shipped pown specs.
+fn grade_pown(fixture: &str) -> Value {
+    let path = format!("fixtures/pown-chess/{fixture}");
+    let (_, report, stderr) = grade_json(&[&path, "--specs", "specs/pown-chess"]);
+    let submission = report["submissions"][0].clone();
+    assert_eq!(submission["dialect"], "pown", "{stderr}");
+    submission
+}
+
+#[test]
+fn a_correct_pown_program_scores_its_games_and_its_required_functions() {
+    let submission = grade_pown("pown-chess.py");
+    let (score, max, failed) = scores(&submission);
+    assert_eq!((score, max), (27.0, 27.0), "{failed:?}");
+    let functions: f64 = submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["dialect"] == "pown-functions")
+        .map(|s| s["score"].as_f64().unwrap())
+        .sum();
+    // moves_remaining('w') and ('b') at the start (2), on set positions (1), display_board (2).
+    assert_eq!(functions, 5.0);
+}
+
+#[test]
+fn a_pown_moves_remaining_that_counts_stuck_powns_fails_its_own_function_scenario() {
+    let (score, max, failed) = scores(&grade_pown("bug-last-row.py"));
+    assert_eq!((score, max), (16.0, 27.0), "{failed:?}");
+    let functions: Vec<&str> = failed
+        .iter()
+        .filter(|(dialect, _)| dialect == "pown-functions")
+        .map(|(_, name)| name.as_str())
+        .collect();
+    assert_eq!(
+        functions,
+        ["moves_remaining counts only the powns that can move"]
+    );
+}
+
+#[test]
+fn a_display_board_with_the_challenges_score_line_passes_the_function_scenarios() {
+    let (_, _, failed) = scores(&grade_pown("pown-chess-challenges.py"));
+    assert!(
+        failed.iter().all(|(dialect, _)| dialect == "pown"),
+        "{failed:?}"
+    );
+}

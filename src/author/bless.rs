@@ -192,7 +192,7 @@ fn bless_scenario(
             let items: Vec<String> = reply
                 .also_accepted
                 .iter()
-                .map(|a| toml_string(a, !inline))
+                .map(|a| toml_string(a, !inline || a.trim_end_matches('\n').contains('\n')))
                 .collect();
             set_value(step_table, "accept", &format!("[{}]", items.join(", ")));
         }
