@@ -81,6 +81,14 @@ impl Session for Functions {
         false
     }
 
+    /// Calls that read the position: the functions take no turns, so any of them is a move
+    /// for the authoring tools.
+    fn legal_inputs(&self) -> Vec<String> {
+        ["moves_remaining w", "moves_remaining b", "display_board"]
+            .map(String::from)
+            .to_vec()
+    }
+
     fn is_defined(&self, line: &str) -> bool {
         let mut copy = Functions {
             board: self.board.clone(),
