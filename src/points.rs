@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(Points::exact(10_000.0), Some(Points::whole(10_000)));
         assert_eq!(Points::exact(0.0005), None);
         assert_eq!(Points::exact(1.0001), None);
-        assert_eq!(Points::exact(9_999.9995), None);
+        assert_eq!(Points::exact(9_999.999_5), None);
         assert_eq!(
             Points::exact(9_999.999).map(|p| p.to_string()),
             Some("9999.999".into())
