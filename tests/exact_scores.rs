@@ -57,24 +57,17 @@ fn ten_tenths_make_one_in_test_output() {
     let dir = tempfile::tempdir().unwrap();
     let specs = tenths(dir.path());
     let specs = specs.to_str().unwrap();
-    let output = boardgrade()
-        .args(["test", specs, "--sandbox", "none", "--python", CORRECT])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("10 passed, 0 failed; score 1/1"),
-        "{stdout}"
-    );
-    let output = boardgrade()
-        .args(["test", specs, "--sandbox", "none", "--python", SEVEN])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("7 passed, 3 failed (3 wrong); score 0.7/1"),
-        "{stdout}"
-    );
+    for (file, summary) in [
+        (CORRECT, "10 passed, 0 failed; score 1/1"),
+        (SEVEN, "7 passed, 3 failed (3 wrong); score 0.7/1"),
+    ] {
+        let output = boardgrade()
+            .args(["test", specs, "--sandbox", "none", "--python", file])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains(summary), "{stdout}");
+    }
 
     let (code, report) = test_json(&[specs, "--sandbox", "none", "--python", CORRECT]);
     assert_eq!(code, 0);
