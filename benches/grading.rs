@@ -19,7 +19,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use boardgrade::execution::{python, Launch, Limits, PythonRunner, Sandbox, Target, TargetSpec};
+use boardgrade::execution::{
+    python, Launch, Limits, PythonRunner, Sandbox, StartCheck, Target, TargetSpec,
+};
 use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
@@ -245,6 +247,7 @@ fn grade_class(
         hidden: Vec::new(),
         runner,
         budget: None,
+        start_check: StartCheck::new(),
     };
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});

@@ -319,6 +319,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
                 ("shared_page", "runner/shared_page.py", ONE_D),
                 ("tmp_carried", "runner/tmp_carried.py", ONE_D),
                 ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
+                ("wakes_runner", "runner/wakes_runner.py", ONE_D),
             ],
         );
         let specs = dir.path().join("specs");
@@ -342,6 +343,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "shared_page",
             "tmp_carried",
             "offloads_cpu",
+            "wakes_runner",
         ] {
             let r = submission(&fork, id);
             for s in r["scenarios"].as_array().unwrap() {
@@ -365,7 +367,10 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("ignores_sigchld", "ignores SIGCHLD");
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
-        fell_back("offloads_cpu", "worked while a scenario ran");
+        // The runner is stopped while a scenario runs: asked for work, it does none, and a
+        // scenario that wakes it is run again fresh.
+        fell_back("offloads_cpu", "a scenario signalled its runner");
+        fell_back("wakes_runner", "its runner was woken while a scenario ran");
         for id in ["plain", "tmp_carried"] {
             let notes = notes_of(&fork, id);
             assert!(
@@ -379,7 +384,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         }
         // A board drawn only with what an earlier scenario left is never drawn; the work
         // done by the runner outside the limit is stopped at the limit.
-        for id in ["shared_page", "tmp_carried", "offloads_cpu"] {
+        for id in ["shared_page", "tmp_carried", "offloads_cpu", "wakes_runner"] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }
         let verdict = |id: &str, name: &str| {
@@ -393,11 +398,13 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
                 .unwrap()
                 .to_string()
         };
-        assert_eq!(
-            verdict("offloads_cpu", "create_board returns the starting list"),
-            "timeout",
-            "{sandbox}"
-        );
+        for id in ["offloads_cpu", "wakes_runner"] {
+            assert_eq!(
+                verdict(id, "create_board returns the starting list"),
+                "timeout",
+                "{sandbox} {id}"
+            );
+        }
         assert_eq!(
             verdict("plain", "create_board returns the starting list"),
             "pass",

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target, TargetSpec};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -58,6 +58,8 @@ pub struct GradeConfig {
     /// The most time one submission's scenarios may take to start (a platform's timeout, less
     /// a margin): once spent, the rest are not run and score 0.
     pub budget: Option<Duration>,
+    /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
+    pub start_check: StartCheck,
 }
 
 /// What a scenario not started for want of time says.
@@ -361,6 +363,7 @@ fn grade_with(
         t.with_entry(route.entry.clone())
             .with_sandbox(config.sandbox, config.hidden.clone())
             .with_runner(config.runner)
+            .with_start_check(config.start_check.clone())
     });
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {

@@ -32,7 +32,7 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::pipe::{pipe_with, PipeFlags};
-use rustix::process::{pidfd_open, Pid, PidfdFlags};
+use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
 
 pub(crate) use process::{cpu_time_of, Forked};
 
@@ -102,6 +102,9 @@ pub struct Server {
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
+    /// Set while the runner is stopped for a scenario it forked, until the grader vouches
+    /// for that scenario.
+    frozen: AtomicBool,
 }
 
 /// Whether a forked scenario's run stands.
@@ -214,6 +217,7 @@ impl Server {
             status_lost: Arc::new(AtomicBool::new(false)),
             cpu_at_start: AtomicU64::new(0),
             distrust: Mutex::new(None),
+            frozen: AtomicBool::new(false),
         })
     }
 
@@ -238,26 +242,67 @@ impl Server {
     }
 
     /// Whether the scenario the runner forked last, now ended, stands as it ran: see
-    /// [`Vouch`]. A runner the grader cannot vouch for is not used again.
+    /// [`Vouch`]. The runner stays stopped until the grader vouches for the scenario; one it
+    /// cannot vouch for is never woken nor used again. Asked again before the next fork, it
+    /// gives the same answer.
     pub fn vouch(&self) -> Vouch {
         if !self.running() {
             return Vouch::RunnerEnded;
         }
+        if let Some(why) = self.distrusted() {
+            return Vouch::Distrusted(why);
+        }
+        if !self.frozen.load(Ordering::Relaxed) {
+            return Vouch::Stands;
+        }
         let pid = self.pid.as_raw_nonzero().get();
         let why = if self.status_lost.swap(false, Ordering::Relaxed) {
             Some("its import takes its scenarios' exit status".to_string())
-        } else if self.worked_since_start() {
-            Some("its runner worked while a scenario ran".to_string())
         } else {
-            self.baseline.check_signals(pid).err()
+            // Stopped all along, nothing asked of it, no CPU used: it did nothing for the
+            // scenario (the CPU count is the second line of defence).
+            self.baseline.check_frozen(pid).err().or_else(|| {
+                self.worked_since_start()
+                    .then(|| "its runner worked while a scenario ran".to_string())
+            })
         };
         match why {
             Some(why) => {
                 self.distrust(why.clone());
                 Vouch::Distrusted(why)
             }
-            None => Vouch::Stands,
+            None => match self.thaw() {
+                Ok(()) => Vouch::Stands,
+                Err(why) => {
+                    self.distrust(why.clone());
+                    Vouch::Distrusted(why)
+                }
+            },
         }
+    }
+
+    /// Waits until the runner, sent SIGSTOP, has stopped (a loaded machine may take a moment
+    /// to run it into its stop).
+    fn wait_stopped(&self) -> Result<(), String> {
+        let pid = self.pid.as_raw_nonzero().get();
+        let deadline = Instant::now() + READY_WAIT;
+        let mut pause = Duration::from_micros(50);
+        while !inspect::stopped(pid) {
+            if Instant::now() >= deadline || !self.running() {
+                return Err("the runner did not stop".into());
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
+        }
+        Ok(())
+    }
+
+    /// Wakes the runner, stopped for the scenario just vouched for.
+    fn thaw(&self) -> Result<(), String> {
+        pidfd_send_signal(&self.pidfd, Signal::CONT)
+            .map_err(|e| format!("cannot wake the runner: {e}"))?;
+        self.frozen.store(false, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Empties the runner's own `/tmp` and `/dev/shm` for the next scenario; call it once
@@ -312,6 +357,13 @@ impl Server {
     }
 
     fn fork_inner(&self, limits: &Limits) -> Result<(Forked, [OwnedFd; 3]), String> {
+        // The last scenario was not vouched for by its caller (a match's process that ended
+        // before the match did): it is now, before the runner is woken for another.
+        match self.vouch() {
+            Vouch::Stands => {}
+            Vouch::RunnerEnded => return Err("the runner ended".into()),
+            Vouch::Distrusted(why) => return Err(why),
+        }
         let io = |e: rustix::io::Errno| format!("cannot make a pipe: {e}");
         let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
         let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
@@ -355,6 +407,12 @@ impl Server {
             .ok_or("cannot read the runner's CPU time")?;
         self.cpu_at_start
             .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
+        // The runner is stopped before the scenario runs anything, until the scenario has
+        // ended: nothing its import left in it (a signal handler) can work for the scenario.
+        pidfd_send_signal(&self.pidfd, Signal::STOP)
+            .map_err(|e| format!("cannot stop the runner: {e}"))?;
+        self.frozen.store(true, Ordering::Relaxed);
+        self.wait_stopped()?;
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))
