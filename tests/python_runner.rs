@@ -464,3 +464,52 @@ fn hidden_scenarios_never_share_a_runner_with_visible_ones() {
     assert!(hidden.iter().all(|p| *p == hidden[0]), "{hidden:?}");
     assert_ne!(visible[0], hidden[0]);
 }
+
+/// Whether `listener` (non-blocking) has a connection waiting.
+fn connection_waits(listener: &std::net::TcpListener) -> bool {
+    match listener.accept() {
+        Ok(_) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => false,
+        Err(e) => panic!("accept: {e}"),
+    }
+}
+
+#[test]
+fn student_processes_reach_no_network_under_either_sandbox() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    make_class(&class, &[("calls_home", "runner/calls_home.py", ONE_D)]);
+    let entry = class.join("calls_home").join(ONE_D);
+    let text = std::fs::read_to_string(&entry).unwrap();
+    assert!(text.contains("\nPORT = 0\n"));
+    std::fs::write(
+        &entry,
+        text.replace("\nPORT = 0\n", &format!("\nPORT = {port}\n")),
+    )
+    .unwrap();
+    // Outside any sandbox its import does reach the listener: the test can fail.
+    let status = std::process::Command::new("python3")
+        .arg("-c")
+        .arg("import runpy, sys; runpy.run_path(sys.argv[1])")
+        .arg(&entry)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(connection_waits(&listener), "the fixture does not connect");
+    let specs = root().join("specs/one-d-chess/project5");
+    for sandbox in sandboxes() {
+        std::fs::remove_dir_all(dir.path().join("out-fork")).ok();
+        std::fs::remove_dir_all(dir.path().join("out-fresh")).ok();
+        let fork = both_runners_agree(&class, &specs, sandbox);
+        let r = submission(&fork, "calls_home");
+        assert_eq!(r["score"], r["max_score"], "{sandbox}: {r:#}");
+        assert!(
+            !connection_waits(&listener),
+            "{sandbox}: a connection arrived"
+        );
+    }
+}

@@ -14,9 +14,13 @@
 //! status itself. Anything amiss: the scenario runs in a fresh process instead.
 //!
 //! What the import did to the runner is checked before any scenario is forked from it
-//! ([`inspect`]), and after each scenario the grader vouches for it: its exit status was
-//! read from the process itself, the runner did no work while it ran (work it did would
-//! escape the scenario's CPU limit), and its signal handling is what it was. A scenario the
+//! ([`inspect`]). While a scenario runs, the runner is stopped (SIGSTOP, sent by the grader
+//! once the forked process is checked and before it runs anything of the scenario), so
+//! nothing the import left in it can work for the scenario or touch it. After each scenario
+//! the grader vouches for it before waking the runner: its exit status was read from the
+//! process itself, the runner stayed stopped with no signal waiting (a scenario asking it
+//! for work), it used no CPU (work it did would escape the scenario's CPU limit), and its
+//! signal handling is what it was. A scenario the
 //! grader cannot vouch for runs again in a fresh process, and so do the submission's next
 //! ones: it gets the grade fresh processes give, never `error`.
 
@@ -65,6 +69,10 @@ impl PythonRunner {
 /// The CPU time a runner may use while one of its scenarios runs (closing the descriptors
 /// of the fork, the kernel's tick-sized accounting); more is work done for the scenario.
 const IDLE_CPU: Duration = Duration::from_millis(100);
+
+/// How long a runner found neither stopped nor ended after a scenario may take to end (one
+/// the scenario killed is still dying) before the grader takes it as woken.
+const DYING_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a forked process may take to say it is ready.
 const READY_WAIT: Duration = Duration::from_secs(5);
@@ -267,6 +275,8 @@ impl Server {
             })
         };
         match why {
+            // A runner the scenario killed is seen dying (not stopped) before it has ended.
+            Some(_) if self.ends_within(DYING_WAIT) => Vouch::RunnerEnded,
             Some(why) => {
                 self.distrust(why.clone());
                 Vouch::Distrusted(why)
@@ -321,11 +331,13 @@ impl Server {
     }
 
     fn running(&self) -> bool {
+        !self.ends_within(Duration::ZERO)
+    }
+
+    /// Whether the runner has ended, or ends within `wait`.
+    fn ends_within(&self, wait: Duration) -> bool {
         use super::sys::{poll, Interest};
-        !poll(
-            &[Some((self.pidfd.as_fd(), Interest::Readable))],
-            Duration::ZERO,
-        )[0]
+        poll(&[Some((self.pidfd.as_fd(), Interest::Readable))], wait)[0]
     }
 
     /// The runner and the processes between it and the grader, to spare when a scenario's
