@@ -8,10 +8,10 @@
 //!    (project5), a whole-program one (csc110) and chess;
 //! 2. one chess team's scenarios (all of specs/chess) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
-//! 3b. the loaded runner's cost per submission: 20 project5 submissions (its hidden
+//! 4. the loaded runner's cost per submission: 20 project5 submissions (its hidden
 //!    scenarios included, so each starts a runner per audience) at `--jobs 1`, fork against
 //!    fresh (`runner`);
-//! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
+//! 5. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
 //!    default 200).
 //!
 //! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
