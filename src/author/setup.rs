@@ -182,6 +182,7 @@ impl Setup {
                 .collect(),
             play: None,
             battery: None,
+            code: None,
         }
     }
 }
