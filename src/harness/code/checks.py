@@ -176,10 +176,10 @@ def unchanged(rule, _source, tree, _file):
     starter = top_function(ast.parse(rule["starter"]), name)
     mine = top_function(tree, name)
     if mine is None:
-        yield 1, "`%s` left unchanged from the starter code: it is missing" % name
+        yield 1, "function `%s` of the starter code is missing" % name
         return
     if starter is not None and normalized(mine, removable) != normalized(starter, removable):
-        yield mine.lineno, "`%s` left unchanged from the starter code: it was changed" % name
+        yield mine.lineno, "function `%s` differs from the starter code" % name
 
 
 def string_literals(rule, source, tree, _file):

@@ -1,0 +1,380 @@
+//! Code checks: rules about a submission's code, read from its parse tree without running
+//! it. Each rule has a fixture that keeps it and one that breaks it alone
+//! (`fixtures/code-checks/`), graded to the exact score and finding; the bundled checks of
+//! each handout give its correct fixture full marks and catch what the handout forbids.
+
+mod common;
+
+use common::{boardgrade, failures, test_json, totals};
+use serde_json::Value;
+
+const RULES: &str = "fixtures/code-checks/rules.toml";
+
+/// The findings of the scenario `name` in `report`, as `file:line: message`.
+fn findings(report: &Value, name: &str) -> Vec<String> {
+    let scenario = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no scenario {name}"));
+    scenario["findings"]
+        .as_array()
+        .map(|found| {
+            found
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{}:{}: {}",
+                        f["file"].as_str().unwrap(),
+                        f["line"],
+                        f["message"].as_str().unwrap()
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn failed(report: &Value) -> Vec<String> {
+    failures(report).into_iter().map(|f| f.0).collect()
+}
+
+#[test]
+fn the_module_that_keeps_every_rule_scores_full_marks() {
+    let (code, report) = test_json(&[RULES, "--python", "fixtures/code-checks/keeps.py"]);
+    assert_eq!(failed(&report), Vec::<String>::new());
+    assert_eq!(totals(&report), (11, 0, 11.0, 11.0));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "outside_functions",
+            &[
+                "breaks-outside_functions.py:48: code outside functions: `board = create_board()`",
+                "breaks-outside_functions.py:49: code outside functions: `print_board(board)`",
+            ],
+        ),
+        (
+            "unchanged",
+            &["breaks-unchanged.py:39: function `main` differs from the starter code"],
+        ),
+        (
+            "string_literals",
+            &["breaks-string_literals.py:22: string literal in `count`: `'WKi'`"],
+        ),
+        (
+            "required",
+            &["breaks-required.py:10: required dictionary `NAMES` is created but never used"],
+        ),
+        (
+            "docstrings",
+            &["breaks-docstrings.py:19: function `count` has no docstring or comment"],
+        ),
+        (
+            "header_comment",
+            &["breaks-header_comment.py:1: the header comment does not give a date"],
+        ),
+        (
+            "no_print",
+            &["breaks-no_print.py:16: function `create_board` prints: `print(START)`"],
+        ),
+        (
+            "forbidden_imports",
+            &["breaks-forbidden_imports.py:7: forbidden import: `chess.engine`"],
+        ),
+        (
+            "line_length",
+            &["breaks-line_length.py:15: line is 99 characters long (at most 80)"],
+        ),
+        (
+            "naming",
+            &["breaks-naming.py:21: variable name `Total` is not snake_case"],
+        ),
+        (
+            "no_global",
+            &["breaks-no_global.py:21: `global` statement: `global EMPTY`"],
+        ),
+    ];
+    for (rule, expected) in cases {
+        let fixture = format!("fixtures/code-checks/breaks-{rule}.py");
+        let (code, report) = test_json(&[RULES, "--python", &fixture]);
+        assert_eq!(failed(&report), vec![rule.to_string()], "{rule}");
+        assert_eq!(failures(&report)[0].1, "wrong", "{rule}");
+        assert_eq!(totals(&report), (10, 1, 10.0, 11.0), "{rule}");
+        assert_eq!(findings(&report, rule), *expected, "{rule}");
+        assert_eq!(code, 1, "{rule}");
+    }
+}
+
+#[test]
+fn a_failure_lists_its_findings_in_the_terminal() {
+    let output = boardgrade()
+        .args([
+            "test",
+            RULES,
+            "--python",
+            "fixtures/code-checks/breaks-outside_functions.py",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(
+            "    breaks-outside_functions.py:48: code outside functions: `board = create_board()`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 finding(s) against the rule `outside_functions`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_one_finding_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.py");
+    std::fs::write(&file, "def f(:\n    pass\n").unwrap();
+    let (_, report) = test_json(&[
+        RULES,
+        "--python",
+        file.to_str().unwrap(),
+        "--filter",
+        "no_global",
+    ]);
+    assert_eq!(totals(&report), (0, 1, 0.0, 1.0));
+    assert_eq!(
+        findings(&report, "no_global"),
+        ["broken.py:1: the file does not parse: invalid syntax"]
+    );
+}
+
+#[test]
+fn the_reference_has_no_code_and_a_command_gives_none() {
+    let (code, report) = test_json(&[RULES]);
+    assert_eq!(totals(&report), (11, 0, 11.0, 11.0));
+    assert_eq!(code, 0);
+    let (code, report) = test_json(&[RULES, "--cmd", "python3 fixtures/code-checks/keeps.py"]);
+    let verdicts: Vec<String> = failures(&report).into_iter().map(|f| f.1).collect();
+    assert_eq!(verdicts, vec!["error".to_string(); 11]);
+    assert_eq!(totals(&report).2, 0.0);
+    assert_eq!(code, 1);
+}
+
+/// The bundled checks of a dialect against one of its fixtures: (passed, failed, score, max).
+fn bundled(dialect: &str, fixture: &str) -> (Value, (u64, u64, f64, f64)) {
+    let (_, report) = test_json(&[&format!("specs/{dialect}/code.toml"), "--python", fixture]);
+    let t = totals(&report);
+    (report, t)
+}
+
+#[test]
+fn every_correct_fixture_keeps_its_handouts_code_rules() {
+    for (dialect, fixture, max) in [
+        (
+            "one-d-chess/csc110",
+            "fixtures/one-d-chess/csc110/chess.py",
+            7.0,
+        ),
+        (
+            "one-d-chess/project5",
+            "fixtures/one-d-chess/project5/one_d_chess.py",
+            3.0,
+        ),
+        ("pown-chess/pown", "fixtures/pown-chess/pown-chess.py", 2.0),
+        ("minichess/ecs10", "fixtures/minichess/ecs10/prog67.py", 4.0),
+    ] {
+        let (report, t) = bundled(dialect, fixture);
+        assert_eq!(failed(&report), Vec::<String>::new(), "{fixture}");
+        assert_eq!((t.2, t.3), (max, max), "{fixture}");
+    }
+}
+
+#[test]
+fn csc110_grades_what_its_handout_forbids() {
+    let dir = tempfile::tempdir().unwrap();
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/csc110/chess.py").unwrap();
+    // main changed (not only its graphics commented out), and code outside functions.
+    let changed = correct
+        .replace(
+            "        draw_board(board, gui)\n",
+            "        # draw_board(board, gui)\n",
+        )
+        .replace("    player = WHITE\n", "    player = BLACK\n");
+    let file = dir.path().join("chess.py");
+    std::fs::write(&file, &changed).unwrap();
+    let (report, t) = bundled("one-d-chess/csc110", file.to_str().unwrap());
+    assert_eq!(failed(&report), vec!["code: main is the starter's"]);
+    assert_eq!(t.2, 6.0);
+    // Only the graphics commented out, and a main guard instead of the bare call: full marks.
+    let allowed = correct
+        .replace(
+            "        draw_board(board, gui)\n",
+            "        # draw_board(board, gui)\n",
+        )
+        .replace("\nmain()", "\nif __name__ == \"__main__\":\n    main()");
+    std::fs::write(&file, &allowed).unwrap();
+    let (report, t) = bundled("one-d-chess/csc110", file.to_str().unwrap());
+    assert_eq!(failed(&report), Vec::<String>::new());
+    assert_eq!(t.2, 7.0);
+    // The debug print of this fixture is a string literal outside the allowed functions.
+    let (report, t) = bundled(
+        "one-d-chess/csc110",
+        "fixtures/one-d-chess/csc110/bug-debug-print.py",
+    );
+    assert_eq!(
+        failed(&report),
+        vec!["code: string literals only where the handout allows them"]
+    );
+    assert_eq!(t.2, 6.0);
+}
+
+#[test]
+fn pown_names_other_than_the_handouts_cost_the_two_code_points_only() {
+    let (report, t) = bundled(
+        "pown-chess/pown",
+        "fixtures/pown-chess/pown-chess-variant.py",
+    );
+    assert_eq!(t, (0, 2, 0.0, 2.0));
+    assert_eq!(
+        findings(
+            &report,
+            "code: display_board and moves_remaining defined and used"
+        ),
+        ["pown-chess-variant.py:1: required function `display_board` is not defined"]
+    );
+}
+
+#[test]
+fn ecs10_functions_that_print_lose_that_point() {
+    let (report, t) = bundled(
+        "minichess/ecs10",
+        "fixtures/minichess/ecs10/bug-chooser-prints.py",
+    );
+    assert_eq!(
+        failed(&report),
+        vec!["code: functions do not print or ask for input"]
+    );
+    assert_eq!(t.2, 3.0);
+}
+
+#[test]
+fn the_course_turns_checks_off_and_optional_ones_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir(&specs).unwrap();
+    let mut rules = std::fs::read_to_string(RULES).unwrap();
+    rules = rules.replace(
+        "code = { rule = \"no_global\" }",
+        "code = { rule = \"no_global\", optional = true }",
+    );
+    std::fs::write(specs.join("rules.toml"), &rules).unwrap();
+    let spec = specs.join("rules.toml");
+    let keeps = "fixtures/code-checks/breaks-no_global.py";
+    // The optional check is left out by default, with a note naming the line that grades it.
+    let output = boardgrade()
+        .args([
+            "test",
+            spec.to_str().unwrap(),
+            "--python",
+            keeps,
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(totals(&report), (10, 0, 10.0, 10.0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("code_checks = [\"handout\", \"no_global\"]"),
+        "{stderr}"
+    );
+    // On when the course adds it.
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "code_checks = [\"handout\", \"no_global\"]\n").unwrap();
+    let (_, report) = test_json(&[spec.to_str().unwrap(), "--python", keeps]);
+    assert_eq!(totals(&report), (10, 1, 10.0, 11.0));
+    // Only the rules a course names.
+    std::fs::write(
+        &course,
+        "[one-d-chess.project5]\ncode_checks = [\"naming\", \"no_global\"]\n",
+    )
+    .unwrap();
+    let (_, report) = test_json(&[spec.to_str().unwrap(), "--python", keeps]);
+    assert_eq!(totals(&report), (1, 1, 1.0, 2.0));
+    assert_eq!(failed(&report), vec!["no_global"]);
+    // A word that is no rule is an error naming the key.
+    std::fs::write(&course, "code_checks = [\"no_globals\"]\n").unwrap();
+    let output = boardgrade()
+        .args(["test", spec.to_str().unwrap(), "--python", keeps])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stderr.contains("course.toml:1:") && stderr.contains("code_checks"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_code_table_names_file_line_column_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bad.toml");
+    for (table, key, words) in [
+        (
+            "code = { rule = \"naming\", allow = [\"imports\"] }",
+            "code.allow",
+            "not a setting of rule `naming`",
+        ),
+        (
+            "code = { rule = \"no_prints\" }",
+            "code.rule",
+            "unknown rule \"no_prints\"",
+        ),
+        (
+            "code = { rule = \"outside_functions\", allow = [\"main\"] }",
+            "code.allow",
+            "unknown word \"main\"",
+        ),
+        (
+            "code = { rule = \"unchanged\", function = \"main\" }",
+            "code.starter",
+            "needs `starter`",
+        ),
+        (
+            "code = { rule = \"no_global\", colour = 1 }",
+            "colour",
+            "unknown field",
+        ),
+    ] {
+        let text = format!(
+            "game = \"one-d-chess\"\ndialect = \"project5\"\n\n[[scenario]]\nname = \"x\"\n{table}\n"
+        );
+        std::fs::write(&spec, text).unwrap();
+        let output = boardgrade()
+            .args(["test", spec.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{table}");
+        let stderr = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stderr.contains("bad.toml:6:"), "{table}: {stderr}");
+        assert!(
+            stderr.contains(key) && stderr.contains(words),
+            "{table}: {stderr}"
+        );
+    }
+}
