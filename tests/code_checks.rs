@@ -1,7 +1,8 @@
 //! Code checks: rules about a submission's code, read from its parse tree without running
-//! it. Each rule has a fixture that keeps it and one that breaks it alone
-//! (`fixtures/code-checks/`), graded to the exact score and finding; the bundled checks of
-//! each handout give its correct fixture full marks and catch what the handout forbids.
+//! it. Each rule is graded, to the exact score and finding, on a module that keeps every rule
+//! (`fixtures/code-checks/keeps.py`) and on that module with one line changed to break the
+//! rule alone. The bundled checks of each handout give its correct fixture full marks and
+//! catch what the handout forbids.
 
 mod common;
 
@@ -48,59 +49,95 @@ fn the_module_that_keeps_every_rule_scores_full_marks() {
     assert_eq!(code, 0);
 }
 
+/// `keeps.py` with one change that breaks `rule` alone (`old` becomes `new`), and the
+/// findings expected: each rule's breaking fixture.
+const BREAKS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "outside_functions",
+        "if __name__ == \"__main__\":\n    main()\n",
+        "board = create_board()\nprint_board(board)\n",
+        &[
+            "breaks-outside_functions.py:48: code outside functions: `board = create_board()`",
+            "breaks-outside_functions.py:49: code outside functions: `print_board(board)`",
+        ],
+    ),
+    (
+        "unchanged",
+        "    print(count(board, \"WKi\"))\n",
+        "    print(count(board, \"BKi\"))\n",
+        &["breaks-unchanged.py:39: function `main` differs from the starter code"],
+    ),
+    (
+        "string_literals",
+        "    total = 0\n",
+        "    total = 0\n    piece = piece or 'WKi'\n",
+        &["breaks-string_literals.py:22: string literal in `count`: `'WKi'`"],
+    ),
+    (
+        "required",
+        "        print(NAMES.get(cell, '-'))\n",
+        "        print(cell)\n",
+        &["breaks-required.py:10: required dictionary `NAMES` is created but never used"],
+    ),
+    (
+        "docstrings",
+        "# How many cells of board hold piece.\n",
+        "",
+        &["breaks-docstrings.py:19: function `count` has no docstring or comment"],
+    ),
+    (
+        "header_comment",
+        "# Date: 2026-11-27\n",
+        "# Date: today\n",
+        &["breaks-header_comment.py:1: the header comment does not give a date"],
+    ),
+    (
+        "no_print",
+        "    return list(START)\n",
+        "    print(START)\n    return list(START)\n",
+        &["breaks-no_print.py:16: function `create_board` prints: `print(START)`"],
+    ),
+    (
+        "forbidden_imports",
+        "import random\n",
+        "import random\nimport chess.engine\n",
+        &["breaks-forbidden_imports.py:7: forbidden import: `chess.engine`"],
+    ),
+    (
+        "line_length",
+        "as the game starts.'''",
+        "as the game starts: the white king on the left, the black king on the right.'''",
+        &["breaks-line_length.py:15: line is 99 characters long (at most 80)"],
+    ),
+    (
+        "naming",
+        "total",
+        "Total",
+        &["breaks-naming.py:21: variable name `Total` is not snake_case"],
+    ),
+    (
+        "no_global",
+        "    total = 0\n",
+        "    global EMPTY\n    total = 0\n",
+        &["breaks-no_global.py:21: `global` statement: `global EMPTY`"],
+    ),
+];
+
+/// Writes `keeps.py` broken against `rule` into `dir` and returns its path.
+fn breaking(dir: &std::path::Path, rule: &str) -> String {
+    let (_, old, new, _) = BREAKS.iter().find(|b| b.0 == rule).unwrap();
+    let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
+    assert!(keeps.contains(old), "{rule}: keeps.py has no {old:?}");
+    let path = dir.join(format!("breaks-{rule}.py"));
+    std::fs::write(&path, keeps.replace(old, new)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 #[test]
 fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
-    let cases: &[(&str, &[&str])] = &[
-        (
-            "outside_functions",
-            &[
-                "breaks-outside_functions.py:48: code outside functions: `board = create_board()`",
-                "breaks-outside_functions.py:49: code outside functions: `print_board(board)`",
-            ],
-        ),
-        (
-            "unchanged",
-            &["breaks-unchanged.py:39: function `main` differs from the starter code"],
-        ),
-        (
-            "string_literals",
-            &["breaks-string_literals.py:22: string literal in `count`: `'WKi'`"],
-        ),
-        (
-            "required",
-            &["breaks-required.py:10: required dictionary `NAMES` is created but never used"],
-        ),
-        (
-            "docstrings",
-            &["breaks-docstrings.py:19: function `count` has no docstring or comment"],
-        ),
-        (
-            "header_comment",
-            &["breaks-header_comment.py:1: the header comment does not give a date"],
-        ),
-        (
-            "no_print",
-            &["breaks-no_print.py:16: function `create_board` prints: `print(START)`"],
-        ),
-        (
-            "forbidden_imports",
-            &["breaks-forbidden_imports.py:7: forbidden import: `chess.engine`"],
-        ),
-        (
-            "line_length",
-            &["breaks-line_length.py:15: line is 99 characters long (at most 80)"],
-        ),
-        (
-            "naming",
-            &["breaks-naming.py:21: variable name `Total` is not snake_case"],
-        ),
-        (
-            "no_global",
-            &["breaks-no_global.py:21: `global` statement: `global EMPTY`"],
-        ),
-    ];
-    for (rule, expected) in cases {
-        let fixture = format!("fixtures/code-checks/breaks-{rule}.py");
+    let dir = tempfile::tempdir().unwrap();
+    for (rule, _, _, expected) in BREAKS {
+        let fixture = breaking(dir.path(), rule);
         let (code, report) = test_json(&[RULES, "--python", &fixture]);
         assert_eq!(failed(&report), vec![rule.to_string()], "{rule}");
         assert_eq!(failures(&report)[0].1, "wrong", "{rule}");
@@ -112,13 +149,10 @@ fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
 
 #[test]
 fn a_failure_lists_its_findings_in_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = breaking(dir.path(), "outside_functions");
     let output = boardgrade()
-        .args([
-            "test",
-            RULES,
-            "--python",
-            "fixtures/code-checks/breaks-outside_functions.py",
-        ])
+        .args(["test", RULES, "--python", &fixture])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
@@ -154,15 +188,40 @@ fn a_file_that_does_not_parse_is_one_finding_at_its_line() {
 }
 
 #[test]
-fn the_reference_has_no_code_and_a_command_gives_none() {
+fn the_reference_has_no_code_and_a_command_is_not_checked() {
     let (code, report) = test_json(&[RULES]);
     assert_eq!(totals(&report), (11, 0, 11.0, 11.0));
     assert_eq!(code, 0);
-    let (code, report) = test_json(&[RULES, "--cmd", "python3 fixtures/code-checks/keeps.py"]);
-    let verdicts: Vec<String> = failures(&report).into_iter().map(|f| f.1).collect();
-    assert_eq!(verdicts, vec!["error".to_string(); 11]);
-    assert_eq!(totals(&report).2, 0.0);
-    assert_eq!(code, 1);
+    // A command may be written in any language: the checks are left out, with a note.
+    let engine = format!(
+        "{} engine one-d-chess --dialect csc110",
+        env!("CARGO_BIN_EXE_boardgrade")
+    );
+    let output = boardgrade()
+        .args([
+            "test",
+            "specs/one-d-chess/csc110",
+            "--cmd",
+            &engine,
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !names.is_empty() && names.iter().all(|n| !n.starts_with("code:")),
+        "{names:?}"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("7 code check(s) left out"), "{stderr}");
 }
 
 /// The bundled checks of a dialect against one of its fixtures: (passed, failed, score, max).
@@ -274,7 +333,7 @@ fn the_course_turns_checks_off_and_optional_ones_on() {
     );
     std::fs::write(specs.join("rules.toml"), &rules).unwrap();
     let spec = specs.join("rules.toml");
-    let keeps = "fixtures/code-checks/breaks-no_global.py";
+    let keeps = &breaking(dir.path(), "no_global");
     // The optional check is left out by default, with a note naming the line that grades it.
     let output = boardgrade()
         .args([

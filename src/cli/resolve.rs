@@ -413,6 +413,19 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     if let (TargetSpec::Python(file), Some(python)) = (target.spec(), target.interpreter()) {
         scenarios = one_dialect(scenarios, file, python)?;
     }
+    if matches!(target.spec(), TargetSpec::Command(_)) {
+        // A command may be written in any language: a handout's rules about Python code
+        // do not apply to it.
+        let before = scenarios.len();
+        scenarios.retain(|s| s.code.is_none());
+        let left = before - scenarios.len();
+        if left > 0 {
+            eprintln!(
+                "boardgrade: note: {left} code check(s) left out: they read a Python \
+                 submission's code, and a command gives none (use --python to check it)"
+            );
+        }
+    }
     Ok(TestRun {
         invalid: loaded.errors,
         scenarios,
