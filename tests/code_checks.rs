@@ -188,6 +188,20 @@ fn a_file_that_does_not_parse_is_one_finding_at_its_line() {
 }
 
 #[test]
+fn a_file_without_a_function_earns_no_code_points() {
+    let (_, report) = test_json(&[
+        "specs/one-d-chess/project5/code.toml",
+        "--python",
+        "fixtures/hostile/infinite_loop.py",
+    ]);
+    assert_eq!(totals(&report), (0, 3, 0.0, 3.0));
+    assert_eq!(
+        findings(&report, "code: style: names"),
+        ["infinite_loop.py:1: the file defines no function: no code to check"]
+    );
+}
+
+#[test]
 fn the_reference_has_no_code_and_a_command_is_not_checked() {
     let (code, report) = test_json(&[RULES]);
     assert_eq!(totals(&report), (11, 0, 11.0, 11.0));

@@ -6,8 +6,9 @@ stdin: a JSON object {"files": [{"name": ..., "source": ..., "entry": bool}, ...
 text: this script opens nothing.
 stdout: one JSON object {"findings": [{"file", "line", "message"}, ...]}.
 
-A file that does not parse is one finding at the parser's line. Only the entry file is checked,
-except by `forbidden_imports`, which reads every file of the submission.
+A file that does not parse, or an entry file that defines no function, is one finding. Only
+the entry file is checked, except by `forbidden_imports`, which reads every file of the
+submission.
 """
 
 import ast
@@ -407,6 +408,12 @@ def check(rule, files):
             continue
         except (ValueError, RecursionError, MemoryError) as error:
             findings.append({"file": name, "line": 1, "message": "the file does not parse: %s" % error})
+            continue
+        if entry["entry"] and not functions_of(tree):
+            # Nothing to grade is not good code: a file without a function (an empty or
+            # unrelated upload) earns no code-check points.
+            findings.append({"file": name, "line": 1,
+                             "message": "the file defines no function: no code to check"})
             continue
         found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
         findings += [{"file": name, "line": line, "message": message} for line, message in found]
