@@ -10,6 +10,7 @@ pub mod manifest;
 pub mod mistake;
 pub mod optional;
 pub mod partition;
+pub mod pipeline;
 pub mod probe;
 pub mod route;
 pub mod store;
@@ -23,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
+use crate::execution::{Limits, PythonRunner, Sandbox};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -353,15 +354,10 @@ fn grade_with(
     };
     result.file = Some(route.file.clone());
     result.notes = route.notes.clone();
-    let target = Target::with_interpreter(
-        TargetSpec::Python(route.target.clone()),
-        Some(config.interpreter.clone()),
-    )
-    .map(|t| {
-        t.with_entry(route.entry.clone())
-            .with_sandbox(config.sandbox, config.hidden.clone())
-            .with_runner(config.runner)
-    });
+    result
+        .notes
+        .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
+    let target = pipeline::launch(route, config);
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);

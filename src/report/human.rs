@@ -6,6 +6,7 @@ use super::details::details;
 use super::style::Style;
 use super::Reporter;
 use crate::error::ScenarioFileError;
+use crate::grade::LoadError;
 use crate::harness::{Event, Outcome, Summary, Verdict};
 
 pub struct HumanReporter<W: Write> {
@@ -91,6 +92,24 @@ impl<W: Write> Reporter for HumanReporter<W> {
             Event::Finished { outcome, .. } => self.outcome(outcome),
             Event::Done { summary, .. } => self.summary(summary),
         }?;
+        self.out.flush()
+    }
+
+    fn does_not_load(
+        &mut self,
+        _: &str,
+        error: &LoadError,
+        outcomes: &[Outcome],
+    ) -> io::Result<()> {
+        let summary = Summary::of(outcomes);
+        writeln!(
+            self.out,
+            "{} {error} (none of the {} scenario(s) ran; score {}/{})",
+            self.style.red("DOES NOT LOAD"),
+            outcomes.len(),
+            number(summary.score),
+            number(summary.max_score)
+        )?;
         self.out.flush()
     }
 }
