@@ -13,10 +13,12 @@ use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::pipeline::{self, Prepared};
 use boardgrade::grade::{GradeConfig, LoadError};
 use boardgrade::harness::RunConfig;
+use boardgrade::points::Points;
 use boardgrade::report::Style;
 use boardgrade::scenario::course::CoursePolicy;
 use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
+use boardgrade::verdict::MAX_POINTS;
 use boardgrade::Error;
 use clap::ColorChoice;
 
@@ -170,12 +172,15 @@ pub fn head(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
                 )
             })?;
     }
-    if !(args.points.is_finite() && args.points >= 0.0) {
-        return Err(
-            FlagError::value("--points", args.points, "expected a number of at least 0").into(),
-        );
-    }
-    head.points = args.points;
+    head.points = Points::exact(args.points)
+        .filter(|p| (Points::ZERO..=MAX_POINTS).contains(p))
+        .ok_or_else(|| {
+            FlagError::value(
+                "--points",
+                args.points,
+                format!("expected a number from 0 to {MAX_POINTS}, in thousandths of a point"),
+            )
+        })?;
     if let Some(section) = &args.section {
         head.section = section.clone();
     }

@@ -28,6 +28,7 @@ use crate::execution::{Limits, PythonRunner, Sandbox};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
+use crate::points::Points;
 use crate::scenario::Scenario;
 pub use enabled::{enabled, LeftOut};
 pub use optional::set_by_course;
@@ -88,8 +89,8 @@ pub struct SubmissionResult {
     /// The file graded, inside the submission.
     #[serde(default)]
     pub file: Option<String>,
-    pub score: f64,
-    pub max_score: f64,
+    pub score: Points,
+    pub max_score: Points,
     /// Why it could not be graded at all (no Python file, say); `None` when it was.
     pub error: Option<String>,
     /// The grader failed, not the submission (a harness or sandbox error): it is not
@@ -323,7 +324,7 @@ fn grade_with(
         path: plan.submission.path.display().to_string(),
         dialect: dialect.map(|d| d.name.to_string()),
         file: None,
-        score: 0.0,
+        score: Points::ZERO,
         max_score: mine.iter().map(|s| s.points).sum(),
         error: None,
         needs_rerun: false,

@@ -62,10 +62,7 @@ impl<W: Write> HumanReporter<W> {
         };
         let line = format!(
             "{} passed, {} failed{breakdown}; score {}/{}",
-            s.passed,
-            s.failed,
-            number(s.score),
-            number(s.max_score)
+            s.passed, s.failed, s.score, s.max_score
         );
         let line = if s.all_passed() {
             self.style.green(&line)
@@ -107,8 +104,8 @@ impl<W: Write> Reporter for HumanReporter<W> {
             "{} {error} (none of the {} scenario(s) ran; score {}/{})",
             self.style.red("DOES NOT LOAD"),
             outcomes.len(),
-            number(summary.score),
-            number(summary.max_score)
+            summary.score,
+            summary.max_score
         )?;
         self.out.flush()
     }
