@@ -83,17 +83,17 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
     };
     assert_eq!(
         summary("ecs"),
-        ("ecs10".into(), "prog67.py".into(), 26.0, 26.0)
+        ("ecs10".into(), "prog67.py".into(), 30.0, 30.0)
     );
     assert_eq!(
         summary("hex"),
         ("hexapawn".into(), "prog67.py".into(), 8.5, 8.5)
     );
-    assert_eq!(summary("john.smith").2, 26.0);
-    assert!(summary("john.doe").2 < 26.0);
+    assert_eq!(summary("john.smith").2, 30.0);
+    assert!(summary("john.doe").2 < 30.0);
     assert_eq!(
         summary(upload),
-        ("ecs10".into(), "My Solution (2).py".into(), 26.0, 26.0)
+        ("ecs10".into(), "My Solution (2).py".into(), 30.0, 30.0)
     );
     let broken = result(&report, "broken");
     assert_eq!(broken["score"], 0.0);
