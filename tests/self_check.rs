@@ -178,3 +178,20 @@ fn grade_notes_the_variant_a_file_answers_better() {
         "{report:#}"
     );
 }
+
+#[test]
+fn test_points_out_a_missing_name_with_the_closest_one_defined() {
+    let dir = tempfile::tempdir().unwrap();
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/project5/one_d_chess.py").unwrap();
+    let renamed = correct.replace("move_king", "moveKing");
+    let file = hand_in(dir.path(), "one_d_chess.py", &renamed);
+    let (code, _, stderr) = test(&["--dialect", "project5", "-q", "--python", &file]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "boardgrade: note: one_d_chess.py does not define `move_king` (did you mean \
+             `moveKing`?)"
+        ),
+        "{stderr}"
+    );
+}
