@@ -384,6 +384,23 @@ pub fn out_dir(path: &Path) -> Result<&Path, Error> {
     Ok(path)
 }
 
+/// The scenarios to run against `target`: a command may be written in any language, so a
+/// handout's rules about Python code (its code checks) are left out for it, with a note.
+fn without_code_checks(mut scenarios: Vec<Scenario>, target: &Target) -> Vec<Scenario> {
+    if matches!(target.spec(), TargetSpec::Command(_)) {
+        let before = scenarios.len();
+        scenarios.retain(|s| s.code.is_none());
+        let left = before - scenarios.len();
+        if left > 0 {
+            eprintln!(
+                "boardgrade: note: {left} code check(s) left out: they read a Python \
+                 submission's code, and a command gives none (use --python to check it)"
+            );
+        }
+    }
+    scenarios
+}
+
 /// A `test` run, resolved: what to run, against what, how.
 pub struct TestRun {
     /// Scenario files that did not load, reported before the run.
@@ -440,6 +457,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
                 None => reference(&args.run)?,
             };
             let name = describe_target(&target);
+            let scenarios = without_code_checks(scenarios, &target);
             let target = Box::new(target);
             (Subject::Runs { target, scenarios }, name, Vec::new())
         }

@@ -198,6 +198,67 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
+    /// The entry file a submission folder holds for `layout`: the target's own, else the
+    /// dialect's.
+    pub fn entry_file<'a>(&'a self, layout: &'a Layout) -> &'a str {
+        self.entry.as_deref().unwrap_or(layout.entry_file)
+    }
+
+    /// Runs the Python `script` with `input` on stdin in one of this target's jails, under its
+    /// sandbox and `limits`: how the grader reads a submission's code without running it (the
+    /// script gets the code's text on stdin; nothing of the submission is laid out). An
+    /// error when the target has no interpreter or the sandbox failed.
+    pub fn inspect(&self, script: &str, input: &[u8], limits: &Limits) -> Result<Execution, Error> {
+        let interpreter = self
+            .interpreter
+            .as_ref()
+            .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
+        let slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+            Some(slot) => slot,
+            None => Slot {
+                jail: Jail::new(
+                    self.scratch.path(),
+                    self.sandbox,
+                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
+                )?,
+                launches: HashMap::new(),
+                runners: HashMap::new(),
+            },
+        };
+        let view = View {
+            writable: slot.jail.dir().to_path_buf(),
+            readable: interpreter.installations(),
+            hidden: self.hidden.clone(),
+        };
+        let mut launch = Launch::new(
+            &interpreter.executable,
+            vec!["-I".into(), "-B".into(), "-c".into(), script.into()],
+            slot.jail.dir().to_path_buf(),
+        );
+        launch.env = slot.jail.environment(&[]);
+        let limits = self.sandbox.limits(limits);
+        let ran = slot.jail.prepare(&launch, &view).map(|run| {
+            let execution = child::run(&run.launch, input, &limits);
+            let failure = run.sandbox_failure(&execution.stderr_tail);
+            (execution, failure)
+        });
+        slot.jail.restore();
+        self.free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(slot);
+        let (execution, failure) = ran?;
+        match failure {
+            Some(why) => Err(SetupError::PythonInSandbox {
+                python: interpreter.executable.clone(),
+                sandbox: self.sandbox.as_str(),
+                why,
+            }
+            .into()),
+            None => Ok(execution),
+        }
+    }
+
     /// The program for one run of a scenario laid out as `layout` under `limits` and this
     /// target's sandbox (`None`: the reference answers in-process). Keep it while the run
     /// lasts: dropping it kills whatever the run left and frees its jail.
