@@ -354,6 +354,7 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
         budget: args.budget.map(std::time::Duration::from_secs_f64),
+        start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
@@ -472,6 +473,7 @@ fn submission(
         hidden,
         runner: run.python_runner,
         budget: None,
+        start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(grading.sandbox, &grading.hidden);
     Ok(match pipeline::prepare(file, scenarios, &grading)? {

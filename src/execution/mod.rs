@@ -7,6 +7,7 @@ pub mod fork;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;
+pub mod start_check;
 mod sys;
 pub mod target;
 
@@ -15,5 +16,6 @@ pub use fork::PythonRunner;
 pub use python::PythonLaunch;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
+pub use start_check::StartCheck;
 pub use sys::own_peak_rss_kib;
 pub use target::{Layout, Program, Target, TargetSpec};

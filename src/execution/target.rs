@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
@@ -17,6 +17,7 @@ use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
+use super::start_check::StartCheck;
 use crate::error::{Error, SetupError};
 
 /// What the user asked to test.
@@ -64,8 +65,8 @@ pub struct Target {
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
     runner: PythonRunner,
-    /// Whether the interpreter starts inside the sandbox, once asked (why not, if not).
-    interpreter_starts: OnceLock<Result<(), String>>,
+    /// Whether the interpreter starts inside the sandbox: shared by the targets of a run.
+    start_check: StartCheck,
 }
 
 /// A game and dialect.
@@ -132,8 +133,15 @@ impl Target {
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
-            interpreter_starts: OnceLock::new(),
+            start_check: StartCheck::new(),
         })
+    }
+
+    /// Shares `check` (whether the interpreter starts inside the sandbox) with the run's
+    /// other targets, so that it is asked once per run.
+    pub fn with_start_check(mut self, check: StartCheck) -> Self {
+        self.start_check = check;
+        self
     }
 
     /// Runs Python submissions with `runner`.
@@ -230,6 +238,7 @@ impl Target {
                 run: Some(run),
                 server,
                 spawned: AtomicBool::new(false),
+                forked: AtomicBool::new(false),
                 slot: Some(slot),
                 free: Arc::clone(&self.free),
             })),
@@ -346,7 +355,8 @@ impl Target {
                 let launches = self.python_launch(jail, layout, path)?;
                 if let Some(interpreter) = &self.interpreter {
                     view.readable.extend(interpreter.installations());
-                    self.check_interpreter(jail, interpreter, &view)?;
+                    self.start_check
+                        .check(self.sandbox, jail, interpreter, &view)?;
                 }
                 let mut loaded = launches.runner;
                 loaded.env = jail.environment(&loaded.env);
@@ -360,56 +370,6 @@ impl Target {
             launch,
             view,
             runner,
-        })
-    }
-
-    /// Checks, once per target, that the interpreter starts inside the sandbox as `view`
-    /// shows it: one that cannot is the grader's problem (every scenario an `error` naming
-    /// it), not a crash of each student's program.
-    fn check_interpreter(
-        &self,
-        jail: &Jail,
-        interpreter: &python::Interpreter,
-        view: &View,
-    ) -> Result<(), Error> {
-        let result = self.interpreter_starts.get_or_init(|| {
-            if self.sandbox == Sandbox::None {
-                return Ok(());
-            }
-            let mut launch = Launch::new(
-                &interpreter.executable,
-                vec!["-c".into(), "import encodings, sys".into()],
-                jail.dir().to_path_buf(),
-            );
-            launch.env = jail.environment(&[]);
-            let limits = self.sandbox.limits(&Limits {
-                wall: python::START_WAIT,
-                ..Limits::default()
-            });
-            let run = jail.prepare(&launch, view).map_err(|e| e.to_string())?;
-            let execution = child::run(&run.launch, b"", &limits);
-            if let Some(why) = run.sandbox_failure(&execution.stderr_tail) {
-                return Err(why);
-            }
-            match &execution.ending {
-                Ending::Exited(0) => Ok(()),
-                ending => {
-                    let stderr = String::from_utf8_lossy(&execution.stderr_tail);
-                    let last = stderr.trim().lines().last().unwrap_or_default().to_string();
-                    Err(match ending {
-                        Ending::Exited(code) => format!("exit status {code}: {last}"),
-                        other => format!("{other:?}: {last}"),
-                    })
-                }
-            }
-        });
-        result.clone().map_err(|why| {
-            SetupError::PythonInSandbox {
-                python: interpreter.executable.clone(),
-                sandbox: self.sandbox.as_str(),
-                why,
-            }
-            .into()
         })
     }
 
@@ -465,22 +425,34 @@ impl Program {
         let kills = self.out_of_memory_kills();
         let started = Instant::now();
         let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
-        let stands = self
-            .forked_by()
-            .is_none_or(|server| server.vouch() == Vouch::Stands);
-        if !stands {
+        if !self.forked_processes_stand() {
             // The runner ended while the scenario ran (the scenario killed it, and under
             // bubblewrap itself with it), or may have touched it (took its exit status, worked
             // for it): the scenario runs again in a fresh process.
-            if let Some(jail_run) = &self.run {
-                jail_run.spawned.store(true, Ordering::Relaxed);
-            }
             let started = Instant::now();
             let fresh = Running::start(&self.launch, &self.limits, started + self.limits.wall);
             execution = child::drive(fresh, input, started);
         }
         execution.ending = self.ending_under_memory_cap(execution.ending, kills);
         execution
+    }
+
+    /// Whether every process a loaded runner forked for this program so far ran as a fresh
+    /// one would (see [`Vouch`]); ask once they have ended. When not, the program's next
+    /// processes start afresh: the caller runs the scenario again.
+    pub fn forked_processes_stand(&self) -> bool {
+        let Some(jail_run) = &self.run else {
+            return true;
+        };
+        let Some(server) = jail_run.server.as_deref() else {
+            return true;
+        };
+        if !jail_run.forked.load(Ordering::Relaxed) || server.vouch() == Vouch::Stands {
+            return true;
+        }
+        jail_run.spawned.store(true, Ordering::Relaxed);
+        jail_run.forked.store(false, Ordering::Relaxed);
+        false
     }
 
     /// How many of the program's processes the kernel killed so far for going over the
@@ -510,6 +482,7 @@ impl Program {
                     // A runner that cannot give a process is not used again: this run, and the
                     // next ones, start afresh (or from a runner started again).
                     if let Ok(running) = server.fork(&self.limits, deadline) {
+                        jail_run.forked.store(true, Ordering::Relaxed);
                         return Ok(running);
                     }
                 }
@@ -600,6 +573,8 @@ struct JailRun {
     server: Option<Arc<Server>>,
     /// Set once a process of the run was started afresh instead.
     spawned: AtomicBool,
+    /// Set once the runner forked a process of the run not yet vouched for.
+    forked: AtomicBool,
     slot: Option<Slot>,
     free: Arc<Mutex<Vec<Slot>>>,
 }

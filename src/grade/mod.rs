@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -60,6 +60,8 @@ pub struct GradeConfig {
     /// The most time one submission's scenarios may take to start (a platform's timeout, less
     /// a margin): once spent, the rest are not run and score 0.
     pub budget: Option<Duration>,
+    /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
+    pub start_check: StartCheck,
 }
 
 /// What a scenario not started for want of time says.
