@@ -350,6 +350,7 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
         budget: args.budget.map(std::time::Duration::from_secs_f64),
+        import_limit: Some(std::time::Duration::from_secs_f64(args.import_limit)),
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
