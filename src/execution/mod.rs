@@ -8,6 +8,7 @@ pub mod import_check;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;
+pub mod start_check;
 mod sys;
 pub mod target;
 
@@ -17,5 +18,6 @@ pub use import_check::ImportStall;
 pub use python::PythonLaunch;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
+pub use start_check::StartCheck;
 pub use sys::own_peak_rss_kib;
 pub use target::{Layout, Program, Target, TargetSpec};

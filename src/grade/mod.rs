@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, Target};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -63,6 +63,8 @@ pub struct GradeConfig {
     /// The wall-clock time a call protocol's import may take: an import that does not
     /// finish in it does not load (one finding, no scenario run).
     pub import_limit: Option<Duration>,
+    /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
+    pub start_check: StartCheck,
 }
 
 /// The import limit `grade` sets unless told otherwise: far above any correct module's

@@ -89,6 +89,9 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
     if let Some(play) = &scenario.play {
         return super::matchplay::run(scenario, play, target, limits);
     }
+    if let Some(check) = &scenario.code {
+        return super::code::run(scenario, check, target, limits);
+    }
     let expectations = match expectations(scenario) {
         Ok(expectations) => expectations,
         Err(problem) => {
