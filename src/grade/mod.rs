@@ -236,6 +236,26 @@ fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
         .collect()
 }
 
+/// The folder a one-file submission's modules come from when the file sits in a dialect's
+/// folder layout (`pychess/logic/chess_logic.py` handed in alone imports `logic.utils`, and
+/// runs with its package around it): the layout's top folder.
+fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<PathBuf> {
+    if !path.is_file() {
+        return None;
+    }
+    dialects.iter().find_map(|d| {
+        let layout = std::path::Path::new(d.entry_file);
+        let depth = layout.components().count();
+        (depth > 1 && path.ends_with(layout))
+            .then(|| {
+                path.ancestors()
+                    .nth(depth - 1)
+                    .map(std::path::Path::to_path_buf)
+            })
+            .flatten()
+    })
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
 pub fn plan(
@@ -255,7 +275,7 @@ pub fn plan(
         .flat_map(|(s, files)| {
             files.iter().map(|(path, _)| ProbeFile {
                 path: path.clone(),
-                root: s.path.clone(),
+                root: layout_root(&s.path, &dialects).unwrap_or_else(|| s.path.clone()),
             })
         })
         .collect();
