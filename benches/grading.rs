@@ -12,10 +12,15 @@
 //!    scenarios included, so each starts a runner per audience) at `--jobs 1`, fork against
 //!    fresh (`runner`);
 //! 5. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
-//!    default 200).
+//!    default 200);
+//! 6. a class of 20 correct project5 submissions and four that hang (a module that sleeps
+//!    at import, an `is_game_over` that loops, a module that reads its input at import, an
+//!    import of one second: `tests/common/hangs.rs`) with `--jobs 2`, as wall time (the
+//!    target is under 60 s; `tests/hangs.rs` checks the grades).
 //!
 //! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
-//! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `runner`, `class`).
+//! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `runner`, `class`,
+//! `hangs`).
 
 use std::io::Write;
 use std::path::Path;
@@ -29,6 +34,9 @@ use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
 use boardgrade::scenario::{Scenario, Visibility};
+
+#[path = "../tests/common/hangs.rs"]
+mod hangs;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/one-d-chess/project5/one_d_chess.py";
@@ -250,6 +258,7 @@ fn grade_class(
         hidden: Vec::new(),
         runner,
         budget: None,
+        import_limit: Some(grade::DEFAULT_IMPORT_LIMIT),
         start_check: StartCheck::new(),
     };
     let start = Instant::now();
@@ -294,6 +303,23 @@ fn main() {
     }
     if wanted("class") {
         whole_class(&interpreter, dir.path());
+    }
+    if wanted("hangs") {
+        class_with_hangs(&interpreter, &scenarios, dir.path());
+    }
+}
+
+fn class_with_hangs(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
+    let class = hangs::write_class(&dir.join("hangs"), 20);
+    let found = grade::discover(&[class], &["one_d_chess.py"], None, false).expect("the class");
+    for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+        let wall = grade_class(&found.submissions, scenarios, interpreter, 2, runner);
+        println!(
+            "20 correct project5 submissions and 4 that hang x {} scenarios (--jobs 2, {}): {:.1} s wall",
+            scenarios.len(),
+            runner.as_str(),
+            wall.as_secs_f64()
+        );
     }
 }
 

@@ -354,6 +354,7 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
         budget: args.budget.map(std::time::Duration::from_secs_f64),
+        import_limit: Some(std::time::Duration::from_secs_f64(args.import_limit)),
         start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(config.sandbox, &config.hidden);
@@ -491,6 +492,8 @@ fn submission(
         hidden,
         runner: run.python_runner,
         budget: None,
+        // A student's self-check runs every scenario as it comes.
+        import_limit: None,
         start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(grading.sandbox, &grading.hidden);

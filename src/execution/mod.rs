@@ -4,6 +4,7 @@
 
 pub mod child;
 pub mod fork;
+pub mod import_check;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;
@@ -13,6 +14,7 @@ pub mod target;
 
 pub use child::{run, Ending, Execution, Running};
 pub use fork::PythonRunner;
+pub use import_check::ImportStall;
 pub use python::PythonLaunch;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};

@@ -2,7 +2,7 @@
 //! submission laid out with the dialect's adapter or launcher; and the [`Program`] every use
 //! starts, with the sandbox applied.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -67,6 +67,11 @@ pub struct Target {
     runner: PythonRunner,
     /// Whether the interpreter starts inside the sandbox: shared by the targets of a run.
     start_check: StartCheck,
+    /// The wall-clock time a Python submission's import may take (call protocols).
+    import_limit: Option<Duration>,
+    /// Calls of the submission seen running past their dialect's call limit with the
+    /// machine to themselves (`is_game_over did not return within 2 s`).
+    overruns: Mutex<HashSet<String>>,
 }
 
 /// A game and dialect.
@@ -134,6 +139,8 @@ impl Target {
             hidden: Vec::new(),
             runner: PythonRunner::default(),
             start_check: StartCheck::new(),
+            import_limit: None,
+            overruns: Mutex::new(HashSet::new()),
         })
     }
 
@@ -167,6 +174,34 @@ impl Target {
         notes.sort();
         notes.dedup();
         notes
+    }
+
+    /// Bounds the import of a Python submission under a call protocol by `limit` of
+    /// wall-clock time (see [`Target::check_import`]).
+    pub fn with_import_limit(mut self, limit: Option<Duration>) -> Self {
+        self.import_limit = limit;
+        self
+    }
+
+    /// Notes that `call` ran past its call limit with the machine to itself.
+    pub fn note_overrun(&self, call: String) {
+        self.overruns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(call);
+    }
+
+    /// Whether `call` was seen past its call limit with the machine to itself: a later
+    /// scenario's run past it is not timed alone again.
+    pub fn overran(&self, call: &str) -> bool {
+        self.overruns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(call)
+    }
+
+    pub fn import_limit(&self) -> Option<Duration> {
+        self.import_limit
     }
 
     /// Runs student processes under `sandbox`, hiding `hidden` where the sandbox can.
@@ -263,6 +298,27 @@ impl Target {
     /// target's sandbox (`None`: the reference answers in-process). Keep it while the run
     /// lasts: dropping it kills whatever the run left and frees its jail.
     pub fn program(&self, layout: &Layout, limits: &Limits) -> Result<Option<Program>, Error> {
+        self.program_with(layout, limits, true)
+    }
+
+    /// [`Target::program`] with every process started afresh, never forked by a loaded
+    /// runner.
+    pub(super) fn fresh_program(
+        &self,
+        layout: &Layout,
+        limits: &Limits,
+    ) -> Result<Option<Program>, Error> {
+        self.program_with(layout, limits, false)
+    }
+
+    /// [`Target::program`], its processes forked by a loaded runner where `loaded` and the
+    /// target runs them so, else started afresh.
+    fn program_with(
+        &self,
+        layout: &Layout,
+        limits: &Limits,
+        loaded: bool,
+    ) -> Result<Option<Program>, Error> {
         if self.is_reference() {
             return Ok(None);
         }
@@ -280,7 +336,7 @@ impl Target {
         };
         let key = (layout.game, layout.dialect);
         let limits = self.sandbox.limits(limits);
-        let prepared = self.prepare(&mut slot, key, layout, &limits);
+        let prepared = self.prepare(&mut slot, key, layout, &limits, loaded);
         let (run, server) = match prepared {
             Ok(prepared) => prepared,
             Err(error) => {
@@ -314,12 +370,15 @@ impl Target {
         key: Key,
         layout: &Layout,
         limits: &Limits,
+        loaded: bool,
     ) -> Result<(Run, Option<Arc<Server>>), Error> {
         if !slot.launches.contains_key(&key) {
             let laid = self.lay_out(&slot.jail, layout)?;
             slot.launches.insert(key, laid);
         }
-        let server = self.loaded_runner(slot, (key.0, key.1, layout.audience), limits);
+        let server = loaded
+            .then(|| self.loaded_runner(slot, (key.0, key.1, layout.audience), limits))
+            .flatten();
         // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
         // what this run starts from.
         slot.jail.mark_clean();
@@ -457,7 +516,14 @@ impl Target {
         }
         let entry_name = self.entry.as_deref().unwrap_or(layout.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
-        python::launch(interpreter, layout, &harness, &entry, &work)
+        python::launch(
+            interpreter,
+            layout,
+            &harness,
+            &entry,
+            &work,
+            self.import_limit,
+        )
     }
 }
 

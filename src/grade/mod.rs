@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -60,9 +60,16 @@ pub struct GradeConfig {
     /// The most time one submission's scenarios may take to start (a platform's timeout, less
     /// a margin): once spent, the rest are not run and score 0.
     pub budget: Option<Duration>,
+    /// The wall-clock time a call protocol's import may take: an import that does not
+    /// finish in it does not load (one finding, no scenario run).
+    pub import_limit: Option<Duration>,
     /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
     pub start_check: StartCheck,
 }
+
+/// The import limit `grade` sets unless told otherwise: far above any correct module's
+/// import, and paid once per submission.
+pub const DEFAULT_IMPORT_LIMIT: Duration = Duration::from_secs(10);
 
 /// What a scenario not started for want of time says.
 pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
@@ -72,10 +79,11 @@ impl GradeConfig {
     /// limits, the runner and the interpreter.
     pub fn conditions(&self) -> String {
         format!(
-            "sandbox {}; runner {:?}; limits {:?}; python {} {}",
+            "sandbox {}; runner {:?}; limits {:?}; import limit {:?}; python {} {}",
             self.sandbox.as_str(),
             self.runner,
             self.limits,
+            self.import_limit,
             self.interpreter.executable.display(),
             self.interpreter.version
         )
@@ -381,6 +389,17 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
+    if let (Ok(target), Some(first)) = (&target, mine.first()) {
+        if let Some(stall) = import_stall(target, first, config) {
+            result.does_not_load = Some(LoadError {
+                file: stall.file.unwrap_or_else(|| route.file.clone()),
+                line: stall.line,
+                message: stall.message,
+            });
+            result.elapsed_ms = started.elapsed().as_millis() as u64;
+            return result;
+        }
+    }
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
@@ -408,6 +427,21 @@ fn grade_with(
     result.scenarios = outcomes;
     result.elapsed_ms = started.elapsed().as_millis() as u64;
     result
+}
+
+/// Whether the submission's import, tried once under the dialect of `scenario`, did not
+/// finish: then it does not load and no scenario runs. A check that could not be made
+/// leaves the verdicts to the scenarios.
+fn import_stall(
+    target: &Target,
+    scenario: &Scenario,
+    config: &GradeConfig,
+) -> Option<crate::execution::ImportStall> {
+    let layout = crate::execution::Layout {
+        audience: scenario.visibility.as_str(),
+        ..scenario.dialect.layout(scenario.game)
+    };
+    target.check_import(&layout, &config.limits).ok().flatten()
 }
 
 /// Grades every submission (`config.jobs` at once) and returns the results in order.

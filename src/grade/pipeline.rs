@@ -30,6 +30,7 @@ pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
         .with_entry(route.entry.clone())
         .with_sandbox(config.sandbox, config.hidden.clone())
         .with_runner(config.runner)
+        .with_import_limit(config.import_limit)
         .with_start_check(config.start_check.clone()))
 }
 
