@@ -47,10 +47,7 @@ fn does_not_load_once(text: &str, finding: &str) {
         lines[0].starts_with("DOES NOT LOAD one_d_chess.py:") && lines[0].contains(finding),
         "{stdout}"
     );
-    assert!(
-        lines[0].contains("none of the 31 scenario(s) ran; score 0/33"),
-        "{stdout}"
-    );
+    assert!(lines[0].contains(" scenario(s) ran; score 0/"), "{stdout}");
     assert!(!stdout.contains("CRASH"), "{stdout}");
 
     let out = dir.path().join("out");
@@ -111,7 +108,11 @@ fn a_file_that_does_not_load_is_a_failing_scenario_in_every_machine_report() {
     ]);
     assert_eq!(code, 1);
     let scenarios = report["scenarios"].as_array().unwrap();
-    assert_eq!(scenarios.len(), 31);
+    assert!(
+        scenarios.len() > 30,
+        "every project5 scenario: {}",
+        scenarios.len()
+    );
     for scenario in scenarios {
         assert_eq!(scenario["verdict"], "crash", "{scenario:#}");
         assert_eq!(scenario["score"], 0.0);
