@@ -272,11 +272,17 @@ impl Target {
         );
         launch.env = slot.jail.environment(&[]);
         let limits = self.sandbox.limits(limits);
-        let ran = slot.jail.prepare(&launch, &view).map(|run| {
-            let execution = child::run(&run.launch, input, &limits);
-            let failure = run.sandbox_failure(&execution.stderr_tail);
-            (execution, failure)
-        });
+        // An interpreter that does not start in the sandbox is named as such, here as for a
+        // scenario, rather than read as the script's failure.
+        let ran = self
+            .start_check
+            .check(self.sandbox, &slot.jail, interpreter, &view)
+            .and_then(|()| slot.jail.prepare(&launch, &view))
+            .map(|run| {
+                let execution = child::run(&run.launch, input, &limits);
+                let failure = run.sandbox_failure(&execution.stderr_tail);
+                (execution, failure)
+            });
         slot.jail.restore();
         self.free
             .lock()
