@@ -239,6 +239,23 @@ impl Target {
         self.entry.as_deref().unwrap_or(layout.entry_file)
     }
 
+    /// A free jail slot, or a new one when every slot is in use.
+    fn take_slot(&self) -> Result<Slot, Error> {
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match free {
+            Some(slot) => Ok(slot),
+            None => Ok(Slot {
+                jail: Jail::new(
+                    self.scratch.path(),
+                    self.sandbox,
+                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
+                )?,
+                launches: HashMap::new(),
+                runners: HashMap::new(),
+            }),
+        }
+    }
+
     /// Runs the Python `script` with `input` on stdin in one of this target's jails, under its
     /// sandbox and `limits`: how the grader reads a submission's code without running it (the
     /// script gets the code's text on stdin; nothing of the submission is laid out). An
@@ -248,18 +265,7 @@ impl Target {
             .interpreter
             .as_ref()
             .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
-        let slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
-            Some(slot) => slot,
-            None => Slot {
-                jail: Jail::new(
-                    self.scratch.path(),
-                    self.sandbox,
-                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
-                )?,
-                launches: HashMap::new(),
-                runners: HashMap::new(),
-            },
-        };
+        let slot = self.take_slot()?;
         let view = View {
             writable: slot.jail.dir().to_path_buf(),
             readable: interpreter.installations(),
@@ -284,10 +290,7 @@ impl Target {
                 (execution, failure)
             });
         slot.jail.restore();
-        self.free
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(slot);
+        give_back(&self.free, slot);
         let (execution, failure) = ran?;
         match failure {
             Some(why) => Err(SetupError::PythonInSandbox {
@@ -328,28 +331,14 @@ impl Target {
         if self.is_reference() {
             return Ok(None);
         }
-        let mut slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
-            Some(slot) => slot,
-            None => Slot {
-                jail: Jail::new(
-                    self.scratch.path(),
-                    self.sandbox,
-                    &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
-                )?,
-                launches: HashMap::new(),
-                runners: HashMap::new(),
-            },
-        };
+        let mut slot = self.take_slot()?;
         let key = (layout.game, layout.dialect);
         let limits = self.sandbox.limits(limits);
         let prepared = self.prepare(&mut slot, key, layout, &limits, loaded);
         let (run, server) = match prepared {
             Ok(prepared) => prepared,
             Err(error) => {
-                self.free
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(slot);
+                give_back(&self.free, slot);
                 return Err(error);
             }
         };
@@ -712,6 +701,11 @@ struct JailRun {
     free: Arc<Mutex<Vec<Slot>>>,
 }
 
+/// Returns `slot` to a target's free slots, for its next run.
+fn give_back(free: &Mutex<Vec<Slot>>, slot: Slot) {
+    free.lock().unwrap_or_else(|e| e.into_inner()).push(slot);
+}
+
 impl Drop for JailRun {
     fn drop(&mut self) {
         // The run's processes die before the jail can be handed to another scenario, which
@@ -722,10 +716,7 @@ impl Drop for JailRun {
         }
         if let Some(slot) = self.slot.take() {
             slot.jail.restore();
-            self.free
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(slot);
+            give_back(&self.free, slot);
         }
     }
 }
