@@ -78,6 +78,32 @@ pub const COMMON: &[PolicyOption] = &[
         choices: &[],
         about: "the course variants of a dialect (variant files among the specs) that `grade` routes submissions to, beside their base dialect",
     },
+    PolicyOption {
+        key: CODE_CHECKS,
+        default: DefaultValue::Words(&[CODE_CHECKS_HANDOUT]),
+        choices: CODE_CHECK_WORDS,
+        about: "the code checks graded, by rule: `handout` for those the bundled specs grade by default (what the handout says it grades), then any other rule to add; a list without `handout` grades only the rules it names, `[]` none",
+    },
+];
+
+/// The key of the [`COMMON`] option that says which code checks are graded.
+pub const CODE_CHECKS: &str = "code_checks";
+/// The word of [`CODE_CHECKS`] for the checks graded by default.
+pub const CODE_CHECKS_HANDOUT: &str = "handout";
+/// The words [`CODE_CHECKS`] takes: `handout`, then every rule of a code check.
+pub const CODE_CHECK_WORDS: &[&str] = &[
+    CODE_CHECKS_HANDOUT,
+    "outside_functions",
+    "unchanged",
+    "string_literals",
+    "required",
+    "docstrings",
+    "header_comment",
+    "no_print",
+    "forbidden_imports",
+    "line_length",
+    "naming",
+    "no_global",
 ];
 
 /// The key of the [`COMMON`] option that enables variants for grading.

@@ -409,7 +409,10 @@ fn a_missing_class_stops_the_adapter_with_the_classes_found() {
     }
     boardgrade()
         .args(["test", &format!("{SCENARIOS}/start.toml"), "-q"])
-        .args(["--python", &fixture("bug-no-class")])
+        .args([
+            "--python",
+            &format!("{}/pychess/logic/chess_logic.py", fixture("bug-no-class")),
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
@@ -435,15 +438,21 @@ fn a_test_game_left_at_the_bottom_of_the_class_file_does_not_matter() {
 }
 
 #[test]
-fn a_folder_without_the_class_file_is_a_harness_error() {
-    let (code, report) = grade(&format!("{SCENARIOS}/start.toml"), Some("fixtures/chess"));
+fn a_folder_without_the_class_file_fails_each_scenario_naming_the_class() {
+    // Routed as `grade` routes it: its one file is graded, and the adapter names what is
+    // missing; the fault is the submission's.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("helpers.py"), "def helper():\n    pass\n").unwrap();
+    let folder = dir.path().display().to_string();
+    let (code, report) = grade(&format!("{SCENARIOS}/start.toml"), Some(&folder));
     assert_eq!(code, 1);
+    assert!(!scenarios(&report).is_empty());
     for s in scenarios(&report) {
-        assert_eq!(s["verdict"], "error");
-        let detail = s["detail"].as_str().unwrap();
+        assert_eq!(s["verdict"], "crash");
+        let stderr = s["stderr_tail"].as_str().unwrap();
         assert!(
-            detail.contains("fixtures/chess: no pychess/logic/chess_logic.py in this folder"),
-            "{detail}"
+            stderr.contains("helpers.py defines no class ChessLogic (classes defined there: none)"),
+            "{stderr}"
         );
     }
 }

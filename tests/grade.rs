@@ -89,13 +89,14 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
     assert_eq!(
         find("alice"),
-        ("alice".into(), 33.0, Some("project5".into()))
+        ("alice".into(), 36.0, Some("project5".into()))
     );
-    assert_eq!(find("bob").1, 31.0);
-    // 14 for the game, 6 for seed 001's functions called one by one (csc110-functions).
-    assert_eq!(find("dave"), ("dave".into(), 20.0, Some("csc110".into())));
-    assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
-    assert!(find("frank").1 < 22.0);
+    assert_eq!(find("bob").1, 34.0);
+    // 14 for the game, 6 for seed 001's functions called one by one (csc110-functions),
+    // 7 for the code checks.
+    assert_eq!(find("dave"), ("dave".into(), 27.0, Some("csc110".into())));
+    assert_eq!(find("erin"), ("erin".into(), 24.0, Some("pown".into())));
+    assert!(find("frank").1 < 24.0);
     assert_eq!(find("harry").2, None);
     let full = |id: &str| {
         let r = report["submissions"]
@@ -139,7 +140,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert!(header.starts_with("submission,dialect,score,max_score,"));
     assert!(header.contains("is_valid_move: the handout's asserts"));
     assert_eq!(csv.lines().count(), 13, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("alice,project5,33,33,")));
+    assert!(csv.lines().any(|l| l.starts_with("alice,project5,36,36,")));
     assert!(
         csv.lines()
             .any(|l| l.starts_with("harry,,0,") && l.contains(",no Python file (.py) to grade")),
@@ -295,7 +296,7 @@ fn junit_lists_a_case_per_scenario() {
         .unwrap();
     let xml = String::from_utf8(output.stdout).unwrap();
     assert!(xml.starts_with("<?xml"));
-    assert_eq!(xml.matches("<testcase ").count(), 31);
+    assert_eq!(xml.matches("<testcase ").count(), 34);
     assert_eq!(
         xml.matches("<failure message=\"wrong\" type=\"wrong\">")
             .count(),
@@ -303,7 +304,7 @@ fn junit_lists_a_case_per_scenario() {
     );
     assert!(
         xml.contains(
-            "<testsuite name=\"bob\" tests=\"31\" disabled=\"0\" errors=\"0\" failures=\"2\""
+            "<testsuite name=\"bob\" tests=\"34\" disabled=\"0\" errors=\"0\" failures=\"2\""
         ),
         "{xml}"
     );

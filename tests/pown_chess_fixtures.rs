@@ -18,7 +18,6 @@ fn correct_scripts_pass_under_either_naming() {
     // its own colour, so its bug can never show and it must pass too.
     for fixture in [
         "pown-chess.py",
-        "pown-chess-variant.py",
         "bug-own-piece.py",
         "quirk-readline-loop.py",
     ] {
@@ -26,6 +25,20 @@ fn correct_scripts_pass_under_either_naming() {
         assert_eq!(failures(&report), vec![], "{fixture}");
         assert_eq!(code, 0);
     }
+    // Its own names for the board and its display play every game right; the handout's
+    // "you MUST define and use" display_board() and game_board cost the two code checks.
+    let (code, report) = grade(SPECS, "pown-chess-variant.py");
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "code: display_board and moves_remaining defined and used",
+            "code: one game_board dictionary"
+        ]
+    );
+    let (_, _, score, max) = totals(&report);
+    assert_eq!(max - score, 2.0);
+    assert_eq!(code, 1);
 }
 
 #[test]
@@ -38,7 +51,8 @@ fn a_title_before_the_board_costs_the_opening_scenario_only() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| s["verdict"] == "pass")
+        // The code checks read the code: they see no output to note.
+        .filter(|s| s["verdict"] == "pass" && !s["tags"].to_string().contains("\"code\""))
         .all(|s| s["notes"].to_string().contains("`*** POWN CHESS ***`"));
     assert!(noted, "{report:#}");
 }
@@ -67,7 +81,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{report:#}");
-    assert_eq!(totals(&report), (16, 0, 22.0, 22.0));
+    assert_eq!(totals(&report), (22, 0, 29.0, 29.0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("6 scenario(s) of pown-chess/pown test optional parts the course does not set")
@@ -79,7 +93,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
     // The same from the specs built into the binary.
     let (code, report) = test_json(&["--python", "fixtures/pown-chess/pown-chess.py"]);
     assert_eq!(code, 0, "{report:#}");
-    assert_eq!(totals(&report), (16, 0, 22.0, 22.0));
+    assert_eq!(totals(&report), (22, 0, 29.0, 29.0));
 }
 
 #[test]
@@ -98,7 +112,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     // The required program does none of them: it fails the six scenarios about them.
     let (code, report) = under(&all, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (16, 6, 22.0, 29.0));
+    assert_eq!(totals(&report), (22, 6, 29.0, 36.0));
     // Both ways of doing challenge 2 pass everything but the 6 x 6 board they do not play.
     for fixture in [
         "pown-chess-challenges.py",
@@ -106,7 +120,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     ] {
         let (code, report) = under(&all, fixture);
         assert_eq!(code, 1, "{fixture}");
-        assert_eq!(totals(&report), (20, 2, 26.0, 29.0), "{fixture}");
+        assert_eq!(totals(&report), (26, 2, 33.0, 36.0), "{fixture}");
         let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
         assert!(
             failed
@@ -119,7 +133,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     let (_dir, one) = course(r#"["reprompt_invalid"]"#);
     let (code, report) = under(&one, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (16, 1, 22.0, 23.0));
+    assert_eq!(totals(&report), (22, 1, 29.0, 30.0));
     let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
     assert_eq!(
         failed,
@@ -151,40 +165,41 @@ fn the_challenges_script_passes_the_challenge_it_implements() {
 
 #[test]
 fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
-    // (course line, fixture, passed, failed, score); every run is out of 22.
+    // (course line, fixture, passed, failed, score); every run is out of 29 (2 of them code checks, 5 the
+    // handout's required functions called one by one).
     let runs: &[(&str, &str, u64, u64, f64)] = &[
-        ("", "pown-chess.py", 16, 0, 22.0),
-        ("", "bug-count-order.py", 16, 0, 22.0),
-        ("", "quirk-strict-input.py", 16, 0, 22.0),
+        ("", "pown-chess.py", 22, 0, 29.0),
+        ("", "bug-count-order.py", 22, 0, 29.0),
+        ("", "quirk-strict-input.py", 22, 0, 29.0),
         (
             "count_order = \"opponent_first\"",
             "pown-chess.py",
-            16,
+            22,
             0,
-            22.0,
+            29.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "bug-count-order.py",
-            11,
+            17,
             5,
-            11.0,
+            18.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "quirk-strict-input.py",
-            16,
+            22,
             0,
-            22.0,
+            29.0,
         ),
-        ("input = \"forgiving\"", "pown-chess.py", 16, 0, 22.0),
-        ("input = \"forgiving\"", "bug-count-order.py", 16, 0, 22.0),
+        ("input = \"forgiving\"", "pown-chess.py", 22, 0, 29.0),
+        ("input = \"forgiving\"", "bug-count-order.py", 22, 0, 29.0),
         (
             "input = \"forgiving\"",
             "quirk-strict-input.py",
-            15,
+            21,
             1,
-            21.0,
+            28.0,
         ),
     ];
     let dir = tempfile::tempdir().unwrap();
@@ -200,7 +215,7 @@ fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
         ]);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 22.0),
+            (passed, failed, score, 29.0),
             "{line:?} {fixture}"
         );
     }

@@ -183,6 +183,7 @@ impl Setup {
                 .collect(),
             play: None,
             battery: None,
+            code: None,
         }
     }
 }

@@ -350,6 +350,11 @@ pub struct GradeArgs {
     /// written. Set it below a platform's own timeout.
     #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
     pub budget: Option<f64>,
+    /// Seconds a submission's import may take (call protocols): one that does not finish
+    /// in it does not load ("the import did not finish in 10 s; it was in `time.sleep`"),
+    /// and no scenario runs. Checked once per submission.
+    #[arg(long, value_name = "SECONDS", default_value_t = boardgrade::grade::DEFAULT_IMPORT_LIMIT.as_secs_f64(), value_parser = parse_budget)]
+    pub import_limit: f64,
     /// Grade only share K of N of the submissions (the class in the order of a hash of each
     /// one's name, cut in N: shares differ by one at most, and a student added later moves
     /// at most N - 1 others); `boardgrade merge` joins the N result folders.

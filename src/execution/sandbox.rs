@@ -4,13 +4,15 @@
 //! - `limits`: also resource limits (address space, CPU time, file size, process count)
 //!   applied with setrlimit, a clean environment, and, when the grader runs as root, a user
 //!   of its own per parallel job ([`student`]) in a private scratch folder, plus a cgroup where
-//!   one can be made ([`cgroup`]).
+//!   one can be made ([`cgroup`]), and no network or shared System V IPC where the kernel
+//!   allows the namespaces ([`isolation`]).
 //! - `bwrap`: also bubblewrap, showing the program only the system and its submission
 //!   ([`bwrap`]).
 
 pub mod bwrap;
 pub mod cgroup;
 pub mod confine;
+pub mod isolation;
 pub mod jail;
 pub mod residue;
 pub mod scratch;
@@ -116,6 +118,13 @@ impl Sandbox {
         }
         if self == Sandbox::Limits {
             missing.push("no namespaces: the system is visible (bubblewrap not used)".into());
+            if isolation::Isolation::available().is_none() {
+                missing.push(
+                    "network open: this kernel gives student processes no network namespace \
+                     of their own"
+                        .into(),
+                );
+            }
         }
         missing
     }

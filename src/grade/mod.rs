@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
@@ -60,7 +60,16 @@ pub struct GradeConfig {
     /// The most time one submission's scenarios may take to start (a platform's timeout, less
     /// a margin): once spent, the rest are not run and score 0.
     pub budget: Option<Duration>,
+    /// The wall-clock time a call protocol's import may take: an import that does not
+    /// finish in it does not load (one finding, no scenario run).
+    pub import_limit: Option<Duration>,
+    /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
+    pub start_check: StartCheck,
 }
+
+/// The import limit `grade` sets unless told otherwise: far above any correct module's
+/// import, and paid once per submission.
+pub const DEFAULT_IMPORT_LIMIT: Duration = Duration::from_secs(10);
 
 /// What a scenario not started for want of time says.
 pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
@@ -70,10 +79,11 @@ impl GradeConfig {
     /// limits, the runner and the interpreter.
     pub fn conditions(&self) -> String {
         format!(
-            "sandbox {}; runner {:?}; limits {:?}; python {} {}",
+            "sandbox {}; runner {:?}; limits {:?}; import limit {:?}; python {} {}",
             self.sandbox.as_str(),
             self.runner,
             self.limits,
+            self.import_limit,
             self.interpreter.executable.display(),
             self.interpreter.version
         )
@@ -243,6 +253,26 @@ fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
         .collect()
 }
 
+/// The folder a one-file submission's modules come from when the file sits in a dialect's
+/// folder layout (`pychess/logic/chess_logic.py` handed in alone imports `logic.utils`, and
+/// runs with its package around it): the layout's top folder.
+fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<PathBuf> {
+    if !path.is_file() {
+        return None;
+    }
+    dialects.iter().find_map(|d| {
+        let layout = std::path::Path::new(d.entry_file);
+        let depth = layout.components().count();
+        (depth > 1 && path.ends_with(layout))
+            .then(|| {
+                path.ancestors()
+                    .nth(depth - 1)
+                    .map(std::path::Path::to_path_buf)
+            })
+            .flatten()
+    })
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
 pub fn plan(
@@ -262,7 +292,7 @@ pub fn plan(
         .flat_map(|(s, files)| {
             files.iter().map(|(path, _)| ProbeFile {
                 path: path.clone(),
-                root: s.path.clone(),
+                root: layout_root(&s.path, &dialects).unwrap_or_else(|| s.path.clone()),
             })
         })
         .collect();
@@ -376,6 +406,17 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
+    if let (Ok(target), Some(first)) = (&target, mine.first()) {
+        if let Some(stall) = import_stall(target, first, config) {
+            result.does_not_load = Some(LoadError {
+                file: stall.file.unwrap_or_else(|| route.file.clone()),
+                line: stall.line,
+                message: stall.message,
+            });
+            result.elapsed_ms = started.elapsed().as_millis() as u64;
+            return result;
+        }
+    }
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
@@ -403,6 +444,21 @@ fn grade_with(
     result.scenarios = outcomes;
     result.elapsed_ms = started.elapsed().as_millis() as u64;
     result
+}
+
+/// Whether the submission's import, tried once under the dialect of `scenario`, did not
+/// finish: then it does not load and no scenario runs. A check that could not be made
+/// leaves the verdicts to the scenarios.
+fn import_stall(
+    target: &Target,
+    scenario: &Scenario,
+    config: &GradeConfig,
+) -> Option<crate::execution::ImportStall> {
+    let layout = crate::execution::Layout {
+        audience: scenario.visibility.as_str(),
+        ..scenario.dialect.layout(scenario.game)
+    };
+    target.check_import(&layout, &config.limits).ok().flatten()
 }
 
 /// Grades every submission (`config.jobs` at once) and returns the results in order.

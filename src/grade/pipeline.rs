@@ -29,7 +29,9 @@ pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
     Ok(target
         .with_entry(route.entry.clone())
         .with_sandbox(config.sandbox, config.hidden.clone())
-        .with_runner(config.runner))
+        .with_runner(config.runner)
+        .with_import_limit(config.import_limit)
+        .with_start_check(config.start_check.clone()))
 }
 
 /// A student's own submission, ready for its scenarios.

@@ -206,7 +206,7 @@ pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Ou
 }
 
 /// An outcome with the scenario's identity, no score yet, and nothing else known.
-fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
+pub fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     Outcome {
         file: scenario.file.clone(),
         line: scenario.line,
@@ -232,6 +232,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         duration_ms: 0,
         matches: None,
         notes: Vec::new(),
+        findings: Vec::new(),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod banner;
 mod calls;
+mod code;
 pub mod ending;
 pub mod expectation;
 pub mod judge;
@@ -11,5 +12,5 @@ pub mod outcome;
 pub mod run;
 pub mod scoring;
 
-pub use outcome::{Divergence, Outcome, Verdict};
+pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::class_output::{notice, ClassOutput};
+use super::class_render::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
 use crate::compare::visible::{show_controls, show_name};

@@ -6,6 +6,7 @@ pub mod class;
 pub mod class_files;
 pub mod class_html;
 pub mod class_output;
+pub mod class_render;
 pub mod details;
 pub mod diff;
 pub mod format;

@@ -2,6 +2,7 @@
 //! ([`sources`]) and the course files beside them ([`course`]).
 
 pub mod battery;
+pub mod code;
 pub mod course;
 pub mod load;
 pub mod model;
@@ -53,6 +54,8 @@ pub struct Scenario {
     pub play: Option<MatchDef>,
     /// The battery family whose lines are `steps`, when the scenario is one.
     pub battery: Option<battery::Source>,
+    /// The code check the scenario is, when it is one (`steps` is then empty).
+    pub code: Option<code::CodeCheck>,
 }
 
 /// One line sent, and what must come back.

@@ -9,6 +9,8 @@ use toml::Spanned;
 
 use crate::compare::CompareMode;
 
+pub use super::code::CodeDef;
+
 pub use crate::games::matches::{AwardDef, MatchDef, MatchSide};
 
 /// One scenario table, or the file's top level (whose keys are then defaults).
@@ -58,6 +60,10 @@ pub struct Entry {
     /// (see [`BatteryDef`]).
     #[schemars(with = "Option<BatteryDef>")]
     pub battery: Option<Spanned<BatteryDef>>,
+    /// A code check instead of steps: a rule the handout states about the submission's code,
+    /// read without running it (see [`CodeDef`]).
+    #[schemars(with = "Option<CodeDef>")]
+    pub code: Option<Spanned<CodeDef>>,
     /// The scenarios of a file with several (top level only).
     #[schemars(with = "Option<Vec<Entry>>")]
     pub scenario: Option<Vec<Spanned<Entry>>>,

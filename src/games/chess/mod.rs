@@ -33,6 +33,8 @@ pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
 
+use std::time::Duration;
+
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
 use crate::games::variant::{Derived, Variant};
@@ -59,6 +61,8 @@ static DIALECTS: &[Dialect] = &[Dialect {
             include_str!("ecs198f.json"),
             ")\n"
         ),
+        // A move of a slow but correct legal-move generator takes milliseconds.
+        call_limit: Some(Duration::from_secs(5)),
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
     graded_with: None,

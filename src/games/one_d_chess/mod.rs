@@ -8,6 +8,8 @@ mod policy;
 pub mod project5;
 pub mod render;
 
+use std::time::Duration;
+
 use crate::execution::PythonLaunch;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
@@ -42,6 +44,8 @@ static DIALECTS: &[Dialect] = &[
                 include_str!("project5.json"),
                 ")\n"
             ),
+            // Each call is a few list operations (microseconds).
+            call_limit: Some(Duration::from_secs(2)),
         },
         session: |options| {
             check_option_keys(options, &[policy::REVERSED])?;
@@ -94,6 +98,8 @@ static DIALECTS: &[Dialect] = &[
                 include_str!("csc110_functions.json"),
                 ")\n"
             ),
+            // Each call is a few list operations, as in project5.
+            call_limit: Some(Duration::from_secs(2)),
         },
         session: |options| {
             check_option_keys(options, &[])?;

@@ -10,6 +10,7 @@ use super::render::display_board;
 use super::square::Color;
 use crate::execution::PythonLaunch;
 use crate::games::{check_option_keys, Dialect, Part, Protocol, Reply, Response, Session};
+use std::time::Duration;
 
 pub static DIALECT: Dialect = Dialect {
     name: "pown-functions",
@@ -19,6 +20,8 @@ pub static DIALECT: Dialect = Dialect {
     defines: &["display_board", "moves_remaining"],
     python: PythonLaunch::Adapter {
         script: include_str!("functions_adapter.py"),
+        // Each call counts or prints one board (microseconds).
+        call_limit: Some(Duration::from_secs(2)),
     },
     session: |options| {
         check_option_keys(options, &[])?;

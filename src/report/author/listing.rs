@@ -58,6 +58,12 @@ fn scenario(s: &Scenario) -> String {
     if s.visibility != Visibility::Visible {
         marks.push(s.visibility.as_str().to_string());
     }
+    if let Some(check) = &s.code {
+        marks.push(format!("code check: {}", check.rule));
+        if check.optional {
+            marks.push("optional".into());
+        }
+    }
     let marks = if marks.is_empty() {
         String::new()
     } else {
