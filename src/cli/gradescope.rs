@@ -55,7 +55,13 @@ fn run_autograder(args: &GradescopeArgs) -> Result<Status, Error> {
         Network::allowing_open(args.allow_open_network),
         &args.grade_args,
     )?;
-    say(&package::autograder_log(&report))?;
+    finish(&report)
+}
+
+/// A platform's entrypoint done: the log to stdout, and a refusal with its reason on stderr
+/// and a failing status.
+pub fn finish(report: &package::Report) -> Result<Status, Error> {
+    say(&package::autograder_log(report))?;
     if let Some(why) = &report.refused {
         eprint!("{}", package::refused(why));
         return Ok(Status::Failed);

@@ -72,10 +72,5 @@ fn run_grader(args: &PrairielearnArgs) -> Result<Status, Error> {
         Network::allowing_open(args.allow_open_network),
         &args.grade_args,
     )?;
-    say(&report::package::autograder_log(&report))?;
-    if let Some(why) = &report.refused {
-        eprint!("{}", report::package::refused(why));
-        return Ok(Status::Failed);
-    }
-    Ok(Status::Passed)
+    super::gradescope::finish(&report)
 }
