@@ -165,8 +165,9 @@ fn the_challenges_script_passes_the_challenge_it_implements() {
 
 #[test]
 fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
-    // (course line, fixture, passed, failed, score); every run is out of 29 (2 of them code checks, 5 the
-    // handout's required functions called one by one).
+    // (course line, fixture, passed, failed, score); every run, on the shipped specs/pown-chess
+    // (the challenges left out), is out of 29: 2 of them code checks, 5 the handout's required
+    // functions called one by one (pown-functions).
     let runs: &[(&str, &str, u64, u64, f64)] = &[
         ("", "pown-chess.py", 22, 0, 29.0),
         ("", "bug-count-order.py", 22, 0, 29.0),
@@ -202,16 +203,16 @@ fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
             28.0,
         ),
         // The handout's own reading ("be MEAN to players who can't type"), required.
-        ("input = \"strict\"", "pown-chess.py", 17, 1, 23.0),
-        ("input = \"strict\"", "bug-count-order.py", 17, 1, 23.0),
-        ("input = \"strict\"", "quirk-strict-input.py", 18, 0, 24.0),
+        ("input = \"strict\"", "pown-chess.py", 21, 1, 28.0),
+        ("input = \"strict\"", "bug-count-order.py", 21, 1, 28.0),
+        ("input = \"strict\"", "quirk-strict-input.py", 22, 0, 29.0),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (index, &(line, fixture, passed, failed, score)) in runs.iter().enumerate() {
         let path = dir.path().join(format!("course{index}.toml"));
         std::fs::write(&path, format!("[pown-chess.pown]\n{line}\n")).unwrap();
         let (_, report) = test_json(&[
-            SPECS,
+            "specs/pown-chess",
             "--policy",
             &path.display().to_string(),
             "--python",

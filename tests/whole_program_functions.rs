@@ -46,8 +46,8 @@ fn scores(submission: &Value) -> (f64, f64, Vec<(String, String)>) {
 fn a_correct_program_scores_its_game_and_its_functions() {
     let submission = grade("chess.py");
     let (score, max, failed) = scores(&submission);
-    // 14 for the games, 6 for the functions, 7 for the code checks.
-    assert_eq!((score, max), (27.0, 27.0), "{failed:?}");
+    // 15 for the games, 6 for the functions, 7 for the code checks.
+    assert_eq!((score, max), (28.0, 28.0), "{failed:?}");
     let functions = submission["scenarios"]
         .as_array()
         .unwrap()
@@ -60,7 +60,7 @@ fn a_correct_program_scores_its_game_and_its_functions() {
 #[test]
 fn a_game_that_runs_with_a_wrong_function_loses_that_function_only() {
     let (score, max, failed) = scores(&grade("bug-move-king-unused.py"));
-    assert_eq!((score, max), (26.0, 27.0));
+    assert_eq!((score, max), (27.0, 28.0));
     assert_eq!(
         failed,
         [(
@@ -73,7 +73,7 @@ fn a_game_that_runs_with_a_wrong_function_loses_that_function_only() {
 #[test]
 fn a_wrong_function_the_game_uses_fails_the_games_that_reach_it_and_its_own_scenario() {
     let (score, max, failed) = scores(&grade("bug-king-short-of-edge.py"));
-    assert_eq!((score, max), (23.0, 27.0), "{failed:?}");
+    assert_eq!((score, max), (24.0, 28.0), "{failed:?}");
     assert_eq!(
         failed,
         [
@@ -94,13 +94,28 @@ fn a_wrong_function_the_game_uses_fails_the_games_that_reach_it_and_its_own_scen
 }
 
 #[test]
-fn a_debug_print_costs_the_games_but_not_the_functions() {
+fn a_debug_print_costs_the_scenarios_about_printing_but_not_the_functions() {
     let submission = grade("bug-debug-print.py");
     let (score, max, failed) = scores(&submission);
-    // The games that print, and the code check of string literals: the debug print's
-    // literal is outside the functions the handout allows them in.
-    assert_eq!((score, max), (13.0, 27.0), "{failed:?}");
-    assert!(failed.iter().all(|(dialect, _)| dialect == "csc110"));
+    // The scenarios about printing (the games leave the stray line out and note it), and the
+    // code check of string literals: the debug print's literal is outside the functions the
+    // handout allows them in.
+    assert_eq!((score, max), (24.0, 28.0), "{failed:?}");
+    let names: Vec<&str> = failed
+        .iter()
+        .map(|(dialect, name)| {
+            assert_eq!(dialect, "csc110", "{failed:?}");
+            name.as_str()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "code: string literals only where the handout allows them",
+            "the program prints the game and nothing else",
+            "invalid moves prompt the same player again, silently",
+        ]
+    );
     let valid = submission["scenarios"]
         .as_array()
         .unwrap()

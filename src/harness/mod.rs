@@ -11,6 +11,7 @@ pub mod matchplay;
 pub mod outcome;
 pub mod run;
 pub mod scoring;
+mod stray;
 
 pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};
