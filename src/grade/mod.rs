@@ -27,7 +27,7 @@ use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
-use crate::harness::{run_one, scoring, Outcome, Summary};
+use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
 pub use enabled::{enabled, LeftOut};
@@ -389,7 +389,12 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
-    if let (Ok(target), Some(first)) = (&target, mine.first()) {
+    // The least secret scenarios run first: a loaded runner then serves them all in rising
+    // secrecy, never a visible scenario after a hidden one (see `Secrecy`).
+    let mut order: Vec<usize> = (0..mine.len()).collect();
+    order.sort_by_key(|&index| mine[index].visibility.secrecy());
+    if let (Ok(target), Some(&first)) = (&target, order.first()) {
+        let first = mine[first];
         if let Some(stall) = import_stall(target, first, config) {
             result.does_not_load = Some(LoadError {
                 file: stall.file.unwrap_or_else(|| route.file.clone()),
@@ -403,12 +408,22 @@ fn grade_with(
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            crate::pool::map(&mine, scenario_jobs, |_, s| {
+            let checked = check_code(&mine, target, &config.limits);
+            let ran = crate::pool::map(&order, scenario_jobs, |_, &index| {
+                if let Some(outcome) = &checked[index] {
+                    return outcome.clone();
+                }
+                let s = mine[index];
                 if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                     return not_run_outcome(s, BUDGET_SPENT.to_string());
                 }
                 run_one(s, target, &config.limits)
-            })
+            });
+            let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
+            for (index, outcome) in order.iter().zip(ran) {
+                placed[*index] = Some(outcome);
+            }
+            placed.into_iter().flatten().collect()
         }
         Err(error) => {
             result.grader_failed(error.to_string());
@@ -438,7 +453,7 @@ fn import_stall(
     config: &GradeConfig,
 ) -> Option<crate::execution::ImportStall> {
     let layout = crate::execution::Layout {
-        audience: scenario.visibility.as_str(),
+        audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)
     };
     target.check_import(&layout, &config.limits).ok().flatten()

@@ -12,5 +12,6 @@ pub mod outcome;
 pub mod run;
 pub mod scoring;
 
+pub use code::check_all as check_code;
 pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};
