@@ -50,13 +50,7 @@ fn fixture(name: &str) -> String {
 #[test]
 fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     let dir = tempfile::tempdir().unwrap();
-    let course = dir.path().join("course.toml");
-    std::fs::write(
-        &course,
-        "[chess.ecs198f]\ninvalid_move_answer = \"empty_or_message\"\n",
-    )
-    .unwrap();
-    let course = course.display().to_string();
+    let course = course_file(dir.path(), "invalid_move_answer = \"empty_or_message\"");
     // (course, team, passed, failed, score); every run is out of 67.5.
     for (policy, team, passed, failed, score) in [
         (None, "correct", 71, 0, 67.5),
@@ -77,6 +71,49 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
             (passed, failed, score, 67.5),
             "{policy:?} {team}"
         );
+    }
+}
+
+/// A course file for ecs198f holding `line`, in `dir`.
+fn course_file(dir: &Path, line: &str) -> String {
+    let course = dir.join(format!("course-{}.toml", line.len()));
+    std::fs::write(&course, format!("[chess.ecs198f]\n{line}\n")).unwrap();
+    course.display().to_string()
+}
+
+#[test]
+fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let stalemate_only = course_file(dir.path(), "draw_rules = \"stalemate_only\"");
+    let required = course_file(dir.path(), "draw_rules = \"required\"");
+    // (course, team: None for the reference, passed, failed, score); out of 67.5.
+    for (policy, team, passed, wrong, score) in [
+        (None, Some("correct"), 71, 0, 67.5),
+        (None, Some("quirk-draw-rules"), 71, 0, 67.5),
+        (Some(&stalemate_only), Some("correct"), 71, 0, 67.5),
+        (Some(&stalemate_only), Some("quirk-draw-rules"), 70, 1, 66.5),
+        (Some(&required), None, 71, 0, 67.5),
+        (Some(&required), Some("correct"), 70, 1, 66.5),
+        (Some(&required), Some("quirk-draw-rules"), 71, 0, 67.5),
+    ] {
+        let submission = team.map(|team| format!("{FIXTURES}/{team}/pychess"));
+        let mut args = vec![SCENARIOS];
+        if let Some(submission) = &submission {
+            args.extend(["--python", submission.as_str()]);
+        }
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        assert_eq!(
+            totals(&report),
+            (passed, wrong, score, 67.5),
+            "{policy:?} {team:?}"
+        );
+        if wrong == 1 {
+            let repetition = "a repetition ends the game only where the course requires draw rules";
+            assert_eq!(failed(&report), BTreeSet::from([repetition.to_string()]));
+        }
     }
 }
 
@@ -356,7 +393,7 @@ fn lenient_notation_accepts_an_upper_case_piece_letter() {
     // A rule scenario judges the position: the letter is a note there.
     let rules = scenario(
         &report,
-        "without draw_rules a repetition does not end the game",
+        "a repetition ends the game only where the course requires draw rules",
     );
     assert_eq!(rules["verdict"], "pass");
     let (_, report) = grade(

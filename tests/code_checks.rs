@@ -148,6 +148,31 @@ fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
 }
 
 #[test]
+fn a_header_without_a_name_or_with_only_a_label_misses_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
+    for (header, found) in [
+        ("# Name:\n", true),
+        ("", true),
+        ("# by Ann Lee\n", false),
+        ("# Ann Lee\n", false),
+        ("# Author - ann lee\n", false),
+    ] {
+        let path = dir.path().join("breaks-header_comment.py");
+        std::fs::write(&path, keeps.replace("# Name: A. Student\n", header)).unwrap();
+        let (_, report) = test_json(&[RULES, "--python", path.to_str().unwrap()]);
+        let expected: &[&str] = if found {
+            &["breaks-header_comment.py:1: the header comment does not give a name (such as `Name: A. Student`)"]
+        } else {
+            &[]
+        };
+        assert_eq!(findings(&report, "header_comment"), expected, "{header:?}");
+        let score = if found { 10.0 } else { 11.0 };
+        assert_eq!(totals(&report).2, score, "{header:?}");
+    }
+}
+
+#[test]
 fn a_failure_lists_its_findings_in_the_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let fixture = breaking(dir.path(), "outside_functions");

@@ -334,11 +334,7 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
     // its own beside a test file is graded, not taken for a class of two.
     for (name, fixture, file) in [
         ("correct", "one-d-chess/project5/one_d_chess.py", ONE_D),
-        (
-            "buggy",
-            "one-d-chess/project5/bug-print-not-return.py",
-            ONE_D,
-        ),
+        ("buggy", "one-d-chess/project5/bug-trailing-space.py", ONE_D),
         ("hanging", "hostile/sleep_forever.py", ONE_D),
         (
             "renamed",

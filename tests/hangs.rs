@@ -134,3 +134,47 @@ fn a_class_with_hangs_grades_each_hang_once_under_fresh_processes() {
     let report = grade_class(1, "fresh");
     assert_grades(&report, 1);
 }
+
+#[test]
+fn an_import_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
+    // With one job, `a-sleeper` comes first; its import check waits out its limit on the
+    // wall clock while `b-correct` takes the slot and is graded.
+    let dir = tempfile::tempdir().unwrap();
+    let correct = std::fs::read_to_string(
+        common::root().join("fixtures/one-d-chess/project5/one_d_chess.py"),
+    )
+    .unwrap();
+    let sleeper = hangs::hanging_members(&correct)
+        .into_iter()
+        .find(|(name, _)| *name == "sleeper")
+        .unwrap()
+        .1;
+    let class = dir.path().join("class");
+    for (name, text) in [("a-sleeper", &sleeper), ("b-correct", &correct)] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("one_d_chess.py"), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (code, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5/move_king.toml",
+        "--jobs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        member(&report, "b-correct")["score"],
+        member(&report, "b-correct")["max_score"]
+    );
+    assert!(member(&report, "a-sleeper")["does_not_load"].is_object());
+    // Each submission's line on stderr, as it finishes: `[1/2] b-correct 6/6`.
+    let finished: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert_eq!(finished, ["b-correct", "a-sleeper"], "{stderr}");
+}

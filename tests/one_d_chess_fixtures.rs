@@ -28,6 +28,7 @@ fn correct_and_quirky_project5_submissions_pass() {
         "quirk-returns-board.py",
         "quirk-toplevel-prints.py",
         "quirk-winner-message-only.py",
+        "quirk-prints-board.py",
     ] {
         let (code, report) = grade(PROJECT5, &format!("project5/{fixture}"));
         assert_eq!(failures(&report), vec![], "{fixture}");
@@ -36,35 +37,54 @@ fn correct_and_quirky_project5_submissions_pass() {
     }
 }
 
+/// The totals of `fixture` graded by the project5 specs under a course file holding `line`
+/// (none when empty); every run is out of 36 (3 of them the style guide's code checks).
+fn project5_totals(line: &str, fixture: &str) -> (u64, u64, f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, format!("[one-d-chess.project5]\n{line}\n")).unwrap();
+    let course = course.display().to_string();
+    let fixture = format!("fixtures/one-d-chess/project5/{fixture}");
+    let mut args = vec![PROJECT5, "--python", fixture.as_str()];
+    if !line.is_empty() {
+        args.extend(["--policy", course.as_str()]);
+    }
+    totals(&test_json(&args).1)
+}
+
 #[test]
 fn the_order_of_the_winner_and_the_board_is_a_course_option() {
-    let board_first = "fixtures/one-d-chess/project5/quirk-board-then-winner.py";
-    let handout = "fixtures/one-d-chess/project5/one_d_chess.py";
-    let dir = tempfile::tempdir().unwrap();
-    let strict = dir.path().join("course.toml");
-    std::fs::write(
-        &strict,
-        "[one-d-chess.project5]\ngame_over_order = \"handout\"\n",
-    )
-    .unwrap();
-    let strict = strict.display().to_string();
-    // (policy, fixture, passed, failed, score); every run is out of 36 (3 of them the
-    // style guide's code checks).
-    for (policy, fixture, passed, failed, score) in [
-        (None, handout, 34, 0, 36.0),
-        (None, board_first, 34, 0, 36.0),
-        (Some(&strict), handout, 34, 0, 36.0),
-        (Some(&strict), board_first, 33, 1, 33.0),
+    let handout = "game_over_order = \"handout\"";
+    for (line, fixture, passed, failed, score) in [
+        ("", "one_d_chess.py", 34, 0, 36.0),
+        ("", "quirk-board-then-winner.py", 34, 0, 36.0),
+        (handout, "one_d_chess.py", 34, 0, 36.0),
+        (handout, "quirk-board-then-winner.py", 33, 1, 33.0),
     ] {
-        let mut args = vec![PROJECT5, "--python", fixture];
-        if let Some(policy) = policy {
-            args.extend(["--policy", policy.as_str()]);
-        }
-        let (_, report) = test_json(&args);
         assert_eq!(
-            totals(&report),
+            project5_totals(line, fixture),
             (passed, failed, score, 36.0),
-            "{policy:?} {fixture}"
+            "{line} {fixture}"
+        );
+    }
+}
+
+#[test]
+fn printable_board_returns_or_prints_as_the_course_reads_it() {
+    let returns = "printable_board = \"return\"";
+    let prints = "printable_board = \"print\"";
+    for (line, fixture, passed, failed, score) in [
+        ("", "one_d_chess.py", 34, 0, 36.0),
+        ("", "quirk-prints-board.py", 34, 0, 36.0),
+        (returns, "one_d_chess.py", 34, 0, 36.0),
+        (returns, "quirk-prints-board.py", 32, 2, 34.0),
+        (prints, "one_d_chess.py", 32, 2, 34.0),
+        (prints, "quirk-prints-board.py", 34, 0, 36.0),
+    ] {
+        assert_eq!(
+            project5_totals(line, fixture),
+            (passed, failed, score, 36.0),
+            "{line} {fixture}"
         );
     }
 }
@@ -134,13 +154,6 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "wrong",
         3,
         &["cell 3: empty>\"   \""],
-    ),
-    (
-        "project5/bug-print-not-return.py",
-        "printable_board returns the starting board",
-        "wrong",
-        2,
-        &[],
     ),
     (
         "project5/bug-winner-message.py",
@@ -281,13 +294,6 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
     ),
     (
         "bug-trailing-space.py",
-        &[
-            ("printable_board returns the starting board", 2),
-            ("printable_board draws any position", 2),
-        ],
-    ),
-    (
-        "bug-print-not-return.py",
         &[
             ("printable_board returns the starting board", 2),
             ("printable_board draws any position", 2),

@@ -200,6 +200,10 @@ fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
             1,
             23.0,
         ),
+        // The handout's own reading ("be MEAN to players who can't type"), required.
+        ("input = \"strict\"", "pown-chess.py", 17, 1, 23.0),
+        ("input = \"strict\"", "bug-count-order.py", 17, 1, 23.0),
+        ("input = \"strict\"", "quirk-strict-input.py", 18, 0, 24.0),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (index, &(line, fixture, passed, failed, score)) in runs.iter().enumerate() {

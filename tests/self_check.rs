@@ -1,7 +1,7 @@
 //! A student's self-check (`test --python`) takes the submission through the pipeline a class
-//! run (`grade`) takes it through: a file that does not load is one line in both, with the
-//! same message, and a variant of the course the file answers better is named, with the
-//! command that tests it.
+//! run (`grade`) takes it through: a file that does not load, or whose import does not
+//! finish, is one line in both, with the same message, and a variant of the course the
+//! file answers better is named, with the command that tests it.
 
 mod common;
 
@@ -91,6 +91,15 @@ fn a_missing_module_is_one_line_in_test_as_in_grade() {
     does_not_load_once(
         "import numpy_the_course_never_had\n\ndef create_board():\n    return []\n",
         "ModuleNotFoundError: No module named 'numpy_the_course_never_had'",
+    );
+}
+
+#[test]
+fn an_import_that_does_not_finish_is_one_line_in_test_as_in_grade() {
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/project5/one_d_chess.py").unwrap();
+    does_not_load_once(
+        &format!("import time\ntime.sleep(3600)\n{correct}"),
+        "one_d_chess.py:2: the import did not finish in 10 s; it was in `time.sleep`",
     );
 }
 

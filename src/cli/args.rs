@@ -428,6 +428,10 @@ pub struct GradescopeArgs {
     /// `bwrap` also needs bubblewrap to work there).
     #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
     pub sandbox: Sandbox,
+    /// Grade even where student programs would keep the network (`limits` on a kernel
+    /// without unprivileged network namespaces); without it the autograder refuses there.
+    #[arg(long)]
+    pub allow_open_network: bool,
     /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
     /// (default /autograder) and write results/results.json.
     #[arg(long)]
@@ -465,9 +469,13 @@ pub struct PrairielearnArgs {
     /// cannot give it, nothing is graded (`gradable: false`, the reason, no attempt spent).
     /// `bwrap` (the default) needs bubblewrap to work in the grading image; `limits` allows
     /// grading without it, student programs run as users of their own (the grader must run
-    /// as root), with the network open to them.
+    /// as root), each without the network where the kernel allows it.
     #[arg(long, value_enum, default_value_t = Sandbox::Bwrap)]
     pub sandbox: Sandbox,
+    /// Grade even where student programs would keep the network (`limits` on a kernel
+    /// without unprivileged network namespaces); without it nothing is graded there.
+    #[arg(long)]
+    pub allow_open_network: bool,
     /// What the entrypoint (run.sh) runs inside PrairieLearn: grade PL_GRADE_ROOT/student
     /// (default /grade) and write results/results.json.
     #[arg(long)]

@@ -492,8 +492,8 @@ fn submission(
         hidden,
         runner: run.python_runner,
         budget: None,
-        // A student's self-check runs every scenario as it comes.
-        import_limit: None,
+        // The import is checked once, as the class run checks it.
+        import_limit: Some(boardgrade::grade::DEFAULT_IMPORT_LIMIT),
         start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(grading.sandbox, &grading.hidden);

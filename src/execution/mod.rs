@@ -3,6 +3,7 @@
 //! sandbox around it ([`sandbox`]), and Python submissions ([`python`]).
 
 pub mod child;
+pub mod command_paths;
 pub mod fork;
 pub mod import_check;
 pub mod python;

@@ -118,15 +118,25 @@ impl Sandbox {
         }
         if self == Sandbox::Limits {
             missing.push("no namespaces: the system is visible (bubblewrap not used)".into());
-            if isolation::Isolation::available().is_none() {
-                missing.push(
-                    "network open: this kernel gives student processes no network namespace \
-                     of their own"
-                        .into(),
-                );
-            }
         }
+        missing.extend(self.open_network());
         missing
+    }
+
+    /// Why student programs keep the network under this sandbox here, if they do: `none`
+    /// closes nothing, and `limits` closes it only where the kernel gives them a network
+    /// namespace of their own (bubblewrap always does).
+    pub fn open_network(self) -> Option<String> {
+        let open = match self {
+            Sandbox::None => return None,
+            Sandbox::Limits => isolation::Isolation::available().is_none(),
+            Sandbox::Bwrap => false,
+        };
+        open.then(|| {
+            "network open: this kernel gives student processes no network namespace of their \
+             own"
+            .to_string()
+        })
     }
 
     /// Warnings about `paths` (the specs; the grader's binary is added) that student programs

@@ -507,8 +507,11 @@ impl Target {
             TargetSpec::Command(command) => {
                 let here = std::env::current_dir()
                     .map_err(|e| Error::io("cannot read the current folder", e))?;
-                // A command is the instructor's: it runs where it was given, read-only.
+                // A command is the instructor's: it runs where it was given, read-only, and
+                // sees the programs it names outside that folder, read-only too.
                 view.readable.push(here.clone());
+                view.readable
+                    .extend(super::command_paths::needed(command, &here));
                 Launch::shell(command, here)
             }
             TargetSpec::Python(path) => {

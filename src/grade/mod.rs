@@ -3,6 +3,7 @@
 
 pub mod class;
 pub mod class_run;
+pub mod cpu_slots;
 pub mod enabled;
 pub mod fingerprint;
 pub mod leaderboard;
@@ -24,12 +25,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck, Target};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
+use cpu_slots::CpuSlots;
 pub use enabled::{enabled, LeftOut};
 pub use optional::set_by_course;
 pub use partition::Partition;
@@ -336,15 +338,17 @@ fn mine<'a>(
 
 /// Grades one planned submission.
 pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
-    grade_with(plan, scenarios, config, config.jobs)
+    grade_with(plan, scenarios, config, config.jobs, &CpuSlots::new(1))
 }
 
-/// [`grade_one`], running `scenario_jobs` of its scenarios at once.
+/// [`grade_one`], running `scenario_jobs` of its scenarios at once in a slot of `slots`,
+/// taken once its import check has passed.
 fn grade_with(
     plan: &Plan,
     scenarios: &[Scenario],
     config: &GradeConfig,
     scenario_jobs: usize,
+    slots: &CpuSlots,
 ) -> SubmissionResult {
     let started = Instant::now();
     let dialect = routed_dialect(&plan.routing);
@@ -394,17 +398,13 @@ fn grade_with(
     let mut order: Vec<usize> = (0..mine.len()).collect();
     order.sort_by_key(|&index| mine[index].visibility.secrecy());
     if let (Ok(target), Some(&first)) = (&target, order.first()) {
-        let first = mine[first];
-        if let Some(stall) = import_stall(target, first, config) {
-            result.does_not_load = Some(LoadError {
-                file: stall.file.unwrap_or_else(|| route.file.clone()),
-                line: stall.line,
-                message: stall.message,
-            });
+        if let Some(error) = pipeline::stalled(target, route, mine[first], config) {
+            result.does_not_load = Some(error);
             result.elapsed_ms = started.elapsed().as_millis() as u64;
             return result;
         }
     }
+    let slot = slots.take();
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
@@ -430,6 +430,7 @@ fn grade_with(
             Vec::new()
         }
     };
+    drop(slot);
     if let Ok(target) = &target {
         result.notes.extend(target.runner_notes());
     }
@@ -442,21 +443,6 @@ fn grade_with(
     result.scenarios = outcomes;
     result.elapsed_ms = started.elapsed().as_millis() as u64;
     result
-}
-
-/// Whether the submission's import, tried once under the dialect of `scenario`, did not
-/// finish: then it does not load and no scenario runs. A check that could not be made
-/// leaves the verdicts to the scenarios.
-fn import_stall(
-    target: &Target,
-    scenario: &Scenario,
-    config: &GradeConfig,
-) -> Option<crate::execution::ImportStall> {
-    let layout = crate::execution::Layout {
-        audience: scenario.visibility.secrecy(),
-        ..scenario.dialect.layout(scenario.game)
-    };
-    target.check_import(&layout, &config.limits).ok().flatten()
 }
 
 /// Grades every submission (`config.jobs` at once) and returns the results in order.
@@ -510,13 +496,16 @@ pub fn grade_all(
         .collect();
     // Fewer submissions than workers: the spare workers run their scenarios.
     let scenario_jobs = (config.jobs / pending.len().clamp(1, config.jobs.max(1))).max(1);
+    // Twice the slots in submissions under way: one whose import check waits on the wall
+    // clock leaves its slot to another.
+    let slots = CpuSlots::new(config.jobs);
     crate::pool::each(
         &pending,
-        config.jobs,
+        config.jobs.max(1) * 2,
         |_, &index| {
             // Once Ctrl-C is pressed, nothing more is started.
             (!crate::cancel::is_requested()).then(|| {
-                let result = grade_with(&plans[index], scenarios, config, scenario_jobs);
+                let result = grade_with(&plans[index], scenarios, config, scenario_jobs, &slots);
                 (index, result)
             })
         },

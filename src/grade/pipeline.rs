@@ -88,12 +88,45 @@ pub fn prepare(
         .filter(|s| std::ptr::eq(s.dialect, dialect))
         .collect();
     Ok(match loads {
-        Ok(route) => Prepared::Runs {
-            target: Box::new(launch(&route, config)?),
-            scenarios,
-            route,
-        },
+        Ok(route) => {
+            let target = launch(&route, config)?;
+            match scenarios
+                .first()
+                .and_then(|first| stalled(&target, &route, first, config))
+            {
+                Some(error) => Prepared::DoesNotLoad { error, scenarios },
+                None => Prepared::Runs {
+                    target: Box::new(target),
+                    scenarios,
+                    route,
+                },
+            }
+        }
         Err(error) => Prepared::DoesNotLoad { error, scenarios },
+    })
+}
+
+/// Why the routed submission does not load when its import, tried once under the dialect
+/// of `scenario` within the run's import limit, did not finish: then no scenario runs. A
+/// check that could not be made leaves the verdicts to the scenarios.
+pub fn stalled(
+    target: &Target,
+    route: &Route,
+    scenario: &Scenario,
+    config: &GradeConfig,
+) -> Option<LoadError> {
+    let layout = crate::execution::Layout {
+        audience: scenario.visibility.secrecy(),
+        ..scenario.dialect.layout(scenario.game)
+    };
+    let stall = target
+        .check_import(&layout, &config.limits)
+        .ok()
+        .flatten()?;
+    Some(LoadError {
+        file: stall.file.unwrap_or_else(|| route.file.clone()),
+        line: stall.line,
+        message: stall.message,
     })
 }
 

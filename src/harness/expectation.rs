@@ -108,25 +108,29 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
     Ok(build(scenario, &replies.clone(), replies, finished))
 }
 
-/// Every expectation a submission may meet: the scenario's own first, then one for each
-/// set of optional rules the course policy credits ([`crate::games::PolicyRules::variants`]).
-/// Written expectations hold in a variant wherever its reference answers as the scenario's
-/// own does; a variant whose game ends before the input does, or whose reference answers
-/// every step as an earlier one does, is left out.
+/// Every expectation a submission may meet: the scenario's own first (under the options the
+/// course requires, [`crate::games::PolicyRules::required`], where it requires any), then one
+/// for each set of optional rules the course policy credits
+/// ([`crate::games::PolicyRules::variants`]). Written expectations hold wherever the reference
+/// answers as under the scenario's own options; a variant whose game ends before the input
+/// does, or whose reference answers every step as an earlier one does, is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
-    let (base, finished) = replay(scenario, &scenario.options)?;
-    let mut all = vec![build(scenario, &base, base.clone(), finished)];
+    let rules = scenario.game.policy_rules(scenario.dialect.name);
+    let (own, own_finished) = replay(scenario, &scenario.options)?;
+    let required = rules.required(&scenario.policy, &scenario.options);
+    let (base, finished) = match &required {
+        Some(options) => replay(scenario, options)?,
+        None => (own.clone(), own_finished),
+    };
+    let mut all = vec![build(scenario, &own, base.clone(), finished)];
     let mut seen = vec![texts(&base)];
-    let variants = scenario
-        .game
-        .policy_rules(scenario.dialect.name)
-        .variants(&scenario.policy, &scenario.options);
-    for options in variants {
+    let graded = required.as_ref().unwrap_or(&scenario.options);
+    for options in rules.variants(&scenario.policy, graded) {
         if let Ok((replies, finished)) = replay(scenario, &options) {
             let answered = texts(&replies);
             if !seen.contains(&answered) {
                 seen.push(answered);
-                all.push(build(scenario, &base, replies, finished));
+                all.push(build(scenario, &own, replies, finished));
             }
         }
     }

@@ -48,7 +48,7 @@ pub struct CodeDef {
     /// `docstrings`: a comment just above the `def` (or first in its body) counts too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<bool>,
-    /// `header_comment`: what the header must give (`file_name`, `date`).
+    /// `header_comment`: what the header must give (`file_name`, `name`, `date`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub require: Option<Vec<String>>,
     /// `no_print`: the calls that count as printing (`print`, `input`, `sys.stdout.write`).
@@ -151,7 +151,7 @@ const OUTSIDE_ALLOWED: &[&str] = &[
     "main_guard",
     "docstrings",
 ];
-const HEADER_PARTS: &[&str] = &["file_name", "date"];
+const HEADER_PARTS: &[&str] = &["file_name", "name", "date"];
 const MAX_LINE_LENGTH: std::ops::RangeInclusive<usize> = 20..=1000;
 
 /// A code check ready to run.

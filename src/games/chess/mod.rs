@@ -7,6 +7,7 @@ mod battery;
 mod bitboard;
 mod board;
 mod castling;
+mod draw_reading;
 pub mod ecs198f;
 pub mod epd;
 mod explain;

@@ -13,8 +13,8 @@ use std::time::Duration;
 use crate::execution::PythonLaunch;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
-    bool_option, check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part,
-    PolicyRules, Protocol, Response, Session, NO_POLICY_RULES,
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
+    Protocol, Response, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -48,9 +48,10 @@ static DIALECTS: &[Dialect] = &[
             call_limit: Some(Duration::from_secs(2)),
         },
         session: |options| {
-            check_option_keys(options, &[policy::REVERSED])?;
-            let reversed = bool_option(options, policy::REVERSED)?;
-            Ok(Box::new(project5::Project5::new().reversed(reversed)))
+            Ok(Box::new(project5::Project5::with_options(
+                &interface::HANDOUT,
+                options,
+            )?))
         },
     },
     Dialect {
@@ -153,11 +154,9 @@ impl Game for OneDChess {
         variant: &'static Variant,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[policy::REVERSED])?;
-        let reversed = bool_option(options, policy::REVERSED)?;
         let interface: &'static Interface = variant.data("project5")?;
-        Ok(Box::new(
-            project5::Project5::with(interface).reversed(reversed),
-        ))
+        Ok(Box::new(project5::Project5::with_options(
+            interface, options,
+        )?))
     }
 }

@@ -4,8 +4,11 @@
 use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
 use super::inputs::{own_cells, refused_positions};
 use super::interface::{Interface, Printed, HANDOUT};
+use super::policy::{PRINTS_BOARD, REVERSED};
 use super::render::{list_repr, render};
-use crate::games::{Part, Reply, Response, Session};
+use crate::games::{
+    bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
+};
 
 /// The handout's words on the wire: scenarios send these whatever a variant calls them.
 const WIRE_EMPTY: &str = "EMPTY";
@@ -113,8 +116,9 @@ fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
 }
 
 /// The parts of a project5 response a scenario may judge: the board list `create_board`
-/// and `board` answer, the text `printable_board` returns, the value `is_valid_move` and
-/// `is_game_over` return, and whatever a call printed.
+/// and `board` answer, the text `printable_board` shows (what it printed, then what it
+/// returned), the value `is_valid_move` and `is_game_over` return, and whatever a call
+/// printed.
 pub const PARTS: &[&str] = &["board", "text", "value", "printed"];
 
 /// The command name of a protocol line.
@@ -123,7 +127,9 @@ fn command_name(line: &str) -> &str {
 }
 
 /// A response written as text in framed form: the moves print (they return nothing),
-/// `is_game_over` prints and then returns its last line, the others return everything.
+/// `is_game_over` prints and then returns its last line, `printable_board` returns
+/// everything unless its last line is `None` (a board printed, nothing returned), the others
+/// return everything.
 pub fn split_response(command: &str, text: &str) -> Response {
     let mut response = Response::from_text(text);
     if response.error.is_some() {
@@ -133,22 +139,39 @@ pub fn split_response(command: &str, text: &str) -> Response {
     match command_name(command) {
         "move" | "move_king" | "move_knight" => response.printed = value,
         "is_game_over" => {
-            let body = value.strip_suffix('\n').unwrap_or(&value);
-            let (printed, last) = match body.rfind('\n') {
-                Some(at) => (&value[..=at], &value[at + 1..]),
-                None => ("", value.as_str()),
-            };
+            let (printed, last) = split_last_line(&value);
             response.printed = printed.to_string();
             response.value = (!last.is_empty()).then(|| last.to_string());
+        }
+        "printable_board" if split_last_line(&value).1.trim_end() == NONE => {
+            let (printed, last) = split_last_line(&value);
+            response.printed = printed.to_string();
+            response.value = Some(last.to_string());
         }
         _ => response.value = (!value.is_empty()).then_some(value),
     }
     response
 }
 
-/// The named parts of a response to `command` (see [`PARTS`]).
+/// `text` up to its last line, and its last line.
+fn split_last_line(text: &str) -> (&str, &str) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    match body.rfind('\n') {
+        Some(at) => (&text[..=at], &text[at + 1..]),
+        None => ("", text),
+    }
+}
+
+/// What a call that returns nothing answers.
+const NONE: &str = "None";
+
+/// The named parts of a response to `command` (see [`PARTS`]). The text of `printable_board`
+/// is what it printed, then what it returned: the board a program that prints it shows.
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
-    let value = response.value.clone().unwrap_or_default();
+    let mut value = response.value.clone().unwrap_or_default();
+    if command_name(command) == "printable_board" {
+        value.insert_str(0, &response.printed);
+    }
     let value_part = match command_name(command) {
         "create_board" | "board" => "board",
         "printable_board" => "text",
@@ -203,6 +226,9 @@ pub struct Project5 {
     refused: bool,
     /// Whether `is_game_over` prints the message and the board in the other order.
     reversed: bool,
+    /// Whether `printable_board` prints the board and returns nothing (a reading of seed
+    /// 000 a course may accept).
+    prints_board: bool,
 }
 
 /// A string as Python's `repr` writes it (tokens hold no quote or backslash).
@@ -225,13 +251,23 @@ impl Project5 {
             turn: Side::White,
             refused: false,
             reversed: false,
+            prints_board: false,
         }
     }
 
-    /// The same, printing the message and the board of `is_game_over` in the other order
-    /// when `reversed` (a reading of seed 000 a course may accept).
-    pub fn reversed(self, reversed: bool) -> Self {
-        Project5 { reversed, ..self }
+    /// A variant's functions under a scenario's options: the readings of seed 000 a course
+    /// may accept, printing the message and the board of `is_game_over` in the other order
+    /// (`game_over_reversed`) and `printable_board` printing the board (`printable_board_prints`).
+    pub fn with_options(
+        interface: &'static Interface,
+        options: &GameOptions,
+    ) -> Result<Self, OptionError> {
+        check_option_keys(options, &[REVERSED, PRINTS_BOARD])?;
+        Ok(Project5 {
+            reversed: bool_option(options, REVERSED)?,
+            prints_board: bool_option(options, PRINTS_BOARD)?,
+            ..Self::with(interface)
+        })
     }
 
     fn board_list(&self) -> Reply {
@@ -254,6 +290,9 @@ impl Project5 {
                 self.created = true;
                 self.turn = Side::White;
                 self.board_list()
+            }
+            Command::PrintableBoard if self.prints_board => {
+                Reply::new(format!("{}\n{NONE}\n", render(&self.board)))
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
             Command::IsValidMove(position, side) => {

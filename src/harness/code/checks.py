@@ -33,6 +33,15 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 FILE_NAME = re.compile(r"\b[\w-]+\.py\b")
+# A name as a header gives it: after a label at the start of a line (`Name: A. Student`,
+# `Author - Ann Lee`), after `by` (`prog67.py by Ann Lee`), or alone on its line as two to
+# four capitalised words (`Ann Lee`).
+NAME_LABEL = re.compile(
+    r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
+    re.IGNORECASE,
+)
+BY_NAME = re.compile(r"\bby\s+[A-Z][A-Za-z.'-]+")
+BARE_NAME = re.compile(r"^[A-Z][A-Za-z.'-]*(\s+[A-Z][A-Za-z.'-]*){1,3}$")
 
 
 def snippet(source, node):
@@ -276,8 +285,25 @@ def header_comment(rule, source, tree, _file):
     wanted = rule.get("require", [])
     if "file_name" in wanted and not FILE_NAME.search(header):
         yield 1, "the header comment does not give the file name (such as `%s`)" % _file
+    if "name" in wanted and not gives_name(header):
+        yield 1, "the header comment does not give a name (such as `Name: A. Student`)"
     if "date" in wanted and not DATE.search(header):
         yield 1, "the header comment does not give a date"
+
+
+def gives_name(header):
+    """Whether a header line gives a name: after a label or `by`, or alone. Whose name it
+    is, the grader cannot know."""
+    for line in header.splitlines():
+        line = line.strip()
+        label = NAME_LABEL.match(line)
+        if label:
+            value = DATE.sub("", FILE_NAME.sub("", label.group(2)))
+            if re.search(r"[A-Za-z]{2}", value):
+                return True
+        if BY_NAME.search(line) or BARE_NAME.match(line):
+            return True
+    return False
 
 
 def dotted(node):
