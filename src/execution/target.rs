@@ -448,9 +448,9 @@ impl Target {
         }
         let starts = match slot.runners.get_mut(&key) {
             Some(RunnerState::Fresh(_)) => return None,
-            Some(RunnerState::Loaded {
-                server, served, ..
-            }) if server.alive() && *served <= audience => {
+            Some(RunnerState::Loaded { server, served, .. })
+                if server.alive() && *served <= audience =>
+            {
                 *served = audience;
                 return Some(Arc::clone(server));
             }

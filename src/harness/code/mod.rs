@@ -111,11 +111,7 @@ fn unreadable(scenario: &Scenario, spec: &TargetSpec) -> Outcome {
 }
 
 /// The check's outcome from its findings (or why the checker could not run).
-fn verdict(
-    scenario: &Scenario,
-    check: &CodeCheck,
-    found: Result<Vec<Finding>, String>,
-) -> Outcome {
+fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Vec<Finding>, String>) -> Outcome {
     match found {
         Err(why) => error_outcome(scenario, format!("the code check could not run: {why}")),
         Ok(found) if found.is_empty() => Outcome {
