@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::compare::CompareMode;
+use crate::compare::{CompareMode, ExtraLines};
 
 /// The default of an option, and so its kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,6 +73,12 @@ pub const COMMON: &[PolicyOption] = &[
         about: "the share of a scenario's points earned by a `presentation` verdict (right content, other printing)",
     },
     PolicyOption {
+        key: EXTRA_LINES,
+        default: DefaultValue::Word("judged"),
+        choices: &["judged", "noted"],
+        about: "what a whole program's lines that the game never prints (a debug print) cost a scenario that does not set `extra_lines`: they fail it (`judged`), or are left out and noted (`noted`)",
+    },
+    PolicyOption {
         key: VARIANTS,
         default: DefaultValue::Words(&[]),
         choices: &[],
@@ -105,6 +111,9 @@ pub const CODE_CHECK_WORDS: &[&str] = &[
     "naming",
     "no_global",
 ];
+
+/// The key of the [`COMMON`] option that says what lines the game never prints cost.
+pub const EXTRA_LINES: &str = "extra_lines";
 
 /// The key of the [`COMMON`] option that enables variants for grading.
 pub const VARIANTS: &str = "variants";
@@ -174,6 +183,14 @@ impl Policy {
         match self.word("whitespace") {
             "trailing" => CompareMode::TrailingWhitespace,
             _ => CompareMode::Exact,
+        }
+    }
+
+    /// What lines the game never prints cost a scenario that does not say.
+    pub fn extra_lines(&self) -> ExtraLines {
+        match self.word(EXTRA_LINES) {
+            "noted" => ExtraLines::Noted,
+            _ => ExtraLines::Judged,
         }
     }
 

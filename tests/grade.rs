@@ -92,7 +92,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
         ("alice".into(), 36.0, Some("project5".into()))
     );
     assert_eq!(find("bob").1, 34.0);
-    assert_eq!(find("dave"), ("dave".into(), 21.0, Some("csc110".into())));
+    assert_eq!(find("dave"), ("dave".into(), 22.0, Some("csc110".into())));
     assert_eq!(find("erin"), ("erin".into(), 24.0, Some("pown".into())));
     assert!(find("frank").1 < 24.0);
     assert_eq!(find("harry").2, None);

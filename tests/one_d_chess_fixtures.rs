@@ -90,6 +90,66 @@ fn printable_board_returns_or_prints_as_the_course_reads_it() {
 }
 
 #[test]
+fn a_debug_print_in_a_csc110_program_fails_the_scenarios_about_printing_only() {
+    let debug = "fixtures/one-d-chess/csc110/bug-debug-print.py";
+    let (_, report) = test_json(&[CSC110, "--python", debug]);
+    assert_eq!(totals(&report), (15, 3, 18.0, 22.0));
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "code: string literals only where the handout allows them",
+            "the program prints the game and nothing else",
+            "invalid moves prompt the same player again, silently",
+        ]
+    );
+    let game = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "first moves: the turn passes after each valid move")
+        .unwrap();
+    assert_eq!(game["verdict"], "pass");
+    assert!(
+        game["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("printed 2 line(s) the game never prints: `checking 2 White`"),
+        "{game}"
+    );
+    // A course that judges every line in every scenario.
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "[one-d-chess.csc110]\nextra_lines = \"judged\"\n").unwrap();
+    let (_, report) = test_json(&[
+        CSC110,
+        "--python",
+        debug,
+        "--policy",
+        course.to_str().unwrap(),
+    ]);
+    assert_eq!(totals(&report), (7, 11, 7.0, 22.0));
+    // A board printed twice is no stray line: it fails wherever boards are printed.
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/csc110/chess.py").unwrap();
+    let twice = dir.path().join("chess.py");
+    let doubled = correct.replacen(
+        "    print(border)\n",
+        "    print(border)\n    print(border)\n",
+        1,
+    );
+    assert_ne!(doubled, correct);
+    std::fs::write(&twice, doubled).unwrap();
+    let (_, report) = test_json(&[CSC110, "--python", twice.to_str().unwrap()]);
+    let game = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "first moves: the turn passes after each valid move")
+        .unwrap();
+    assert_ne!(game["verdict"], "pass", "{game}");
+}
+
+#[test]
 fn the_csc110_program_with_its_starter_main_passes() {
     let (code, report) = grade(CSC110, "csc110/chess.py");
     assert_eq!(failures(&report), vec![]);

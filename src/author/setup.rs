@@ -165,6 +165,7 @@ impl Setup {
             tags: Vec::new(),
             time_limit,
             compare: CompareMode::Exact,
+            extra_lines: None,
             judge: None,
             options: self.options.clone(),
             policy: crate::policy::Policy::defaults(

@@ -2,11 +2,12 @@
 //!
 //! A command is the instructor's (a reference engine, a build of their own), and it often
 //! names a program outside the current folder: `/opt/engine/bin/engine`, `python3
-//! ~/course/engine.py`, a script found on `PATH`. Bubblewrap shows only the system folders
-//! and the current one, so such a program would not be found inside and its run would read as
-//! the program's failure. Each word of the command that names an existing file or folder
-//! outside those (and the first word, looked up on `PATH` as the shell would) is shown
-//! read-only: a file's folder, so the files beside it (its modules, its data) come with it.
+//! /home/ta/course/engine.py`. Bubblewrap shows only the system folders and the current one,
+//! so such a program would not be found inside and its run would read as the program's
+//! failure. Each word of the command that is a path (it holds a `/`) to an existing file or
+//! folder outside those is shown read-only: a file's folder, so the files beside it (its
+//! modules, its data) come with it. A bare program name is left to the sandbox's own `PATH`
+//! (the grader's `PATH` may hold wrappers, such as pyenv's shims, that cannot run inside).
 
 use std::path::{Path, PathBuf};
 
@@ -15,22 +16,12 @@ use super::sandbox::bwrap::SYSTEM;
 /// The folders `command`, run in `here`, names outside the system folders and `here`:
 /// outermost first, none inside another.
 pub fn needed(command: &str, here: &Path) -> Vec<PathBuf> {
-    let words: Vec<&str> = command
+    let mut found: Vec<PathBuf> = command
         .split_whitespace()
         .map(|w| w.trim_matches(['\'', '"']))
-        .collect();
-    let program = words
-        .first()
-        .filter(|w| !w.contains('/'))
-        .and_then(|w| on_path(w));
-    let named = words
-        .iter()
         .filter(|w| w.contains('/'))
-        .map(|w| here.join(w));
-    let mut found: Vec<PathBuf> = program
-        .into_iter()
-        .chain(named)
-        .filter_map(|path| {
+        .filter_map(|word| {
+            let path = here.join(word);
             let real = std::fs::canonicalize(&path).ok()?;
             let folder = if real.is_dir() {
                 real
@@ -46,14 +37,6 @@ pub fn needed(command: &str, here: &Path) -> Vec<PathBuf> {
     let all = found.clone();
     found.retain(|path| !all.iter().any(|o| o != path && path.starts_with(o)));
     found
-}
-
-/// Where the shell finds `name` on `PATH`, if it does.
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
 }
 
 #[cfg(test)]

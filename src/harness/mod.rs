@@ -11,6 +11,7 @@ pub mod matchplay;
 pub mod outcome;
 pub mod run;
 pub mod scoring;
+mod stray;
 
 pub use code::check_all as check_code;
 pub use outcome::{Divergence, Finding, Outcome, Verdict};

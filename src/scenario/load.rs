@@ -336,6 +336,7 @@ fn resolve(
         compare: pick(&entry.compare, &defaults.compare)
             .copied()
             .unwrap_or(CompareMode::Exact),
+        extra_lines: pick(&entry.extra_lines, &defaults.extra_lines).copied(),
         judge,
         options: options.into_inner(),
         policy: Policy::defaults(game.policy_rules(dialect.name).options()),

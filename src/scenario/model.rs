@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::compare::CompareMode;
+use crate::compare::{CompareMode, ExtraLines};
 use crate::execution::Secrecy;
 
 pub use super::code::CodeDef;
@@ -41,6 +41,10 @@ pub struct Entry {
     #[schemars(with = "Option<f64>")]
     pub time_limit: Option<Spanned<f64>>,
     pub compare: Option<CompareMode>,
+    /// Whether a whole program's lines that the game never prints fail the scenario
+    /// (`judged`) or are left out and noted (`noted`); the course policy's `extra_lines`
+    /// when absent.
+    pub extra_lines: Option<ExtraLines>,
     /// The parts of each response the scenario judges (call protocols; see the game's
     /// PROTOCOL.md); all of them when absent.
     #[schemars(with = "Option<Vec<String>>")]
