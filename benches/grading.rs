@@ -9,8 +9,8 @@
 //! 2. one chess team's scenarios (all of specs/chess) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
 //! 4. the loaded runner's cost per submission: 20 project5 submissions (its hidden
-//!    scenarios included, so each starts a runner per audience) at `--jobs 1`, fork against
-//!    fresh (`runner`);
+//!    scenarios included: one runner serves them after the visible ones) at `--jobs 1`,
+//!    fork against fresh (`runner`);
 //! 5. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
 //!    default 200);
 //! 6. a class of 20 correct project5 submissions and four that hang (a module that sleeps

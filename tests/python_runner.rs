@@ -422,12 +422,33 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
     }
 }
 
+/// The runner that forked each scenario of a JSON report (the `parent` line the fixture
+/// draws instead of a board), by visibility: visible first, then hidden.
+fn parents_by_visibility(scenarios: &Value) -> [Vec<String>; 2] {
+    let mut parents: [Vec<String>; 2] = Default::default();
+    for s in scenarios.as_array().unwrap() {
+        let actual = s["first_divergence"]["actual"].as_str().unwrap_or_default();
+        let Some(parent) = actual.lines().find(|l| l.contains("parent ")) else {
+            continue;
+        };
+        let hidden = s["visibility"] == "hidden";
+        parents[usize::from(hidden)].push(parent.to_string());
+    }
+    assert!(
+        parents
+            .iter()
+            .all(|p| p.len() >= 2 && p.iter().all(|x| *x == p[0])),
+        "each visibility's scenarios have one runner: {parents:?}"
+    );
+    parents
+}
+
 #[test]
-fn hidden_scenarios_never_share_a_runner_with_visible_ones() {
+fn a_runner_never_serves_a_visible_scenario_after_a_hidden_one() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");
     make_class(&class, &[("parent", "runner/names_its_parent.py", ONE_D)]);
-    // printable_board's scenarios twice: as given (visible), and hidden.
+    // printable_board's scenarios twice: hidden (the file sorts first), and as given.
     let specs = dir.path().join("specs");
     std::fs::create_dir_all(&specs).unwrap();
     let visible =
@@ -451,26 +472,21 @@ fn hidden_scenarios_never_share_a_runner_with_visible_ones() {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let mut parents: [Vec<String>; 2] = Default::default();
-    for s in submission(&report, "parent")["scenarios"]
-        .as_array()
-        .unwrap()
-    {
-        let actual = s["first_divergence"]["actual"].as_str().unwrap_or_default();
-        let Some(parent) = actual.lines().find(|l| l.contains("parent ")) else {
-            continue;
-        };
-        let hidden = s["visibility"] == "hidden";
-        parents[usize::from(hidden)].push(parent.to_string());
-    }
-    let [visible, hidden] = parents;
-    assert!(
-        visible.len() >= 2 && hidden.len() >= 2,
-        "{visible:?} {hidden:?}"
-    );
-    // Each audience has one runner (all its scenarios forked by it), not the other's.
-    assert!(visible.iter().all(|p| *p == visible[0]), "{visible:?}");
-    assert!(hidden.iter().all(|p| *p == hidden[0]), "{hidden:?}");
+    // `grade` runs the visible scenarios first: one runner then serves them all.
+    let [visible, hidden] = parents_by_visibility(&submission(&report, "parent")["scenarios"]);
+    assert_eq!(visible[0], hidden[0]);
+    // `test` runs them in the files' order, hidden first: the visible ones get a runner
+    // that never served a hidden scenario.
+    let output = boardgrade()
+        .args(["test", "--python"])
+        .arg(class.join("parent"))
+        .arg(&specs)
+        .args(["--format", "json", "--jobs", "1", "--sandbox", "limits"])
+        .args(["--python-runner", "fork"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let [visible, hidden] = parents_by_visibility(&report["scenarios"]);
     assert_ne!(visible[0], hidden[0]);
 }
 

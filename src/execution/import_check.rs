@@ -6,7 +6,8 @@
 //! keeps itself (`BOARDGRADE_IMPORT_LIMIT`: when it runs out, the adapter reports where the
 //! student's code was and ends). An import that did not finish is one finding for the
 //! submission; an import that finished, however slowly, leaves the verdicts to the
-//! scenarios. A busy import that other programs slowed down is tried again alone before it
+//! scenarios. Under the loaded runner the runner's own load is the check, and a fresh process
+//! imports the submission only when the runner did not load. A busy import that other programs slowed down is tried again alone before it
 //! counts, as a scenario's timeout is.
 
 use std::time::Duration;
@@ -56,6 +57,10 @@ impl Target {
         let applies = matches!(self.spec(), TargetSpec::Python(_))
             && matches!(layout.python, PythonLaunch::Adapter { .. });
         if !applies {
+            return Ok(None);
+        }
+        // A loaded runner that loads has done the import: it finished.
+        if self.runner_loaded(layout, limits)? {
             return Ok(None);
         }
         match self.import_once(layout, limits, limit)? {

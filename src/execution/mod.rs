@@ -21,4 +21,4 @@ pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
 pub use start_check::StartCheck;
 pub use sys::own_peak_rss_kib;
-pub use target::{Layout, Program, Target, TargetSpec};
+pub use target::{Layout, Program, Secrecy, Target, TargetSpec};

@@ -42,10 +42,18 @@ pub struct Layout {
     /// The file name a submission's entry file has in a submission folder.
     pub entry_file: &'static str,
     pub python: PythonLaunch,
-    /// Who may see the scenario's results (its visibility). A loaded runner serves one
-    /// audience: a hidden scenario's calls never reach a runner that serves visible ones.
-    pub audience: &'static str,
+    /// How secret the scenario's results are (its visibility). A loaded runner serves
+    /// scenarios in rising secrecy only: a hidden scenario's calls never reach a runner that
+    /// serves visible ones.
+    pub audience: Secrecy,
 }
+
+/// How secret a scenario's results are, from 0 (shown to the student now) up. What a
+/// scenario leaves in its loaded runner (a record of its calls, kept at import) can reach
+/// later scenarios of that runner, so a runner that served a scenario never serves a less
+/// secret one: that gets a runner of its own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Secrecy(pub u8);
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
 /// grader, a user of their own), one per program running at once, each reused for the
@@ -76,8 +84,6 @@ pub struct Target {
 
 /// A game and dialect.
 type Key = (&'static str, &'static str);
-/// A game, dialect and audience: what a loaded runner serves.
-type RunnerKey = (&'static str, &'static str, &'static str);
 
 /// How many times a loaded runner is started for one jail and dialect: one that keeps being
 /// ended (by the scenarios' own processes) gives way to a fresh process per scenario.
@@ -86,7 +92,7 @@ const RUNNER_STARTS: u32 = 3;
 /// A jail and the launches laid out in it, by game and dialect.
 struct Slot {
     /// Loaded runners (dropped before the jail whose user they run as).
-    runners: HashMap<RunnerKey, RunnerState>,
+    runners: HashMap<Key, RunnerState>,
     jail: Jail,
     launches: HashMap<Key, Laid>,
 }
@@ -103,6 +109,8 @@ enum RunnerState {
     Loaded {
         server: Arc<Server>,
         starts: u32,
+        /// The most secret scenario it has served.
+        served: Secrecy,
     },
     /// A fresh process per scenario, and why.
     Fresh(String),
@@ -357,6 +365,20 @@ impl Target {
         }))
     }
 
+    /// Whether the loaded runner for `layout` is running: started now if it was not, it has
+    /// imported the submission within its load wait. `false` under the fresh runner.
+    pub(crate) fn runner_loaded(&self, layout: &Layout, limits: &Limits) -> Result<bool, Error> {
+        if self.runner != PythonRunner::Fork || self.is_reference() {
+            return Ok(false);
+        }
+        let mut slot = self.take_slot()?;
+        let key = (layout.game, layout.dialect);
+        let limits = self.sandbox.limits(limits);
+        let loaded = self.ready(&mut slot, key, layout, &limits, true);
+        give_back(&self.free, slot);
+        Ok(loaded?.is_some())
+    }
+
     /// One run in `slot` for `key` (laid out first if it is not yet) and the loaded runner
     /// that forks its processes, if there is one: the run is then a guest of the runner's.
     fn prepare(
@@ -367,16 +389,7 @@ impl Target {
         limits: &Limits,
         loaded: bool,
     ) -> Result<(Run, Option<Arc<Server>>), Error> {
-        if !slot.launches.contains_key(&key) {
-            let laid = self.lay_out(&slot.jail, layout)?;
-            slot.launches.insert(key, laid);
-        }
-        let server = loaded
-            .then(|| self.loaded_runner(slot, (key.0, key.1, layout.audience), limits))
-            .flatten();
-        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
-        // what this run starts from.
-        slot.jail.mark_clean();
+        let server = self.ready(slot, key, layout, limits, loaded)?;
         let laid = &slot.launches[&key];
         let run = match &server {
             Some(server) => {
@@ -388,18 +401,42 @@ impl Target {
         Ok((run, server))
     }
 
+    /// Lays out `key` in `slot` if it is not yet, and starts its loaded runner when `loaded`
+    /// asks for one and it is not running: the runner that will fork the run, if any.
+    fn ready(
+        &self,
+        slot: &mut Slot,
+        key: Key,
+        layout: &Layout,
+        limits: &Limits,
+        loaded: bool,
+    ) -> Result<Option<Arc<Server>>, Error> {
+        if !slot.launches.contains_key(&key) {
+            let laid = self.lay_out(&slot.jail, layout)?;
+            slot.launches.insert(key, laid);
+        }
+        let server = loaded
+            .then(|| self.loaded_runner(slot, key, layout.audience, limits))
+            .flatten();
+        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
+        // what a run starts from.
+        slot.jail.mark_clean();
+        Ok(server)
+    }
+
     /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
     /// when the target runs a fresh process per scenario.
     fn loaded_runner(
         &self,
         slot: &mut Slot,
-        key: RunnerKey,
+        key: Key,
+        audience: Secrecy,
         limits: &Limits,
     ) -> Option<Arc<Server>> {
         if self.runner != PythonRunner::Fork {
             return None;
         }
-        let laid = slot.launches.get(&(key.0, key.1))?;
+        let laid = slot.launches.get(&key)?;
         let launch = laid.runner.as_ref()?;
         let distrusted = match slot.runners.get(&key) {
             Some(RunnerState::Loaded { server, .. }) => server.distrusted(),
@@ -409,15 +446,22 @@ impl Target {
             slot.runners.insert(key, RunnerState::Fresh(why));
             return None;
         }
-        let starts = match slot.runners.get(&key) {
+        let starts = match slot.runners.get_mut(&key) {
             Some(RunnerState::Fresh(_)) => return None,
-            Some(RunnerState::Loaded { server, .. }) if server.alive() => {
-                return Some(Arc::clone(server))
+            Some(RunnerState::Loaded { server, served, .. })
+                if server.alive() && *served <= audience =>
+            {
+                *served = audience;
+                return Some(Arc::clone(server));
+            }
+            // It served a more secret scenario: it is replaced, which is not an end.
+            Some(RunnerState::Loaded { server, starts, .. }) if server.alive() => {
+                starts.saturating_sub(1)
             }
             Some(RunnerState::Loaded { starts, .. }) => *starts,
             None => 0,
         };
-        // A runner that ended is gone with whatever it left.
+        // A runner that ended, or served more secret scenarios, is gone with what it held.
         slot.runners.remove(&key);
         let state = if starts >= RUNNER_STARTS {
             RunnerState::Fresh(format!(
@@ -434,6 +478,7 @@ impl Target {
                 Ok(server) => RunnerState::Loaded {
                     server: Arc::new(server),
                     starts: starts + 1,
+                    served: audience,
                 },
                 Err(why) => RunnerState::Fresh(why),
             }

@@ -40,7 +40,7 @@ pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 pub use policy_rules::{OptionsOnly, PolicyRules, UnsetPart, NO_POLICY_RULES};
 
-use crate::execution::{Layout, PythonLaunch};
+use crate::execution::{Layout, PythonLaunch, Secrecy};
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
@@ -94,7 +94,7 @@ impl Dialect {
             dialect: self.name,
             entry_file: self.entry_file,
             python: self.python,
-            audience: "visible",
+            audience: Secrecy::default(),
         }
     }
 }

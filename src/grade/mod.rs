@@ -28,7 +28,7 @@ use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
-use crate::harness::{run_one, scoring, Outcome, Summary};
+use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
 use cpu_slots::CpuSlots;
@@ -410,8 +410,12 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
-    if let (Ok(target), Some(first)) = (&target, mine.first()) {
-        if let Some(error) = pipeline::stalled(target, route, first, config) {
+    // The least secret scenarios run first: a loaded runner then serves them all in rising
+    // secrecy, never a visible scenario after a hidden one (see `Secrecy`).
+    let mut order: Vec<usize> = (0..mine.len()).collect();
+    order.sort_by_key(|&index| mine[index].visibility.secrecy());
+    if let (Ok(target), Some(&first)) = (&target, order.first()) {
+        if let Some(error) = pipeline::stalled(target, route, mine[first], config) {
             result.does_not_load = Some(error);
             result.elapsed_ms = started.elapsed().as_millis() as u64;
             return result;
@@ -421,12 +425,22 @@ fn grade_with(
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            crate::pool::map(&mine, scenario_jobs, |_, s| {
+            let checked = check_code(&mine, target, &config.limits);
+            let ran = crate::pool::map(&order, scenario_jobs, |_, &index| {
+                if let Some(outcome) = &checked[index] {
+                    return outcome.clone();
+                }
+                let s = mine[index];
                 if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                     return not_run_outcome(s, BUDGET_SPENT.to_string());
                 }
                 run_one(s, target, &config.limits)
-            })
+            });
+            let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
+            for (index, outcome) in order.iter().zip(ran) {
+                placed[*index] = Some(outcome);
+            }
+            placed.into_iter().flatten().collect()
         }
         Err(error) => {
             result.grader_failed(error.to_string());

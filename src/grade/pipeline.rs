@@ -116,7 +116,7 @@ pub fn stalled(
     config: &GradeConfig,
 ) -> Option<LoadError> {
     let layout = crate::execution::Layout {
-        audience: scenario.visibility.as_str(),
+        audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)
     };
     let stall = target

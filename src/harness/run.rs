@@ -146,7 +146,7 @@ fn run_program(
         ..limits.clone()
     };
     let layout = Layout {
-        audience: scenario.visibility.as_str(),
+        audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)
     };
     let program = match target.program(&layout, &limits) {
@@ -221,10 +221,14 @@ pub fn run_all(
         target: target_name,
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
+    let checked = super::code::check_all(scenarios, target, &config.limits);
     crate::pool::ordered(
         scenarios,
         config.jobs,
-        |_, scenario| run_one(scenario, target, &config.limits),
+        |index, scenario| match &checked[index] {
+            Some(outcome) => outcome.clone(),
+            None => run_one(scenario, target, &config.limits),
+        },
         |index, outcome| {
             listen(Event::Finished {
                 index,

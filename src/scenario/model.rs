@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::compare::{CompareMode, ExtraLines};
+use crate::execution::Secrecy;
 
 pub use super::code::CodeDef;
 
@@ -132,5 +133,16 @@ impl Visibility {
             Visibility::AfterDueDate => "after_due_date",
             Visibility::AfterPublished => "after_published",
         }
+    }
+
+    /// How secret the results are, from 0 (shown now): results shown after the due date
+    /// are less secret than those shown once published, and hidden ones most.
+    pub fn secrecy(self) -> Secrecy {
+        Secrecy(match self {
+            Visibility::Visible => 0,
+            Visibility::AfterDueDate => 1,
+            Visibility::AfterPublished => 2,
+            Visibility::Hidden => 3,
+        })
     }
 }

@@ -2,9 +2,11 @@
 parse tree without running any of it.
 
 stdin: a JSON object {"files": [{"name": ..., "source": ..., "entry": bool}, ...],
-"rule": {"rule": NAME, ...the rule's settings}}. The grader reads the files and passes their
+"rules": [{"rule": NAME, ...the rule's settings}, ...]}: every check of a submission at once,
+as starting Python is most of a check's cost. The grader reads the files and passes their
 text: this script opens nothing.
-stdout: one JSON object {"findings": [{"file", "line", "message"}, ...]}.
+stdout: one JSON object {"answers": [{"findings": [{"file", "line", "message"}, ...]}, ...]},
+an answer per rule, in the rules' order.
 
 A file that does not parse, or an entry file that defines no function, is one finding. Only
 the entry file is checked, except by `forbidden_imports`, which reads every file of the
@@ -448,8 +450,8 @@ def check(rule, files):
 
 def main():
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    findings = check(request["rule"], request["files"])
-    sys.stdout.write(json.dumps({"findings": findings}) + "\n")
+    answers = [{"findings": check(rule, request["files"])} for rule in request["rules"]]
+    sys.stdout.write(json.dumps({"answers": answers}) + "\n")
 
 
 main()

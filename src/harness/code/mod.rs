@@ -6,6 +6,8 @@
 
 mod sources;
 
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -24,33 +26,93 @@ const MAX_FINDINGS: usize = 20;
 const CHECK_WALL: Duration = Duration::from_secs(20);
 
 #[derive(Deserialize)]
+struct Answers {
+    answers: Vec<Answer>,
+}
+
+#[derive(Deserialize)]
 struct Answer {
     findings: Vec<Finding>,
 }
 
 /// Checks the target's code against `check`.
 pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Limits) -> Outcome {
-    let started = Instant::now();
-    let path = match target.spec() {
-        TargetSpec::Python(path) => path,
-        TargetSpec::Reference => {
-            return Outcome {
-                score: scenario.points,
-                detail: Some("not checked: the reference has no code to read".into()),
-                ..base_outcome(scenario, Verdict::Pass)
-            }
+    let mut judged = check_all(&[scenario], target, limits);
+    judged.pop().flatten().unwrap_or_else(|| {
+        error_outcome(
+            scenario,
+            format!("the code check `{}` gave no answer", check.rule),
+        )
+    })
+}
+
+/// Judges every code check among `scenarios` against the target's code, with one run of the
+/// checker per entry file (starting Python is most of a check's cost): each check's outcome
+/// at its scenario's index, `None` for the other scenarios.
+pub fn check_all<S: Borrow<Scenario>>(
+    scenarios: &[S],
+    target: &Target,
+    limits: &Limits,
+) -> Vec<Option<Outcome>> {
+    let mut judged: Vec<Option<Outcome>> = vec![None; scenarios.len()];
+    let mut by_entry: BTreeMap<String, Vec<(usize, &Scenario, &CodeCheck)>> = BTreeMap::new();
+    for (index, scenario) in scenarios.iter().enumerate() {
+        let scenario = scenario.borrow();
+        let Some(check) = &scenario.code else {
+            continue;
+        };
+        if !matches!(target.spec(), TargetSpec::Python(_)) {
+            judged[index] = Some(unreadable(scenario, target.spec()));
+            continue;
         }
-        TargetSpec::Command(_) => return error_outcome(
+        let layout = scenario.dialect.layout(scenario.game);
+        let entry = target.entry_file(&layout).to_string();
+        by_entry
+            .entry(entry)
+            .or_default()
+            .push((index, scenario, check));
+    }
+    let TargetSpec::Python(path) = target.spec() else {
+        return judged;
+    };
+    for (entry, checks) in by_entry {
+        let started = Instant::now();
+        let answers = sources::read(path, &entry)
+            .map_err(|e| e.to_string())
+            .and_then(|files| findings(&checks, &files, target, limits));
+        let elapsed = started.elapsed().as_millis() as u64 / checks.len() as u64;
+        let found: Vec<Result<Vec<Finding>, String>> = match answers {
+            Ok(answers) => answers.into_iter().map(|a| Ok(a.findings)).collect(),
+            Err(why) => vec![Err(why); checks.len()],
+        };
+        for ((index, scenario, check), found) in checks.into_iter().zip(found) {
+            let mut outcome = verdict(scenario, check, found);
+            outcome.duration_ms = elapsed;
+            judged[index] = Some(outcome);
+        }
+    }
+    judged
+}
+
+/// A code check of a target with no Python code to read.
+fn unreadable(scenario: &Scenario, spec: &TargetSpec) -> Outcome {
+    match spec {
+        TargetSpec::Command(_) => error_outcome(
             scenario,
             "a code check reads a Python submission's code: a command gives none (use --python)"
                 .into(),
         ),
-    };
-    let layout = scenario.dialect.layout(scenario.game);
-    let outcome = sources::read(path, target.entry_file(&layout))
-        .map_err(|e| e.to_string())
-        .and_then(|files| findings(check, &files, target, limits));
-    let mut outcome = match outcome {
+        _ => Outcome {
+            score: scenario.points,
+            detail: Some("not checked: the reference has no code to read".into()),
+            ..base_outcome(scenario, Verdict::Pass)
+        },
+    }
+}
+
+/// The check's outcome from its findings (or why the checker could not run).
+fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Vec<Finding>, String>) -> Outcome {
+    match found {
         Err(why) => error_outcome(scenario, format!("the code check could not run: {why}")),
         Ok(found) if found.is_empty() => Outcome {
             score: scenario.points,
@@ -74,19 +136,18 @@ pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Lim
                 ..base_outcome(scenario, Verdict::Wrong)
             }
         }
-    };
-    outcome.duration_ms = started.elapsed().as_millis() as u64;
-    outcome
+    }
 }
 
-/// The checker's findings on `files`.
+/// The checker's answers on `files`, one per check in order.
 fn findings(
-    check: &CodeCheck,
+    checks: &[(usize, &Scenario, &CodeCheck)],
     files: &[sources::SourceFile],
     target: &Target,
     limits: &Limits,
-) -> Result<Vec<Finding>, String> {
-    let request = serde_json::json!({ "rule": check.settings, "files": files });
+) -> Result<Vec<Answer>, String> {
+    let rules: Vec<&serde_json::Value> = checks.iter().map(|(_, _, c)| &c.settings).collect();
+    let request = serde_json::json!({ "rules": rules, "files": files });
     let limits = Limits {
         wall: CHECK_WALL,
         output_bytes: 8 << 20,
@@ -103,7 +164,14 @@ fn findings(
             execution.ending
         ));
     }
-    let answer: Answer = serde_json::from_slice(&execution.stdout)
+    let answer: Answers = serde_json::from_slice(&execution.stdout)
         .map_err(|e| format!("the checker's answer does not read: {e}"))?;
-    Ok(answer.findings)
+    if answer.answers.len() != checks.len() {
+        return Err(format!(
+            "the checker answered {} of {} checks",
+            answer.answers.len(),
+            checks.len()
+        ));
+    }
+    Ok(answer.answers)
 }
