@@ -162,14 +162,14 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-negative-index.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        4,
+        5,
         &[],
     ),
     (
         "project5/bug-any-piece-valid.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        2,
+        3,
         &[],
     ),
     (
@@ -219,7 +219,7 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-winner-message.py",
         "is_game_over: the handout's game, White wins",
         "wrong",
-        20,
+        30,
         &[],
     ),
     (
@@ -307,7 +307,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
     (
         "bug-negative-index.py",
         &[
-            ("is_valid_move: the handout's asserts", 4),
+            ("is_valid_move: the handout's asserts", 5),
             ("is_valid_move: a negative index is off the board", 2),
         ],
     ),
@@ -333,9 +333,9 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         // Raises at every `move`: each move scenario fails at its first `move`.
         "bug-move-raises.py",
         &[
-            ("move: the handout's test cases", 3),
+            ("move: the handout's test cases", 4),
             ("move: dispatches knights and kings", 2),
-            ("move: the handout's game of \"Game over\", White wins", 3),
+            ("move: the handout's game of \"Game over\", White wins", 4),
             ("move, move_king and move_knight print nothing", 2),
             ("random game 1 of seed 2026", 3),
             ("random game 2 of seed 2026", 2),
@@ -361,13 +361,13 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
     ),
     (
         "bug-winner-message.py",
-        &[("is_game_over: the handout's game, White wins", 20)],
+        &[("is_game_over: the handout's game, White wins", 30)],
     ),
     (
         // Prints too little: charged to the is_game_over step, never to the next command.
         "bug-game-over-silent.py",
         &[
-            ("is_game_over: the handout's game, White wins", 20),
+            ("is_game_over: the handout's game, White wins", 30),
             ("is_game_over: Black wins", 9),
             (
                 "is_game_over: a knight that takes its own king loses the game",
@@ -447,7 +447,7 @@ fn the_human_report_names_step_command_and_cells() {
         .code(1)
         .stdout(predicate::str::contains("WRONG"))
         .stdout(predicate::str::contains(
-            "first divergence at step 5 (line 55): sent `board`",
+            "first divergence at step 5 (line 74): sent `board`",
         ))
         .stdout(predicate::str::contains(
             "after: set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",

@@ -106,7 +106,7 @@ const BUGS: &[(&str, &[&str], u64)] = &[
             "is_game_over: Black wins",
             "is_game_over: a knight that takes its own king loses the game",
         ],
-        20,
+        30,
     ),
 ];
 

@@ -146,6 +146,10 @@ pub struct BlessArgs {
     /// Only report what would change; exit 1 if anything would.
     #[arg(long)]
     pub check: bool,
+    /// Also write the reference's answer where a step has no `expect` (and the opening a
+    /// program prints, where none is written), so the file states what it expects.
+    #[arg(long)]
+    pub fill: bool,
     /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
     /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]

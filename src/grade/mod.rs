@@ -193,15 +193,32 @@ pub enum GradeEvent<'a> {
     },
 }
 
-/// The dialects of the scenarios, each once, in order of appearance.
+/// The dialects submissions are routed to for the scenarios, each once, in order of
+/// appearance: a scenario of a dialect graded with another's programs counts as that one's.
 pub fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
     let mut dialects: Vec<&'static Dialect> = Vec::new();
     for s in scenarios {
-        if !dialects.iter().any(|d| std::ptr::eq(*d, s.dialect)) {
-            dialects.push(s.dialect);
+        let routed = routed_as(s);
+        if !dialects.iter().any(|d| std::ptr::eq(*d, routed)) {
+            dialects.push(routed);
         }
     }
     dialects
+}
+
+/// The dialect a submission graded on `scenario` is routed to: the scenario's own, or the
+/// one whose programs it is graded with ([`Dialect::graded_with`]).
+fn routed_as(scenario: &Scenario) -> &'static Dialect {
+    scenario
+        .dialect
+        .graded_with
+        .and_then(|name| scenario.game.dialect(name))
+        .unwrap_or(scenario.dialect)
+}
+
+/// Whether a submission routed to `dialect` is graded on `scenario`.
+pub fn graded_under(scenario: &Scenario, dialect: &'static Dialect) -> bool {
+    std::ptr::eq(routed_as(scenario), dialect)
 }
 
 /// The entry files that make a folder one submission: the `--entry` file, or the entry
@@ -333,7 +350,7 @@ fn mine<'a>(
 ) -> impl Iterator<Item = &'a Scenario> {
     scenarios
         .iter()
-        .filter(move |s| dialect.is_none_or(|d| std::ptr::eq(s.dialect, d)))
+        .filter(move |s| dialect.is_none_or(|d| graded_under(s, d)))
 }
 
 /// Grades one planned submission.

@@ -206,7 +206,8 @@ fn resolve(
     let dialect = match pick(&entry.dialect, &defaults.dialect) {
         Some(value) => games::lookup_dialect(game, value.get_ref())
             .map_err(|e| at(value.span(), "dialect", e.to_string()))?,
-        None if game.dialects().len() == 1 => &game.dialects()[0],
+        // A dialect graded with another's programs is never the one meant by default.
+        None if routed_dialects(game).len() == 1 => routed_dialects(game)[0],
         None => {
             return Err(at(
                 name.span(),
@@ -509,4 +510,13 @@ fn resolve_step(
         accept: step.accept.clone(),
         line: ScenarioFileError::line_col(source, spanned.span().start).0,
     })
+}
+
+/// The dialects of `game` that submissions are routed to (all but those graded with
+/// another's programs).
+fn routed_dialects(game: &dyn crate::games::Game) -> Vec<&'static crate::games::Dialect> {
+    game.dialects()
+        .iter()
+        .filter(|d| d.graded_with.is_none())
+        .collect()
 }

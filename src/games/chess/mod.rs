@@ -66,6 +66,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
         call_limit: Some(Duration::from_secs(5)),
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
+    graded_with: None,
 }];
 
 /// The game `chess`.

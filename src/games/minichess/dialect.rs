@@ -57,6 +57,7 @@ macro_rules! flavor {
                     };
                     Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
                 },
+                graded_with: None,
             },
             functions: Functions {
                 maker: $maker,

@@ -53,6 +53,7 @@ static DIALECTS: &[Dialect] = &[
                 options,
             )?))
         },
+        graded_with: None,
     },
     Dialect {
         name: "csc110",
@@ -75,6 +76,39 @@ static DIALECTS: &[Dialect] = &[
             check_option_keys(options, &[])?;
             Ok(Box::new(csc110::Csc110::new()))
         },
+        graded_with: None,
+    },
+    // Seed 001's functions, called one by one in the student's whole `chess.py` (its
+    // `main()` is not run): graded beside the program, each function on its own.
+    Dialect {
+        name: "csc110-functions",
+        protocol: Protocol::Call,
+        handout: "001_681bc189bd19974e.txt",
+        entry_file: "chess.py",
+        defines: &[
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+        ],
+        python: PythonLaunch::Adapter {
+            script: concat!(
+                include_str!("project5_adapter.py"),
+                "\nserve_interface(",
+                include_str!("csc110_functions.json"),
+                ")\n"
+            ),
+            // Each call is a few list operations, as in project5.
+            call_limit: Some(Duration::from_secs(2)),
+        },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(project5::Project5::with(
+                &interface::CSC110_FUNCTIONS,
+            )))
+        },
+        graded_with: Some("csc110"),
     },
 ];
 
@@ -96,14 +130,14 @@ impl Game for OneDChess {
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {
         match variant::base_name(self.name(), dialect) {
-            "project5" => project5::PARTS,
+            "project5" | "csc110-functions" => project5::PARTS,
             _ => &[],
         }
     }
 
     fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
         match variant::base_name(self.name(), dialect) {
-            "project5" => project5::split_response(command, text),
+            "project5" | "csc110-functions" => project5::split_response(command, text),
             _ => Response::from_text(text),
         }
     }

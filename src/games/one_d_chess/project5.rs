@@ -97,7 +97,9 @@ fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
         _ if !known => return Err(format!("UnknownCommand: {line:?}")),
         ["set_board", cells @ ..] => parse_cells(cells, &tokens.empty).map(Command::SetBoard)?,
         ["create_board"] => Command::CreateBoard,
-        ["printable_board"] => Command::PrintableBoard,
+        // `copy`: the student's function gets a copy of the board (the reference never
+        // changes it either way).
+        ["printable_board"] | ["printable_board", "copy"] => Command::PrintableBoard,
         ["is_valid_move", pos, player] => Command::IsValidMove(position(pos)?, side(player)?),
         [name @ ("move" | "move_king" | "move_knight"), pos, dir] => {
             let kind = match *name {
@@ -167,17 +169,25 @@ const NONE: &str = "None";
 
 /// The named parts of a response to `command` (see [`PARTS`]). The text of `printable_board`
 /// is what it printed, then what it returned: the board a program that prints it shows.
+/// `printable_board copy` shows the handout's picture in a scenario about another function:
+/// what it printed is its text only, so a scenario judging what that function prints does
+/// not judge it.
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
+    let picture_only = command.split_whitespace().eq(["printable_board", "copy"]);
     let mut value = response.value.clone().unwrap_or_default();
+    let mut printed = response.printed.clone();
     if command_name(command) == "printable_board" {
-        value.insert_str(0, &response.printed);
+        value.insert_str(0, &printed);
+    }
+    if picture_only {
+        printed.clear();
     }
     let value_part = match command_name(command) {
         "create_board" | "board" => "board",
         "printable_board" => "text",
         _ => "value",
     };
-    let mut parts = vec![Part::new("printed", response.printed.clone())];
+    let mut parts = vec![Part::new("printed", printed)];
     parts.extend(["board", "text", "value"].into_iter().map(|name| {
         Part::new(
             name,
@@ -511,5 +521,30 @@ mod tests {
             reply.text
         );
         assert_eq!(reply.also_accepted, ["...\nBlack wins!\nTrue\n"]);
+    }
+
+    #[test]
+    fn a_picture_step_counts_what_printable_board_prints_as_its_text() {
+        let printed = Response {
+            printed: "| WKi |\n".into(),
+            ..Response::default()
+        };
+        let part = |command: &str, name: &str| {
+            response_parts(command, &printed)
+                .into_iter()
+                .find(|part| part.name == name)
+                .map(|part| part.text)
+                .unwrap_or_default()
+        };
+        assert_eq!(part("printable_board", "printed"), "| WKi |\n");
+        assert_eq!(part("printable_board", "text"), "| WKi |\n");
+        assert_eq!(part("printable_board copy", "printed"), "");
+        assert_eq!(part("printable_board copy", "text"), "| WKi |\n");
+        let mut s = Project5::new();
+        assert_eq!(
+            answer(&mut s, "printable_board copy"),
+            answer(&mut s, "printable_board")
+        );
+        assert!(answer(&mut s, "printable_board twice").starts_with("!error UnknownCommand"));
     }
 }

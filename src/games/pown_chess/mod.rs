@@ -7,6 +7,7 @@
 
 mod board;
 mod dialect;
+mod functions;
 mod lenient;
 mod messages;
 mod options;

@@ -28,6 +28,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
         check_option_keys(options, &[])?;
         Ok(Box::new(Tally { total: 0 }))
     },
+    graded_with: None,
 }];
 
 /// The game `counter`.

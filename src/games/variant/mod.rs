@@ -255,6 +255,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         python,
         // A variant starts through its game (`Game::start` finds it by name).
         session: base.session,
+        graded_with: base.graded_with,
     }));
     Variant {
         name,

@@ -13,8 +13,12 @@ pub fn games(
     let mut text = String::new();
     for game in games {
         for dialect in game.dialects() {
+            let graded_with = dialect
+                .graded_with
+                .map(|main| format!(", graded with every {main} program"))
+                .unwrap_or_default();
             text.push_str(&format!(
-                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}\n",
+                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}{graded_with}\n",
                 game.name(),
                 dialect.name,
                 dialect.protocol,

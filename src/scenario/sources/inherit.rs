@@ -143,6 +143,10 @@ fn lexical(path: &Path) -> PathBuf {
 
 /// A scenario of the base dialect as one of the variant's, unless the variant skips it
 /// (by file or scenario name) or cannot run it (a step calls a function it drops).
+///
+/// A written expectation states the base handout's text; where the variant answers a step
+/// otherwise (its own winner's message, another token), the variant's answer takes its
+/// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
     if !std::ptr::eq(scenario.dialect, variant.base) {
         return None;
@@ -160,12 +164,21 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         return None;
     }
     let mut session = scenario.game.start(variant.name, &scenario.options).ok()?;
-    session.opening();
-    for step in &scenario.steps {
+    let mut base = scenario
+        .game
+        .start(scenario.dialect.name, &scenario.options)
+        .ok()?;
+    if session.opening() != base.opening() {
+        scenario.opening = None;
+    }
+    for step in &mut scenario.steps {
         if !session.is_defined(&step.send) {
             return None;
         }
-        session.respond(&step.send);
+        if session.respond(&step.send) != base.respond(&step.send) {
+            step.expect = None;
+            step.accept.clear();
+        }
     }
     scenario.dialect = variant.dialect;
     scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.name).options());
