@@ -51,14 +51,14 @@ fn fixture(name: &str) -> String {
 fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     let dir = tempfile::tempdir().unwrap();
     let course = course_file(dir.path(), "invalid_move_answer = \"empty_or_message\"");
-    // (course, team, passed, failed, score); every run is out of 67.5.
+    // (course, team, passed, failed, score); every run is out of 68.5.
     for (policy, team, passed, failed, score) in [
-        (None, "correct", 71, 0, 67.5),
-        (None, "quirk-invalid-message", 25, 46, 25.0),
-        (Some(&course), "correct", 71, 0, 67.5),
-        (Some(&course), "quirk-invalid-message", 71, 0, 67.5),
+        (None, "correct", 72, 0, 68.5),
+        (None, "quirk-invalid-message", 26, 46, 26.0),
+        (Some(&course), "correct", 72, 0, 68.5),
+        (Some(&course), "quirk-invalid-message", 72, 0, 68.5),
         // A wrong notation for a move is still wrong, under either reading.
-        (Some(&course), "bug-castling-notation", 67, 4, 63.5),
+        (Some(&course), "bug-castling-notation", 68, 4, 64.5),
     ] {
         let submission = format!("{FIXTURES}/{team}/pychess");
         let mut args = vec![SCENARIOS, "--python", submission.as_str()];
@@ -68,7 +68,7 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 67.5),
+            (passed, failed, score, 68.5),
             "{policy:?} {team}"
         );
     }
@@ -86,15 +86,15 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
     let dir = tempfile::tempdir().unwrap();
     let stalemate_only = course_file(dir.path(), "draw_rules = \"stalemate_only\"");
     let required = course_file(dir.path(), "draw_rules = \"required\"");
-    // (course, team: None for the reference, passed, failed, score); out of 67.5.
+    // (course, team: None for the reference, passed, failed, score); out of 68.5.
     for (policy, team, passed, wrong, score) in [
-        (None, Some("correct"), 71, 0, 67.5),
-        (None, Some("quirk-draw-rules"), 71, 0, 67.5),
-        (Some(&stalemate_only), Some("correct"), 71, 0, 67.5),
-        (Some(&stalemate_only), Some("quirk-draw-rules"), 70, 1, 66.5),
-        (Some(&required), None, 71, 0, 67.5),
-        (Some(&required), Some("correct"), 70, 1, 66.5),
-        (Some(&required), Some("quirk-draw-rules"), 71, 0, 67.5),
+        (None, Some("correct"), 72, 0, 68.5),
+        (None, Some("quirk-draw-rules"), 72, 0, 68.5),
+        (Some(&stalemate_only), Some("correct"), 72, 0, 68.5),
+        (Some(&stalemate_only), Some("quirk-draw-rules"), 71, 1, 67.5),
+        (Some(&required), None, 72, 0, 68.5),
+        (Some(&required), Some("correct"), 71, 1, 67.5),
+        (Some(&required), Some("quirk-draw-rules"), 72, 0, 68.5),
     ] {
         let submission = team.map(|team| format!("{FIXTURES}/{team}/pychess"));
         let mut args = vec![SCENARIOS];
@@ -107,7 +107,7 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, wrong, score, 67.5),
+            (passed, wrong, score, 68.5),
             "{policy:?} {team:?}"
         );
         if wrong == 1 {
@@ -187,6 +187,7 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             &[
                 ("promotion.toml", "the handout's g7g8=Q: White promotes without capture"),
                 ("promotion.toml", "the handout's g7xh8=Q: White promotes with a capture"),
+                ("promotion.toml", "the handout's e7 to e8: a white pawn becomes a queen"),
                 ("promotion.toml", "Black promotes without capture"),
                 ("promotion.toml", "Black promotes with a capture"),
                 ("battery.toml", "rules: promotion"),
@@ -539,7 +540,7 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 20);
+    assert_eq!(teams, 21);
 }
 
 #[test]
