@@ -54,6 +54,11 @@ pub fn check_all<S: Borrow<Scenario>>(
     target: &Target,
     limits: &Limits,
 ) -> Vec<Option<Outcome>> {
+    let TargetSpec::Python(path) = target.spec() else {
+        return (scenarios.iter().map(Borrow::borrow))
+            .map(|s: &Scenario| s.code.as_ref().map(|_| unreadable(s, target.spec())))
+            .collect();
+    };
     let mut judged: Vec<Option<Outcome>> = vec![None; scenarios.len()];
     let mut by_entry: BTreeMap<String, Vec<(usize, &Scenario, &CodeCheck)>> = BTreeMap::new();
     for (index, scenario) in scenarios.iter().enumerate() {
@@ -61,10 +66,6 @@ pub fn check_all<S: Borrow<Scenario>>(
         let Some(check) = &scenario.code else {
             continue;
         };
-        if !matches!(target.spec(), TargetSpec::Python(_)) {
-            judged[index] = Some(unreadable(scenario, target.spec()));
-            continue;
-        }
         let layout = scenario.dialect.layout(scenario.game);
         let entry = target.entry_file(&layout).to_string();
         by_entry
@@ -72,9 +73,6 @@ pub fn check_all<S: Borrow<Scenario>>(
             .or_default()
             .push((index, scenario, check));
     }
-    let TargetSpec::Python(path) = target.spec() else {
-        return judged;
-    };
     for (entry, checks) in by_entry {
         let started = Instant::now();
         let answers = sources::read(path, &entry)
