@@ -275,6 +275,15 @@ fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<
     })
 }
 
+/// Where a submission's own modules are found: its folder; for a one-file submission, the
+/// folder its layout puts it in, the folder it sits in when that is the student's own, or
+/// else the file alone.
+fn modules_root(submission: &Submission, dialects: &[&'static Dialect]) -> PathBuf {
+    layout_root(&submission.path, dialects)
+        .or_else(|| submission.own_folder_of_file())
+        .unwrap_or_else(|| submission.path.clone())
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
 pub fn plan(
@@ -294,7 +303,7 @@ pub fn plan(
         .flat_map(|(s, files)| {
             files.iter().map(|(path, _)| ProbeFile {
                 path: path.clone(),
-                root: layout_root(&s.path, &dialects).unwrap_or_else(|| s.path.clone()),
+                root: modules_root(s, &dialects),
             })
         })
         .collect();
