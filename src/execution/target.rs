@@ -69,6 +69,8 @@ pub struct Target {
     scratch: tempfile::TempDir,
     /// The entry file to look for in a submission folder, instead of the dialect's.
     entry: Option<String>,
+    /// Files and folders copied beside a one-file submission (its own helper modules).
+    beside: Vec<PathBuf>,
     sandbox: Sandbox,
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
@@ -143,6 +145,7 @@ impl Target {
             made: AtomicUsize::new(0),
             scratch: sandbox::scratch::create()?,
             entry: None,
+            beside: Vec::new(),
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
@@ -221,6 +224,13 @@ impl Target {
 
     pub fn sandbox(&self) -> Sandbox {
         self.sandbox
+    }
+
+    /// Copies `beside` (files and folders) next to a one-file submission: the student's own
+    /// helper modules.
+    pub fn with_beside(mut self, beside: Vec<PathBuf>) -> Self {
+        self.beside = beside;
+        self
     }
 
     /// Looks for `entry` in a submission folder instead of the dialect's entry file.
@@ -559,6 +569,7 @@ impl Target {
         }
         let entry_name = self.entry.as_deref().unwrap_or(layout.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
+        copy_beside(&self.beside, &entry)?;
         python::launch(
             interpreter,
             layout,
@@ -801,6 +812,31 @@ fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf
             .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
         Ok(entry)
     }
+}
+
+/// Copies `beside` (files, and folders whole) into the folder of the copied `entry`.
+fn copy_beside(beside: &[PathBuf], entry: &Path) -> Result<(), Error> {
+    let Some(folder) = entry.parent() else {
+        return Ok(());
+    };
+    for path in beside {
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        let dest = folder.join(name);
+        if dest.exists() {
+            continue;
+        }
+        if path.is_dir() {
+            std::fs::create_dir_all(&dest)
+                .map_err(|e| Error::io(format!("cannot create {}", dest.display()), e))?;
+            copy_tree(path, &dest)?;
+        } else {
+            std::fs::copy(path, &dest)
+                .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
+        }
+    }
+    Ok(())
 }
 
 /// For an entry file inside folders (`pychess/logic/chess_logic.py`): the folder of the

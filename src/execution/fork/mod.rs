@@ -22,10 +22,13 @@
 //! for work), it used no CPU (work it did would escape the scenario's CPU limit), and its
 //! signal handling is what it was. A scenario the
 //! grader cannot vouch for runs again in a fresh process, and so do the submission's next
-//! ones: it gets the grade fresh processes give, never `error`.
+//! ones: it gets the grade fresh processes give, never `error`. Once a scenario's processes
+//! are dead, what it left in the runner's own `/tmp`, `/dev/shm` and IPC namespace is removed
+//! ([`ipc`]), so the next scenario starts from the state right after the import.
 
 mod channel;
 mod inspect;
+mod ipc;
 mod limits;
 mod process;
 
@@ -103,6 +106,9 @@ pub struct Server {
     broken: AtomicBool,
     /// What the runner held before its import, checked again after each scenario.
     baseline: inspect::Baseline,
+    /// The runner's own IPC namespace, emptied after each scenario (none when the runner
+    /// shares the grader's).
+    ipc: Option<ipc::IpcNamespace>,
     /// Set by a forked process whose exit status the runner took.
     status_lost: Arc<AtomicBool>,
     /// The runner's CPU time (microseconds) when the current scenario began.
@@ -211,6 +217,20 @@ impl Server {
         if let Err(why) = baseline.check_loaded(pid) {
             return Err(end(&mut process, why));
         }
+        let ipc = match ipc::IpcNamespace::of(pid) {
+            Ok(ipc) => ipc,
+            Err(why) => return Err(end(&mut process, why)),
+        };
+        match ipc.as_ref().map(ipc::IpcNamespace::clear) {
+            None | Some(Ok(0)) => {}
+            Some(Ok(_)) => {
+                return Err(end(
+                    &mut process,
+                    "its import makes IPC objects (System V, or POSIX message queues)".into(),
+                ))
+            }
+            Some(Err(why)) => return Err(end(&mut process, why)),
+        }
         Ok(Server {
             control,
             loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
@@ -222,6 +242,7 @@ impl Server {
             uid,
             broken: AtomicBool::new(false),
             baseline,
+            ipc,
             status_lost: Arc::new(AtomicBool::new(false)),
             cpu_at_start: AtomicU64::new(0),
             distrust: Mutex::new(None),
@@ -315,11 +336,17 @@ impl Server {
         Ok(())
     }
 
-    /// Empties the runner's own `/tmp` and `/dev/shm` for the next scenario; call it once
-    /// every process of the last one is dead. A runner whose folders cannot be emptied is not
-    /// used again.
+    /// Empties the runner's own `/tmp`, `/dev/shm` and IPC namespace for the next scenario;
+    /// call it once every process of the last one is dead. A runner that cannot be emptied is
+    /// not used again.
     pub fn clear_after_scenario(&self) {
-        if let Err(why) = self.baseline.clear_temporary() {
+        let cleared = self.baseline.clear_temporary().and_then(|()| {
+            self.ipc
+                .as_ref()
+                .map_or(Ok(0), ipc::IpcNamespace::clear)
+                .map(drop)
+        });
+        if let Err(why) = cleared {
             self.distrust(why);
         }
     }
