@@ -12,7 +12,8 @@ use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
 use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
-use super::python::{self, PythonLaunch};
+use super::layout::{Layout, Secrecy};
+use super::python;
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
@@ -30,30 +31,6 @@ pub enum TargetSpec {
     /// A Python submission: a file, or a folder holding the dialect's entry file.
     Python(PathBuf),
 }
-
-/// What a target lays out beside a submission to start it under one dialect of a game: the
-/// plain description a dialect gives execution.
-#[derive(Debug, Clone, Copy)]
-pub struct Layout {
-    /// The game's and the dialect's names: the laid-out files are named after them, and a
-    /// jail keeps one layout for each pair.
-    pub game: &'static str,
-    pub dialect: &'static str,
-    /// The file name a submission's entry file has in a submission folder.
-    pub entry_file: &'static str,
-    pub python: PythonLaunch,
-    /// How secret the scenario's results are (its visibility). A loaded runner serves
-    /// scenarios in rising secrecy only: a hidden scenario's calls never reach a runner that
-    /// serves visible ones.
-    pub audience: Secrecy,
-}
-
-/// How secret a scenario's results are, from 0 (shown to the student now) up. What a
-/// scenario leaves in its loaded runner (a record of its calls, kept at import) can reach
-/// later scenarios of that runner, so a runner that served a scenario never serves a less
-/// secret one: that gets a runner of its own.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Secrecy(pub u8);
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
 /// grader, a user of their own), one per program running at once, each reused for the

@@ -27,7 +27,7 @@ use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
-use crate::harness::judge::not_run_outcome;
+use crate::harness::outcome::not_run_outcome;
 use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;

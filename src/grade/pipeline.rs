@@ -14,7 +14,7 @@ use super::submission::Submission;
 use super::{plan, GradeConfig};
 use crate::error::{ClassError, Error};
 use crate::execution::{Target, TargetSpec};
-use crate::harness::judge::not_run_outcome;
+use crate::harness::outcome::not_run_outcome;
 use crate::harness::Outcome;
 use crate::scenario::Scenario;
 use crate::verdict::Verdict;

@@ -30,7 +30,6 @@ mod channel;
 mod inspect;
 mod ipc;
 mod limits;
-mod process;
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
@@ -41,9 +40,8 @@ use std::time::{Duration, Instant};
 use rustix::pipe::{pipe_with, PipeFlags};
 use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
 
-pub(crate) use process::{cpu_time_of, Forked};
-
 use super::child::Running;
+use super::forked::{self, Forked};
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::spawn::{spawn_with, Launch, Limits};
@@ -233,7 +231,7 @@ impl Server {
         }
         Ok(Server {
             control,
-            loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
+            loaded_cpu: forked::cpu_time_of(pid).unwrap_or_default(),
             chain: chain_to_grader(pid),
             process,
             run,
@@ -352,7 +350,7 @@ impl Server {
     }
 
     fn worked_since_start(&self) -> bool {
-        let now = process::cpu_time_of(self.pid.as_raw_nonzero().get());
+        let now = forked::cpu_time_of(self.pid.as_raw_nonzero().get());
         let start = Duration::from_micros(self.cpu_at_start.load(Ordering::Relaxed));
         now.is_none_or(|now| now.saturating_sub(start) > IDLE_CPU)
     }
@@ -442,7 +440,7 @@ impl Server {
         };
         let forked = self.adopt(&ready)?;
         limits::verify(ready.pid, &scenario_limits)?;
-        let runner_cpu = process::cpu_time_of(self.pid.as_raw_nonzero().get())
+        let runner_cpu = forked::cpu_time_of(self.pid.as_raw_nonzero().get())
             .ok_or("cannot read the runner's CPU time")?;
         self.cpu_at_start
             .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
@@ -463,7 +461,7 @@ impl Server {
     fn adopt(&self, ready: &Message) -> Result<Forked, String> {
         let pid = ready.pid.as_raw_nonzero().get();
         let runner = self.pid.as_raw_nonzero().get();
-        let ours = || process::parent_of(pid) == Some(runner);
+        let ours = || forked::parent_of(pid) == Some(runner);
         if ready.uid != self.uid || !ours() {
             return Err("a process other than the runner's child answered".into());
         }
@@ -542,7 +540,7 @@ fn chain_to_grader(pid: i32) -> Vec<i32> {
     let mut current = pid;
     while current > 1 && current != me && chain.len() < 16 {
         chain.push(current);
-        match process::parent_of(current) {
+        match forked::parent_of(current) {
             Some(parent) => current = parent,
             None => break,
         }
