@@ -144,7 +144,7 @@ mod tests {
         let refused = first_difference("''\n", "'Ng1f3'\n").unwrap();
         assert_eq!(
             (refused.expected.as_str(), refused.actual.as_str()),
-            ("''", "'Ng1f3'")
+            ("''", "Ng1f3")
         );
         assert!(first_difference("same\n", "same\n").is_none());
     }
