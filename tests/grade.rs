@@ -89,12 +89,12 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     let find = |id: &str| got.iter().find(|(i, _, _)| i == id).cloned().unwrap();
     assert_eq!(
         find("alice"),
-        ("alice".into(), 33.0, Some("project5".into()))
+        ("alice".into(), 37.0, Some("project5".into()))
     );
-    assert_eq!(find("bob").1, 31.0);
+    assert_eq!(find("bob").1, 34.0);
     assert_eq!(find("dave"), ("dave".into(), 14.0, Some("csc110".into())));
-    assert_eq!(find("erin"), ("erin".into(), 22.0, Some("pown".into())));
-    assert!(find("frank").1 < 22.0);
+    assert_eq!(find("erin"), ("erin".into(), 26.0, Some("pown".into())));
+    assert!(find("frank").1 < 26.0);
     assert_eq!(find("harry").2, None);
     let full = |id: &str| {
         let r = report["submissions"]
@@ -138,7 +138,7 @@ fn a_mixed_class_is_graded_with_csv_and_summary() {
     assert!(header.starts_with("submission,dialect,score,max_score,"));
     assert!(header.contains("is_valid_move: the handout's asserts"));
     assert_eq!(csv.lines().count(), 13, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("alice,project5,33,33,")));
+    assert!(csv.lines().any(|l| l.starts_with("alice,project5,37,37,")));
     assert!(
         csv.lines()
             .any(|l| l.starts_with("harry,,0,") && l.contains(",no Python file (.py) to grade")),
@@ -294,15 +294,15 @@ fn junit_lists_a_case_per_scenario() {
         .unwrap();
     let xml = String::from_utf8(output.stdout).unwrap();
     assert!(xml.starts_with("<?xml"));
-    assert_eq!(xml.matches("<testcase ").count(), 31);
+    assert_eq!(xml.matches("<testcase ").count(), 35);
     assert_eq!(
         xml.matches("<failure message=\"wrong\" type=\"wrong\">")
             .count(),
-        2
+        3
     );
     assert!(
         xml.contains(
-            "<testsuite name=\"bob\" tests=\"31\" disabled=\"0\" errors=\"0\" failures=\"2\""
+            "<testsuite name=\"bob\" tests=\"35\" disabled=\"0\" errors=\"0\" failures=\"3\""
         ),
         "{xml}"
     );

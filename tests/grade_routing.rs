@@ -83,17 +83,17 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
     };
     assert_eq!(
         summary("ecs"),
-        ("ecs10".into(), "prog67.py".into(), 26.0, 26.0)
+        ("ecs10".into(), "prog67.py".into(), 30.0, 30.0)
     );
     assert_eq!(
         summary("hex"),
-        ("hexapawn".into(), "prog67.py".into(), 8.5, 8.5)
+        ("hexapawn".into(), "prog67.py".into(), 12.5, 12.5)
     );
-    assert_eq!(summary("john.smith").2, 26.0);
-    assert!(summary("john.doe").2 < 26.0);
+    assert_eq!(summary("john.smith").2, 30.0);
+    assert!(summary("john.doe").2 < 30.0);
     assert_eq!(
         summary(upload),
-        ("ecs10".into(), "My Solution (2).py".into(), 26.0, 26.0)
+        ("ecs10".into(), "My Solution (2).py".into(), 30.0, 30.0)
     );
     let broken = result(&report, "broken");
     assert_eq!(broken["score"], 0.0);
@@ -212,7 +212,7 @@ fn entry_keeps_a_submission_folder_one_submission() {
     assert_eq!(all.len(), 1, "{report:#}");
     assert_eq!(all[0]["id"], "alice");
     assert_eq!(all[0]["file"], "solution.py");
-    assert_eq!(all[0]["score"], 33.0);
+    assert_eq!(all[0]["score"], 37.0);
 }
 
 /// `(student, score, whether the stored result was reused)` per submission of a `--resume` run.

@@ -147,11 +147,7 @@ impl Battery for ChessBattery {
 
     fn lines(&self, family: &Family, plan: Plan) -> Vec<String> {
         let kind = Kind::ALL.into_iter().find(|k| k.name() == family.name);
-        let salt = family
-            .name
-            .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-        let mut rng = Rng::new(plan.seed ^ salt);
+        let mut rng = plan.rng(family);
         let openings = steering(kind);
         let first = rng.below(openings.len());
         let mut lines = Vec::new();

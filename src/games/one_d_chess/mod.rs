@@ -1,5 +1,6 @@
 //! 1D chess (seeds 000 and 001): a 1 x 9 board with a king and two knights a side.
 
+mod battery;
 pub mod csc110;
 pub mod engine;
 mod inputs;
@@ -9,6 +10,7 @@ pub mod project5;
 pub mod render;
 
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
     bool_option, check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part,
@@ -87,6 +89,11 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    /// project5 only: a variant may rename the functions the battery calls.
+    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
+        (dialect == "project5").then_some(&battery::OneDBattery as &dyn Battery)
     }
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {

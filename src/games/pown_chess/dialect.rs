@@ -10,6 +10,7 @@ use super::policy;
 use super::program::PownProgram;
 use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, PolicyRules, Protocol, Reply,
@@ -133,6 +134,11 @@ impl Game for PownChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &PownBoards
+    }
+
+    /// One game per family, typed into the whole program.
+    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
+        (dialect == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
     }
 
     fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {

@@ -5,6 +5,7 @@
 //! program prints. The rules live in [`Board`]; `specs/pown-chess/PROTOCOL.md` documents the
 //! protocol and the rule decisions.
 
+mod battery;
 mod board;
 mod dialect;
 mod lenient;

@@ -126,7 +126,8 @@ fn lexical(path: &Path) -> PathBuf {
 /// A scenario of the base dialect as one of the variant's, unless the variant skips it
 /// (by file or scenario name) or cannot run it (a step calls a function it drops).
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
-    if !std::ptr::eq(scenario.dialect, variant.base) {
+    // A rule battery is its base dialect's: a variant may rename or change what it calls.
+    if !std::ptr::eq(scenario.dialect, variant.base) || scenario.battery.is_some() {
         return None;
     }
     let inherit = variant.inherit.as_ref()?;
