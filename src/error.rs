@@ -154,6 +154,10 @@ pub enum ClassError {
     /// Partitioned runs short of some shares.
     #[error("missing share(s) {}", .missing.join(", "))]
     MissingShares { missing: Vec<String> },
+    /// The grader could not read a submission's files (its probe failed): not the
+    /// submission's fault.
+    #[error("the grader could not read the submission: {why}")]
+    GraderFailed { why: String },
     /// The probe that reads what submissions define did not answer.
     #[error("the Python probe that reads what submissions define failed ({why}): {stderr}")]
     Probe { why: String, stderr: String },

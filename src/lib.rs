@@ -5,7 +5,7 @@
 //!
 //! Layers, each module using only those on its own line or above (checked by
 //! `tests/architecture.rs`):
-//! 1. `error`, `verdict`, `rng`, `shrink`, `cancel`, `pool`, `atomic`, `bundled`: foundations.
+//! 1. `error`, `verdict`, `points`, `rng`, `shrink`, `cancel`, `pool`, `atomic`, `bundled`: base.
 //! 2. `compare`, `policy`: comparing output, and the course-policy vocabulary.
 //! 3. `execution`: running student code, told what to lay out as plain data.
 //! 4. `games`: each game behind the `Game` trait, its dialects and the course variants.
@@ -27,6 +27,7 @@ pub mod games;
 pub mod grade;
 pub mod harness;
 pub mod package;
+pub mod points;
 pub mod policy;
 pub mod pool;
 pub mod report;

@@ -63,11 +63,11 @@ fn a_scenario_of_the_toy_game_runs_against_the_reference_and_programs() {
 fn the_toy_game_plays_matches_through_its_trait() {
     let passed = &run(MATCH, program(CORRECT))[0];
     assert_eq!(passed.verdict, Verdict::Pass, "{passed:?}");
-    assert_eq!(passed.score, 2.0);
+    assert_eq!(passed.score, crate::points::Points::whole(2));
     assert_eq!(passed.matches.as_ref().map(|m| m.games), Some(2));
     let crashed = &run(MATCH, program("read line; exit 3"))[0];
     assert_eq!(crashed.verdict, Verdict::Crash, "{crashed:?}");
-    assert_eq!(crashed.score, 0.0);
+    assert_eq!(crashed.score, crate::points::Points::ZERO);
     let wrong = &run(MATCH, program("while read c n; do echo =x; echo .; done"))[0];
     assert_eq!(wrong.verdict, Verdict::Wrong, "{wrong:?}");
 }

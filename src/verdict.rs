@@ -3,9 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The most points a scenario (or a match's award) may be worth: totals stay finite and
-/// exact enough to print, however many scenarios a course has.
-pub const MAX_POINTS: f64 = 10_000.0;
+use crate::points::Points;
+
+/// The most points a scenario (or a match's award) may be worth: totals stay far from the
+/// limits of their integers, however many scenarios a course has.
+pub const MAX_POINTS: Points = Points::whole(10_000);
 
 /// The verdict on one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]

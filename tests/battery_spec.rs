@@ -23,7 +23,7 @@ fn a_battery_is_one_scenario_per_family_with_its_own_points_and_parts() {
     assert!(names.contains(&"rules: castling"), "{names:?}");
     assert!(names.contains(&"rules: notation"), "{names:?}");
     for scenario in &scenarios {
-        assert_eq!(scenario.points, 2.0);
+        assert_eq!(scenario.points, boardgrade::points::Points::whole(2));
         assert_eq!(scenario.line, 7);
         assert!(scenario.steps.len() > 4, "{}", scenario.name);
         assert_eq!(scenario.steps[0].send, "new_game");

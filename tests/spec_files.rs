@@ -31,8 +31,8 @@ send = "move_king 8 LEFT"
     fn defaults_apply_and_scenarios_override() {
         let scenarios = parse_file("good.toml", GOOD).unwrap();
         assert_eq!(scenarios.len(), 2);
-        assert_eq!(scenarios[0].points, 2.0);
-        assert_eq!(scenarios[1].points, 0.5);
+        assert_eq!(scenarios[0].points.to_string(), "2");
+        assert_eq!(scenarios[1].points.to_string(), "0.5");
         assert_eq!(
             scenarios[0].handout.section.as_deref(),
             Some("Check move validity")
@@ -88,7 +88,22 @@ send = "move_king 8 LEFT"
             assert!(e.message.contains("from 0 to 10000"), "{huge}: {e}");
         }
         let top = parse_file("good.toml", &GOOD.replace("points = 0.5", "points = 10000"));
-        assert_eq!(top.unwrap()[1].points, 10_000.0);
+        assert_eq!(top.unwrap()[1].points.to_string(), "10000");
+        for fine in ["0.0005", "1.0001", "2.1234"] {
+            let e = error(&GOOD.replace("points = 0.5", &format!("points = {fine}")));
+            assert_eq!(
+                (e.line, e.column, e.key.as_deref()),
+                (16, 10, Some("points")),
+                "{fine}: {e}"
+            );
+            assert!(
+                e.message
+                    .contains(&format!("thousandths of a point, and {fine} is finer")),
+                "{e}"
+            );
+        }
+        let finest = parse_file("good.toml", &GOOD.replace("points = 0.5", "points = 2.125"));
+        assert_eq!(finest.unwrap()[1].points.to_string(), "2.125");
         let e = error(&GOOD.replace("points = 0.5", "points = \"many\""));
         assert_eq!(e.line, 16, "{e}");
         let e = error(&GOOD.replace("name = \"second\"", "name = \"first\""));

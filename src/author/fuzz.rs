@@ -295,7 +295,7 @@ impl Runner<'_> {
                     .to_string(),
             ],
             section: format!("fuzzing (seed {})", config.seed),
-            points: 1.0,
+            points: crate::points::Points::whole(1),
             visibility: Visibility::Hidden,
             tags: vec!["fuzz".to_string()],
         };

@@ -142,7 +142,7 @@ pub fn head(setup: &Setup, request: &GenRequest) -> FileHead {
             },
         ],
         section: format!("random games (seed {})", request.seed),
-        points: 1.0,
+        points: crate::points::Points::whole(1),
         visibility: Visibility::Hidden,
         tags: vec!["generated".to_string()],
     }

@@ -163,7 +163,7 @@ impl Recorder {
                 self.setup.dialect.name
             )],
             section: "(fill in the handout section)".to_string(),
-            points: 1.0,
+            points: crate::points::Points::whole(1),
             visibility: Visibility::Visible,
             tags: Vec::new(),
         }

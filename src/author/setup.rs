@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::compare::CompareMode;
 use crate::error::{AuthorError, Error};
 use crate::games::{self, Dialect, Game, GameOptions, Reply, Session};
+use crate::points::Points;
 use crate::scenario::{HandoutDef, Scenario, Step, Visibility};
 
 /// What authoring works on.
@@ -156,7 +157,7 @@ impl Setup {
                 seed: Some(self.dialect.handout.to_string()),
                 section: None,
             },
-            points: 1.0,
+            points: Points::whole(1),
             partial_credit: false,
             group: None,
             visibility: Visibility::Hidden,

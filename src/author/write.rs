@@ -6,6 +6,7 @@
 use super::setup::{Invalid, Setup};
 use crate::error::Error;
 use crate::games::Protocol;
+use crate::points::Points;
 use crate::scenario::Visibility;
 
 /// Longest one-line answer still written in an inline step table.
@@ -18,7 +19,7 @@ pub struct FileHead {
     pub comments: Vec<String>,
     /// The handout section the scenarios exercise.
     pub section: String,
-    pub points: f64,
+    pub points: Points,
     pub visibility: Visibility,
     pub tags: Vec<String>,
 }
@@ -117,7 +118,7 @@ pub fn file_text(setup: &Setup, head: &FileHead, scenarios: &[ScenarioText]) -> 
         toml_string(setup.dialect.handout, false),
         toml_string(&head.section, false)
     ));
-    out.push_str(&format!("points = {}\n", number(head.points)));
+    out.push_str(&format!("points = {}\n", head.points));
     out.push_str(&format!(
         "visibility = {}\n",
         toml_string(head.visibility.as_str(), false)
@@ -200,15 +201,6 @@ fn string_array(items: &[String], multiline: bool) -> String {
     }
 }
 
-/// A whole number without a fraction (`1`), else as Rust prints it (`0.5`).
-fn number(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value}")
-    }
-}
-
 /// `text` as a TOML basic string. With `multiline`, text of several lines is written as a
 /// `"""` string whose lines are the text's own lines, as the bundled specs write boards.
 pub fn toml_string(text: &str, multiline: bool) -> String {
@@ -262,8 +254,8 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_written_plainly() {
-        assert_eq!(number(2.0), "2");
-        assert_eq!(number(0.5), "0.5");
+    fn points_are_written_plainly() {
+        assert_eq!(Points::whole(2).to_string(), "2");
+        assert_eq!(Points::exact(0.125).unwrap().to_string(), "0.125");
     }
 }

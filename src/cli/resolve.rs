@@ -10,12 +10,15 @@ use boardgrade::author::Setup;
 use boardgrade::error::{ClassError, FlagError, LookupError, ScenarioFileError};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::{self, GameOptions};
-use boardgrade::grade::{self, route::Routing, GradeConfig};
+use boardgrade::grade::pipeline::{self, Prepared};
+use boardgrade::grade::{GradeConfig, LoadError};
 use boardgrade::harness::RunConfig;
+use boardgrade::points::Points;
 use boardgrade::report::Style;
 use boardgrade::scenario::course::CoursePolicy;
 use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
+use boardgrade::verdict::MAX_POINTS;
 use boardgrade::Error;
 use clap::ColorChoice;
 
@@ -169,12 +172,15 @@ pub fn head(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
                 )
             })?;
     }
-    if !(args.points.is_finite() && args.points >= 0.0) {
-        return Err(
-            FlagError::value("--points", args.points, "expected a number of at least 0").into(),
-        );
-    }
-    head.points = args.points;
+    head.points = Points::exact(args.points)
+        .filter(|p| (Points::ZERO..=MAX_POINTS).contains(p))
+        .ok_or_else(|| {
+            FlagError::value(
+                "--points",
+                args.points,
+                format!("expected a number from 0 to {MAX_POINTS}, in thousandths of a point"),
+            )
+        })?;
     if let Some(section) = &args.section {
         head.section = section.clone();
     }
@@ -191,9 +197,7 @@ pub fn filter(args: &ScenarioFilter) -> Result<&ScenarioFilter, Error> {
             }
         }
         (None, Some(dialect)) => {
-            let known = games::REGISTRY
-                .iter()
-                .any(|g| g.dialects().iter().any(|d| d.name == dialect));
+            let known = games::REGISTRY.iter().any(|g| g.dialect(dialect).is_some());
             if !known {
                 let all: Vec<&str> = games::REGISTRY
                     .iter()
@@ -383,14 +387,32 @@ pub fn out_dir(path: &Path) -> Result<&Path, Error> {
 pub struct TestRun {
     /// Scenario files that did not load, reported before the run.
     pub invalid: Vec<ScenarioFileError>,
-    pub scenarios: Vec<Scenario>,
-    pub target: Target,
+    /// The program under test and the scenarios it answers.
+    pub subject: Subject,
     /// How reports name the program under test.
     pub target_name: String,
     pub config: RunConfig,
+    /// What the student should know before the run (a required name not defined, a
+    /// variant of the course the file answers better).
+    pub notes: Vec<String>,
 }
 
-/// The scenarios the paths and filters keep, and the program to run them against.
+/// What `test` runs against, and with which scenarios.
+pub enum Subject {
+    Runs {
+        target: Box<Target>,
+        scenarios: Vec<Scenario>,
+    },
+    /// A Python submission that does not load: nothing runs.
+    DoesNotLoad {
+        error: LoadError,
+        scenarios: Vec<Scenario>,
+    },
+}
+
+/// The scenarios the paths and filters keep, and the program to run them against: the
+/// reference engine, a command, or a Python submission taken through the pipeline a class
+/// run takes it through (probed, routed, launched).
 pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     if let Some(request) = args.reports.iter().find(|r| !r.format.is_test_report()) {
         return Err(FlagError::NotATestReport {
@@ -399,59 +421,82 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         .into());
     }
     let (loaded, scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
-    let (mut scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
+    let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
         eprintln!("boardgrade: note: {note}");
     }
     if scenarios.is_empty() && loaded.errors.is_empty() {
         return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
-    let target = match target(&args.target, &args.run, hidden_paths(&args.paths))? {
-        Some(target) => target,
-        None => reference(&args.run)?,
+    let config = run_config(&args.run);
+    let hidden = hidden_paths(&args.paths);
+    let (subject, target_name, notes) = match (&args.target.cmd, &args.target.python) {
+        (None, Some(file)) => submission(file, scenarios, &args.run, &config, hidden)?,
+        _ => {
+            // A command, or the reference engine when no program is named.
+            let target = match target(&args.target, &args.run, hidden)? {
+                Some(target) => target,
+                None => reference(&args.run)?,
+            };
+            let name = describe_target(&target);
+            let target = Box::new(target);
+            (Subject::Runs { target, scenarios }, name, Vec::new())
+        }
     };
-    if let (TargetSpec::Python(file), Some(python)) = (target.spec(), target.interpreter()) {
-        scenarios = one_dialect(scenarios, file, python)?;
-    }
     Ok(TestRun {
         invalid: loaded.errors,
-        scenarios,
-        target_name: describe_target(&target),
-        target,
-        config: run_config(&args.run),
+        subject,
+        target_name,
+        config,
+        notes,
     })
 }
 
-/// A submission answers one dialect: narrow the scenarios to it, by the names its code
-/// defines when they span several.
-fn one_dialect(
+/// A student's Python submission, prepared as `grade` prepares each one, with its name and
+/// what the student should know before the run.
+fn submission(
+    file: &Path,
     scenarios: Vec<Scenario>,
-    submission: &Path,
-    interpreter: &python::Interpreter,
-) -> Result<Vec<Scenario>, Error> {
-    let dialects = grade::dialects_of(&scenarios);
-    if dialects.len() <= 1 {
-        return Ok(scenarios);
-    }
-    let submission = grade::Submission {
-        id: String::new(),
-        path: submission.to_path_buf(),
+    run: &RunArgs,
+    config: &RunConfig,
+    hidden: Vec<PathBuf>,
+) -> Result<(Subject, String, Vec<String>), Error> {
+    let grading = GradeConfig {
+        jobs: config.jobs,
+        limits: config.limits.clone(),
+        interpreter: python::resolve(&python_candidate(&run.python_bin))?,
+        entry: None,
+        store: None,
+        resume: false,
+        sandbox: sandbox(run),
+        hidden,
+        runner: run.python_runner,
+        budget: None,
     };
-    let plans = grade::plan(&[submission], &scenarios, interpreter, None);
-    let routed = plans.first().map(|plan| match &plan.routing {
-        Routing::Graded(route) => Ok(route.dialect),
-        Routing::DoesNotLoad { dialect, .. } => Ok(*dialect),
-        Routing::NotGraded { why, .. } | Routing::GraderFailed { why } => Err(why.clone()),
-    });
-    match routed.unwrap_or_else(|| Err("nothing to test".into())) {
-        Ok(dialect) => Ok(scenarios
-            .into_iter()
-            .filter(|s| std::ptr::eq(s.dialect, dialect))
-            .collect()),
-        Err(why) => {
-            let mut dialects: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
-            dialects.dedup();
-            Err(ClassError::SeveralDialects { why, dialects }.into())
+    warn_exposed(grading.sandbox, &grading.hidden);
+    Ok(match pipeline::prepare(file, scenarios, &grading)? {
+        Prepared::Runs {
+            target,
+            scenarios,
+            route,
+        } => {
+            let mut notes = route.notes;
+            notes.extend(route.better.map(|better| {
+                let name = better.dialect.name;
+                format!(
+                    "your file {}: your course may use {name}; run `boardgrade test \
+                     --dialect {name} --python {}`",
+                    better.why,
+                    file.display()
+                )
+            }));
+            let name = describe_target(&target);
+            (Subject::Runs { target, scenarios }, name, notes)
         }
-    }
+        Prepared::DoesNotLoad { error, scenarios } => (
+            Subject::DoesNotLoad { error, scenarios },
+            file.display().to_string(),
+            Vec::new(),
+        ),
+    })
 }

@@ -1,13 +1,15 @@
 //! `boardgrade test`: the resolved run, its events to the terminal report, and the further
-//! reports written from the same run.
+//! reports written from the same run. A Python submission that does not load is one line:
+//! nothing runs.
 
+use boardgrade::grade::pipeline::not_loaded;
 use boardgrade::harness::run_all;
 use boardgrade::report::{reporter, test_files};
 use boardgrade::Error;
 
 use super::args::TestArgs;
 use super::exit::Status;
-use super::resolve;
+use super::resolve::{self, Subject};
 
 pub fn run(args: &TestArgs) -> Result<Status, Error> {
     let run = resolve::test_run(args)?;
@@ -21,26 +23,41 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
     for error in &run.invalid {
         report.invalid_file(error).map_err(io_error)?;
     }
+    for note in &run.notes {
+        eprintln!("boardgrade: note: {note}");
+    }
     let mut write_error = None;
-    let outcomes = run_all(
-        &run.scenarios,
-        &run.target,
-        &run.config,
-        &run.target_name,
-        &mut |event| {
-            if write_error.is_none() {
-                if let Err(e) = report.event(&event) {
-                    write_error = Some(e);
-                }
+    let outcomes = match &run.subject {
+        Subject::Runs { target, scenarios } => {
+            let outcomes = run_all(
+                scenarios,
+                target,
+                &run.config,
+                &run.target_name,
+                &mut |event| {
+                    if write_error.is_none() {
+                        if let Err(e) = report.event(&event) {
+                            write_error = Some(e);
+                        }
+                    }
+                },
+            );
+            for note in target.runner_notes() {
+                eprintln!("boardgrade: note: {note}");
             }
-        },
-    );
+            outcomes
+        }
+        Subject::DoesNotLoad { error, scenarios } => {
+            let outcomes = not_loaded(error, scenarios);
+            write_error = report
+                .does_not_load(&run.target_name, error, &outcomes)
+                .err();
+            outcomes
+        }
+    };
     test_files::write(&args.reports, &run.target_name, &outcomes, &run.invalid)?;
     if let Some(e) = write_error {
         return Err(io_error(e));
-    }
-    for note in run.target.runner_notes() {
-        eprintln!("boardgrade: note: {note}");
     }
     Ok(if !run.invalid.is_empty() {
         Status::Invalid

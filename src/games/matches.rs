@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::{Dialect, Game, OptionError, Response, Session, REGISTRY};
+use crate::points::Points;
 use crate::verdict::{Verdict, MAX_POINTS};
 
 /// A game's match play.
@@ -56,8 +57,8 @@ impl MatchDef {
     }
 
     /// The most a submission can earn: every award's points.
-    pub fn max_points(&self) -> f64 {
-        self.award.iter().fold(0.0, |total, a| total + a.points)
+    pub fn max_points(&self) -> Points {
+        self.award.iter().map(AwardDef::points).sum()
     }
 
     /// True when some award counts games by which side wins in theory.
@@ -82,6 +83,13 @@ pub struct AwardDef {
     pub min_win_rate: Option<f64>,
     /// Most counted games lost.
     pub max_losses: Option<u32>,
+}
+
+impl AwardDef {
+    /// The award's points, exact (a file's finer points are refused when it is read).
+    pub fn points(&self) -> Points {
+        Points::nearest(self.points)
+    }
 }
 
 /// Which of the submission's games an award counts.
@@ -137,10 +145,19 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
     }
     for (i, award) in def.award.iter().enumerate() {
         let key = |field: &str| format!("award[{i}].{field}");
-        if !(0.0..=MAX_POINTS).contains(&award.points) {
+        if !(0.0..=MAX_POINTS.as_f64()).contains(&award.points) {
             return Err(OptionError::new(
                 key("points"),
                 format!("points must be from 0 to {MAX_POINTS}"),
+            ));
+        }
+        if Points::exact(award.points).is_none() {
+            return Err(OptionError::new(
+                key("points"),
+                format!(
+                    "points are counted in thousandths of a point, and {} is finer",
+                    award.points
+                ),
             ));
         }
         if let Some(opponent) = award

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::mistake::{first_difference, Difference};
 use super::SubmissionResult;
 use crate::harness::Verdict;
+use crate::points::Points;
 
 /// One scenario across the class.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -55,9 +56,9 @@ pub struct ClassSummary {
     pub mean_score: f64,
     /// The largest maximum of the submissions (they differ when variants with different
     /// totals are graded together).
-    pub max_score: f64,
+    pub max_score: Points,
     /// The smallest maximum of the submissions.
-    pub min_max_score: f64,
+    pub min_max_score: Points,
     /// The mean of each submission's score over its own maximum (0 to 1).
     pub mean_share: f64,
     /// Most failed first.
@@ -176,24 +177,22 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
         mean_score: if graded.is_empty() {
             0.0
         } else {
-            graded.iter().map(|r| r.score).sum::<f64>() / graded.len() as f64
+            graded.iter().map(|r| r.score).sum::<Points>().as_f64() / graded.len() as f64
         },
-        max_score: results.iter().map(|r| r.max_score).fold(0.0, f64::max),
+        max_score: results
+            .iter()
+            .map(|r| r.max_score)
+            .max()
+            .unwrap_or_default(),
         min_max_score: results
             .iter()
             .map(|r| r.max_score)
-            .reduce(f64::min)
-            .unwrap_or(0.0),
+            .min()
+            .unwrap_or_default(),
         mean_share: if graded.is_empty() {
             0.0
         } else {
-            let share = |r: &&SubmissionResult| {
-                if r.max_score > 0.0 {
-                    r.score / r.max_score
-                } else {
-                    0.0
-                }
-            };
+            let share = |r: &&SubmissionResult| r.score.ratio(r.max_score);
             graded.iter().map(share).sum::<f64>() / graded.len() as f64
         },
         scenarios,
@@ -252,15 +251,15 @@ pub fn csv(results: &[SubmissionResult]) -> String {
         let mut row = vec![
             result.id.clone(),
             result.dialect.clone().unwrap_or_default(),
-            number(result.score),
-            number(result.max_score),
+            result.score.to_string(),
+            result.max_score.to_string(),
         ];
         row.extend(columns.iter().map(|((file, name), _)| {
             result
                 .scenarios
                 .iter()
                 .find(|o| &o.file == file && &o.name == name)
-                .map(|o| number(o.score))
+                .map(|o| o.score.to_string())
                 .unwrap_or_default()
         }));
         row.extend(standing.iter().map(|v| v.map(number).unwrap_or_default()));
@@ -278,14 +277,14 @@ pub fn gradebook(results: &[SubmissionResult], assignment: &str) -> String {
         let total = if r.needs_rerun {
             String::new()
         } else {
-            number(r.score)
+            r.score.to_string()
         };
         vec![r.id.clone(), total]
     });
     to_csv(std::iter::once(header).chain(rows))
 }
 
-/// A score to three decimals (partial credit makes long fractions).
+/// A number (a mean, a count of games won) to three decimals.
 pub fn round_score(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }

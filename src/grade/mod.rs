@@ -10,6 +10,7 @@ pub mod manifest;
 pub mod mistake;
 pub mod optional;
 pub mod partition;
+pub mod pipeline;
 pub mod probe;
 pub mod route;
 pub mod store;
@@ -23,10 +24,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox, Target, TargetSpec};
+use crate::execution::{Limits, PythonRunner, Sandbox};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
 use crate::harness::{run_one, scoring, Outcome, Summary};
+use crate::points::Points;
 use crate::scenario::Scenario;
 pub use enabled::{enabled, LeftOut};
 pub use optional::set_by_course;
@@ -87,8 +89,8 @@ pub struct SubmissionResult {
     /// The file graded, inside the submission.
     #[serde(default)]
     pub file: Option<String>,
-    pub score: f64,
-    pub max_score: f64,
+    pub score: Points,
+    pub max_score: Points,
     /// Why it could not be graded at all (no Python file, say); `None` when it was.
     pub error: Option<String>,
     /// The grader failed, not the submission (a harness or sandbox error): it is not
@@ -322,7 +324,7 @@ fn grade_with(
         path: plan.submission.path.display().to_string(),
         dialect: dialect.map(|d| d.name.to_string()),
         file: None,
-        score: 0.0,
+        score: Points::ZERO,
         max_score: mine.iter().map(|s| s.points).sum(),
         error: None,
         needs_rerun: false,
@@ -353,15 +355,10 @@ fn grade_with(
     };
     result.file = Some(route.file.clone());
     result.notes = route.notes.clone();
-    let target = Target::with_interpreter(
-        TargetSpec::Python(route.target.clone()),
-        Some(config.interpreter.clone()),
-    )
-    .map(|t| {
-        t.with_entry(route.entry.clone())
-            .with_sandbox(config.sandbox, config.hidden.clone())
-            .with_runner(config.runner)
-    });
+    result
+        .notes
+        .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
+    let target = pipeline::launch(route, config);
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);

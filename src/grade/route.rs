@@ -56,6 +56,27 @@ pub struct Route {
     pub entry: Option<String>,
     /// Required names the file does not define, with the closest it does.
     pub notes: Vec<String>,
+    /// A dialect of the same family, not among those graded, that the file answers better.
+    pub better: Option<BetterFit>,
+}
+
+/// A dialect of the graded one's family (its base, a variant of that base) that a file
+/// answers better than the one it is graded as: the course may use it.
+#[derive(Debug, Clone)]
+pub struct BetterFit {
+    pub dialect: &'static Dialect,
+    /// The names that tell them apart, as a clause: "defines `whos_the_winner`".
+    pub why: String,
+}
+
+impl BetterFit {
+    /// The note a class run gives: the variant, and why.
+    pub fn note(&self, file: &str, graded: &Dialect) -> String {
+        format!(
+            "{file} {}: the course may use {} (graded here as {})",
+            self.why, self.dialect.name, graded.name
+        )
+    }
 }
 
 /// True for files that hold tests rather than the solution.
@@ -222,12 +243,56 @@ pub fn route(
     let (target, entry) = target_of(submission, chosen, dialect);
     let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
     notes.extend(missing_names(dialect, chosen));
+    let better = better_fit(dialect, chosen)
+        .filter(|b| !dialects.iter().any(|d| std::ptr::eq(*d, b.dialect)));
     Routing::Graded(Route {
         dialect,
         file: chosen.relative.display().to_string(),
         target,
         entry,
         notes,
+        better,
+    })
+}
+
+/// The dialect of `graded`'s family that `chosen` answers in full where it does not answer
+/// `graded` in full, or answers asking for more names (a variant that adds a function).
+pub fn better_fit(graded: &'static Dialect, chosen: &Candidate) -> Option<BetterFit> {
+    let names = &chosen.definitions.names;
+    let defined = |n: &&str| names.iter().any(|m| m == *n);
+    let complete = |d: &Dialect| !d.defines.is_empty() && d.defines.iter().all(defined);
+    let graded_complete = complete(graded);
+    let better = variant::family(graded)
+        .into_iter()
+        .filter(|d| !std::ptr::eq(*d, graded) && complete(d))
+        .filter(|d| !graded_complete || d.defines.len() > graded.defines.len())
+        .max_by_key(|d| d.defines.len())?;
+    let quoted = |list: Vec<&str>| {
+        list.iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let extra: Vec<&str> = better
+        .defines
+        .iter()
+        .copied()
+        .filter(|n| !graded.defines.contains(n))
+        .collect();
+    let lacking: Vec<&str> = graded
+        .defines
+        .iter()
+        .copied()
+        .filter(|n| !defined(n) && !better.defines.contains(n))
+        .collect();
+    let why = if lacking.is_empty() {
+        format!("defines {}", quoted(extra))
+    } else {
+        format!("does not define {}", quoted(lacking))
+    };
+    Some(BetterFit {
+        dialect: better,
+        why,
     })
 }
 
@@ -270,7 +335,8 @@ fn not_graded(candidates: &[Candidate], dialects: &[&'static Dialect]) -> Routin
 
 /// What to copy and run for the chosen file: the file of a one-file submission; inside a
 /// folder, the file itself when it sits in the dialect's folder layout
-/// (`pychess/logic/chess_logic.py`, copied with its package), else its folder with the file
+/// (`pychess/logic/chess_logic.py`, copied with its package, also when the submission is
+/// the `pychess` folder), else its folder with the file
 /// as the entry.
 fn target_of(
     submission: &Submission,
@@ -281,7 +347,13 @@ fn target_of(
         return (submission.path.clone(), None);
     }
     let layout = Path::new(dialect.entry_file);
-    if layout.components().count() > 1 && chosen.relative.ends_with(layout) {
+    // The layout may begin with the submission folder itself (`pychess/` handed in whole).
+    let named = submission
+        .path
+        .file_name()
+        .map(|name| Path::new(name).join(&chosen.relative));
+    let in_layout = chosen.relative.ends_with(layout) || named.is_some_and(|n| n.ends_with(layout));
+    if layout.components().count() > 1 && in_layout {
         return (chosen.path.clone(), None);
     }
     let folder = chosen

@@ -14,6 +14,7 @@ use crate::compare::{
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
+use crate::points::Points;
 use crate::scenario::Scenario;
 
 /// Most lines of a step's output kept in a divergence.
@@ -183,10 +184,12 @@ pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Ou
     if verdict == Verdict::Pass {
         outcome.score = scenario.points;
     } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
-        outcome.score = scenario.points * judged.steps_matched as f64 / steps_total as f64;
+        outcome.score = scenario.points.share(judged.steps_matched, steps_total);
     }
     if verdict == Verdict::Presentation {
-        let credit = scenario.points * scenario.policy.presentation_credit();
+        let credit = scenario
+            .points
+            .scaled(scenario.policy.presentation_credit());
         outcome.score = outcome.score.max(credit);
     }
     Outcome {
@@ -211,7 +214,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         game: scenario.game.name().to_string(),
         dialect: scenario.dialect.name.to_string(),
         verdict,
-        score: 0.0,
+        score: Points::ZERO,
         // The maximum is the scenario's, whatever happened: an `error` scores none of it.
         max_score: scenario.points,
         first_divergence: None,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::CellDiff;
+use crate::points::Points;
 use crate::scenario::Visibility;
 pub use crate::verdict::Verdict;
 
@@ -40,8 +41,8 @@ pub struct Outcome {
     pub game: String,
     pub dialect: String,
     pub verdict: Verdict,
-    pub score: f64,
-    pub max_score: f64,
+    pub score: Points,
+    pub max_score: Points,
     pub first_divergence: Option<Divergence>,
     /// Steps (lines sent) whose output matched before the first divergence, of all steps.
     pub steps_matched: usize,

@@ -9,6 +9,7 @@ use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
 use crate::execution::{Ending, Execution, Layout, Limits, Target};
+use crate::points::Points;
 use crate::scenario::Scenario;
 
 /// What the harness tells its listener.
@@ -32,8 +33,8 @@ pub struct Summary {
     /// Scenarios that did not pass (errors included).
     pub failed: usize,
     pub errors: usize,
-    pub score: f64,
-    pub max_score: f64,
+    pub score: Points,
+    pub max_score: Points,
     pub verdicts: BTreeMap<String, usize>,
 }
 

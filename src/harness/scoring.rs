@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::outcome::Outcome;
+use crate::points::Points;
 
 /// In an all-or-nothing group, every scenario scores nothing unless all of the group's
 /// scenarios pass. A scenario in `error` did not pass: the group scores nothing until it is
@@ -17,7 +18,7 @@ pub fn apply_groups(outcomes: &mut [Outcome]) {
     for o in outcomes.iter_mut() {
         if let Some(group) = &o.group {
             if !group_passes[group] {
-                o.score = 0.0;
+                o.score = Points::ZERO;
             }
         }
     }
@@ -58,7 +59,7 @@ mod tests {
         apply_groups(&mut outcomes);
         assert_eq!(
             outcomes.iter().map(|o| o.score).collect::<Vec<_>>(),
-            [0.0, 0.0]
+            [Points::ZERO, Points::ZERO]
         );
         let mut outcomes = vec![
             outcome("a", Verdict::Pass, 2.0),
@@ -67,7 +68,7 @@ mod tests {
         apply_groups(&mut outcomes);
         assert_eq!(
             outcomes.iter().map(|o| o.score).collect::<Vec<_>>(),
-            [2.0, 2.0]
+            [Points::whole(2), Points::whole(2)]
         );
     }
 }

@@ -12,8 +12,10 @@ rm -f "$results/results.json"
 # The course's packages (requirements.txt beside this script) go into a virtual environment
 # every user can run, whose Python grades the submission; an install that fails is the
 # course's problem, so the submission is not gradable and costs no attempt.
+# The environment lives as long as this script: it is removed however the script ends.
 if [ -f "$here/requirements.txt" ]; then
-    venv="$(mktemp -d /tmp/boardgrade-python.XXXXXX)" && chmod 755 "$venv" &&
+    venv="$(mktemp -d /tmp/boardgrade-python.XXXXXX)" && trap 'rm -rf "$venv"' EXIT &&
+        chmod 755 "$venv" &&
         python3 -m venv "$venv" &&
         "$venv/bin/pip" install --no-cache-dir --quiet -r "$here/requirements.txt" >&2 &&
         chmod -R go+rX "$venv" || {

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::class_output::{notice, ClassOutput};
+use super::class_render::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
 use crate::compare::visible::{show_controls, show_name};
@@ -46,7 +46,7 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
     }
 
     fn line(&mut self, r: &SubmissionResult, resumed: bool) -> io::Result<()> {
-        let score = format!("{}/{}", number(r.score), number(r.max_score));
+        let score = format!("{}/{}", r.score, r.max_score);
         let state = match (&r.error, &r.does_not_load, r.passed()) {
             (Some(error), _, _) => self
                 .style
@@ -147,12 +147,12 @@ impl<O: Write, E: Write> ClassOutput for ClassReporter<O, E> {
 pub fn mean_score(s: &ClassSummary) -> String {
     let mean = number((s.mean_score * 100.0).round() / 100.0);
     if s.min_max_score == s.max_score {
-        format!("{mean}/{}", number(s.max_score))
+        format!("{mean}/{}", s.max_score)
     } else {
         format!(
             "{mean} (maxima {} to {}), mean share {}%",
-            number(s.min_max_score),
-            number(s.max_score),
+            s.min_max_score,
+            s.max_score,
             number((s.mean_share * 1000.0).round() / 10.0)
         )
     }

@@ -9,12 +9,12 @@ use std::fmt::Write as _;
 
 use super::details::details;
 use super::html::divergence_picture;
-use super::human::number;
 use super::markup::escape;
 use super::style::Style;
 use crate::grade::class::{ClassSummary, FailureGroup};
 use crate::grade::SubmissionResult;
 use crate::harness::{Outcome, Verdict};
+use crate::points::Points;
 
 /// Buckets of the score distribution, by tenths of the maximum (the last holds full marks).
 const BUCKETS: usize = 11;
@@ -70,12 +70,8 @@ fn verdict_span(v: Verdict) -> String {
     )
 }
 
-fn percent(part: f64, whole: f64) -> f64 {
-    if whole > 0.0 {
-        (100.0 * part / whole).clamp(0.0, 100.0)
-    } else {
-        0.0
-    }
+fn percent(part: Points, whole: Points) -> f64 {
+    (100.0 * part.ratio(whole)).clamp(0.0, 100.0)
 }
 
 /// A fragment identifier for a student's section.
@@ -220,8 +216,8 @@ fn student_table(out: &mut String, results: &[SubmissionResult]) {
             r##"<tr data-filter="{id}"><td><a href="#{anchor}">{id}</a></td><td class="num" data-value="{score}">{score}/{max}</td><td data-value="{share:.1}"><div class="bar score"><span style="width:{share:.1}%"></span></div></td><td class="num">{failed}</td><td class="num">{time:.1}</td><td>{state}</td></tr>"##,
             id = escape(&r.id),
             anchor = anchor(&r.id),
-            score = number(r.score),
-            max = number(r.max_score),
+            score = r.score,
+            max = r.max_score,
             failed = r.summary.failed,
             time = r.elapsed_ms as f64 / 1000.0,
         );
@@ -238,8 +234,8 @@ fn student_section(out: &mut String, r: &SubmissionResult) {
         escape(&r.id),
         escape(&scenario_names.join(" ")),
         escape(&r.id),
-        number(r.score),
-        number(r.max_score),
+        r.score,
+        r.max_score,
         escape(r.dialect.as_deref().unwrap_or("no dialect")),
         r.elapsed_ms as f64 / 1000.0
     );
@@ -256,8 +252,8 @@ fn student_section(out: &mut String, r: &SubmissionResult) {
                 r#"<tr><td>{}</td><td>{}</td><td class="num">{}/{}</td><td class="num">{:.2}</td></tr>"#,
                 escape(&o.name),
                 verdict_span(o.verdict),
-                number(o.score),
-                number(o.max_score),
+                o.score,
+                o.max_score,
                 o.duration_ms as f64 / 1000.0
             );
         }

@@ -8,10 +8,11 @@ use indicatif::ProgressBar;
 
 use super::class::ClassReporter;
 use super::class_files::Platform;
+use super::class_render::{notice, ClassOutput};
 use super::format::{self, ClassReport, Grader};
 use super::junit;
 use super::style::Style;
-use crate::compare::visible::{show_controls, show_name};
+use crate::compare::visible::show_name;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::GradeEvent;
 
@@ -41,13 +42,6 @@ impl GradeFormat {
     }
 }
 
-/// Renders a class run.
-pub trait ClassOutput {
-    fn event(&mut self, event: &ClassEvent<'_>) -> io::Result<()>;
-    /// The class, once every submission is graded and its files written.
-    fn finish(&mut self, graded: &Graded) -> io::Result<()>;
-}
-
 /// A reporter of `format`: results to `out`, notes to `err`, and, for people, progress on
 /// `progress`.
 pub fn class_reporter<'a, O: Write + 'a, E: Write + 'a>(
@@ -60,24 +54,6 @@ pub fn class_reporter<'a, O: Write + 'a, E: Write + 'a>(
     match format {
         GradeFormat::Human => Box::new(ClassReporter::new(out, err, progress, style)),
         _ => Box::new(DocumentReporter { format, out, err }),
-    }
-}
-
-/// What every format says on `err`: a member of the class folders skipped, a run cut short.
-pub(super) fn notice(err: &mut impl Write, event: &ClassEvent<'_>) -> io::Result<()> {
-    match event {
-        ClassEvent::Skipped(skipped) => writeln!(
-            err,
-            "skipped {}: {}",
-            show_name(&skipped.path.to_string()),
-            show_controls(&skipped.why.to_string())
-        ),
-        ClassEvent::Interrupted { graded, total } => writeln!(
-            err,
-            "interrupted: {graded} of {total} submission(s) graded and stored; grades.csv and \
-             the summary are written when a run finishes (run again with --resume)"
-        ),
-        ClassEvent::Grade(_) => Ok(()),
     }
 }
 

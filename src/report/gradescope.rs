@@ -19,10 +19,11 @@ use serde::Serialize;
 
 use super::details::details;
 use super::style::Style;
-use crate::grade::class::round_score;
+
 use crate::grade::leaderboard::{standings, Standing};
 use crate::grade::SubmissionResult;
 use crate::harness::Outcome;
+use crate::points::Points;
 use crate::scenario::Visibility;
 
 /// How each test's feedback is written.
@@ -54,7 +55,7 @@ pub struct Options {
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Results {
-    pub score: f64,
+    pub score: Points,
     /// Seconds.
     pub execution_time: f64,
     pub output: String,
@@ -72,8 +73,8 @@ pub struct Results {
 pub struct Test {
     pub number: String,
     pub name: String,
-    pub score: f64,
-    pub max_score: f64,
+    pub score: Points,
+    pub max_score: Points,
     pub status: &'static str,
     pub output: String,
     pub output_format: &'static str,
@@ -104,7 +105,7 @@ fn release_rank(v: Visibility) -> u8 {
 /// `passed` only when the verdict passed and the test earned all its points (a passing
 /// member of a failed all-or-nothing group scores nothing, so it did not pass).
 pub fn status(o: &Outcome) -> &'static str {
-    if o.verdict.passed() && o.score >= o.max_score - 1e-9 {
+    if o.verdict.passed() && o.score >= o.max_score {
         "passed"
     } else {
         "failed"
@@ -194,13 +195,11 @@ fn summary(result: &SubmissionResult, note: &str) -> String {
         ));
     } else if !visible.is_empty() {
         let passed = visible.iter().filter(|o| status(o) == "passed").count();
-        let score: f64 = visible.iter().map(|o| o.score).sum();
-        let max: f64 = visible.iter().map(|o| o.max_score).sum();
+        let score: Points = visible.iter().map(|o| o.score).sum();
+        let max: Points = visible.iter().map(|o| o.max_score).sum();
         lines.push(format!(
-            "Tests shown now: {passed} of {} passed, {}/{} of their points.",
+            "Tests shown now: {passed} of {} passed, {score}/{max} of their points.",
             visible.len(),
-            round_score(score),
-            round_score(max)
         ));
     }
     let mut messages: Vec<&str> = Vec::new();
@@ -244,8 +243,8 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
         results.tests.push(Test {
             number: "1".to_string(),
             name: "Your code loads".to_string(),
-            score: 0.0,
-            max_score: round_score(result.max_score),
+            score: Points::ZERO,
+            max_score: result.max_score,
             status: "failed",
             output: format!("Your code does not load, so no test could run: {load}"),
             output_format: "text",
@@ -263,8 +262,8 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
         .map(|(o, number)| Test {
             number,
             name: name(o),
-            score: round_score(o.score),
-            max_score: round_score(o.max_score),
+            score: o.score,
+            max_score: o.max_score,
             status: status(o),
             output: test_output(o, options.format),
             output_format: options.format.as_str(),
@@ -274,7 +273,7 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
         })
         .collect();
     Results {
-        score: round_score(result.score),
+        score: result.score,
         execution_time: result.elapsed_ms as f64 / 1000.0,
         output: summary(result, &options.note),
         output_format: "text",
@@ -293,8 +292,8 @@ pub fn not_graded(output: String, staff_note: Option<(&str, String)>) -> Results
         .map(|(name, output)| Test {
             number: "0".to_string(),
             name: name.to_string(),
-            score: 0.0,
-            max_score: 0.0,
+            score: Points::ZERO,
+            max_score: Points::ZERO,
             status: "failed",
             output,
             output_format: "text",
@@ -304,7 +303,7 @@ pub fn not_graded(output: String, staff_note: Option<(&str, String)>) -> Results
         })
         .collect();
     Results {
-        score: 0.0,
+        score: Points::ZERO,
         execution_time: 0.0,
         output,
         output_format: "text",

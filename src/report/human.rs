@@ -6,6 +6,7 @@ use super::details::details;
 use super::style::Style;
 use super::Reporter;
 use crate::error::ScenarioFileError;
+use crate::grade::LoadError;
 use crate::harness::{Event, Outcome, Summary, Verdict};
 
 pub struct HumanReporter<W: Write> {
@@ -61,10 +62,7 @@ impl<W: Write> HumanReporter<W> {
         };
         let line = format!(
             "{} passed, {} failed{breakdown}; score {}/{}",
-            s.passed,
-            s.failed,
-            number(s.score),
-            number(s.max_score)
+            s.passed, s.failed, s.score, s.max_score
         );
         let line = if s.all_passed() {
             self.style.green(&line)
@@ -91,6 +89,24 @@ impl<W: Write> Reporter for HumanReporter<W> {
             Event::Finished { outcome, .. } => self.outcome(outcome),
             Event::Done { summary, .. } => self.summary(summary),
         }?;
+        self.out.flush()
+    }
+
+    fn does_not_load(
+        &mut self,
+        _: &str,
+        error: &LoadError,
+        outcomes: &[Outcome],
+    ) -> io::Result<()> {
+        let summary = Summary::of(outcomes);
+        writeln!(
+            self.out,
+            "{} {error} (none of the {} scenario(s) ran; score {}/{})",
+            self.style.red("DOES NOT LOAD"),
+            outcomes.len(),
+            summary.score,
+            summary.max_score
+        )?;
         self.out.flush()
     }
 }

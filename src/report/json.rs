@@ -5,7 +5,8 @@ use std::io::{self, Write};
 use super::format::{self, TestReport};
 use super::Reporter;
 use crate::error::ScenarioFileError;
-use crate::harness::Event;
+use crate::grade::LoadError;
+use crate::harness::{Event, Outcome};
 
 pub struct JsonReporter<W: Write> {
     out: W,
@@ -23,6 +24,14 @@ impl<W: Write> JsonReporter<W> {
     }
 }
 
+impl<W: Write> JsonReporter<W> {
+    fn write(&mut self, outcomes: &[Outcome]) -> io::Result<()> {
+        let document = TestReport::new(&self.target, outcomes, &self.invalid);
+        self.out.write_all(&format::encode(&document))?;
+        self.out.flush()
+    }
+}
+
 impl<W: Write> Reporter for JsonReporter<W> {
     fn invalid_file(&mut self, e: &ScenarioFileError) -> io::Result<()> {
         self.invalid.push(e.clone());
@@ -33,12 +42,19 @@ impl<W: Write> Reporter for JsonReporter<W> {
         match event {
             Event::Started { target, .. } => self.target = target.to_string(),
             Event::Finished { .. } => {}
-            Event::Done { outcomes, .. } => {
-                let document = TestReport::new(&self.target, outcomes, &self.invalid);
-                self.out.write_all(&format::encode(&document))?;
-                self.out.flush()?;
-            }
+            Event::Done { outcomes, .. } => self.write(outcomes)?,
         }
         Ok(())
+    }
+
+    fn does_not_load(
+        &mut self,
+        target: &str,
+        _: &LoadError,
+        outcomes: &[Outcome],
+    ) -> io::Result<()> {
+        // Each outcome's detail names the load error.
+        self.target = target.to_string();
+        self.write(outcomes)
     }
 }

@@ -6,6 +6,7 @@ pub mod class;
 pub mod class_files;
 pub mod class_html;
 pub mod class_output;
+pub mod class_render;
 pub mod details;
 pub mod diff;
 pub mod format;
@@ -24,7 +25,8 @@ pub mod test_files;
 use std::io::{self, Write};
 
 use crate::error::ScenarioFileError;
-use crate::harness::Event;
+use crate::grade::LoadError;
+use crate::harness::{Event, Outcome};
 
 pub use style::Style;
 
@@ -33,6 +35,14 @@ pub trait Reporter {
     /// A scenario file that could not be loaded (reported before the run).
     fn invalid_file(&mut self, error: &ScenarioFileError) -> io::Result<()>;
     fn event(&mut self, event: &Event<'_>) -> io::Result<()>;
+    /// The program under test, `target`, does not load: none of its scenarios ran, and
+    /// `outcomes` (each not run, scored 0) stand for them.
+    fn does_not_load(
+        &mut self,
+        target: &str,
+        error: &LoadError,
+        outcomes: &[Outcome],
+    ) -> io::Result<()>;
 }
 
 /// The output formats of `boardgrade test`.

@@ -17,6 +17,7 @@ use super::style::Style;
 use crate::grade::class::round_score;
 use crate::grade::SubmissionResult;
 use crate::harness::Outcome;
+use crate::points::Points;
 use crate::scenario::Visibility;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -35,8 +36,8 @@ pub struct Results {
 pub struct Test {
     pub name: String,
     pub description: String,
-    pub points: f64,
-    pub max_points: f64,
+    pub points: Points,
+    pub max_points: Points,
     pub message: String,
     pub output: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -87,8 +88,8 @@ fn test(o: &Outcome) -> Test {
     Test {
         name: o.name.clone(),
         description: o.section.clone().unwrap_or_default(),
-        points: round_score(o.score),
-        max_points: round_score(o.max_score),
+        points: o.score,
+        max_points: o.max_score,
         message,
         output,
         images,
@@ -108,11 +109,7 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
             tests: Vec::new(),
         };
     }
-    let score = if result.max_score > 0.0 {
-        (result.score / result.max_score).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let score = result.score.ratio(result.max_score).clamp(0.0, 1.0);
     let passed = result
         .scenarios
         .iter()
@@ -123,8 +120,8 @@ pub fn results(result: &SubmissionResult, note: &str) -> Results {
         None => format!(
             "{passed} of {} tests passed, {}/{} points.",
             result.scenarios.len(),
-            round_score(result.score),
-            round_score(result.max_score)
+            result.score,
+            result.max_score
         ),
     };
     Results {

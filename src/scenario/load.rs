@@ -11,6 +11,7 @@ use super::{battery, Scenario, Step};
 use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
+use crate::points::Points;
 use crate::policy::Policy;
 use crate::verdict::MAX_POINTS;
 
@@ -210,7 +211,7 @@ fn resolve(
     };
 
     let points = match pick(&entry.points, &defaults.points) {
-        Some(p) if !(0.0..=MAX_POINTS).contains(p.get_ref()) => {
+        Some(p) if !(0.0..=MAX_POINTS.as_f64()).contains(p.get_ref()) => {
             return Err(at(
                 p.span(),
                 "points",
@@ -220,8 +221,17 @@ fn resolve(
                 ),
             ))
         }
-        Some(p) => *p.get_ref(),
-        None => 1.0,
+        Some(p) => Points::exact(*p.get_ref()).ok_or_else(|| {
+            at(
+                p.span(),
+                "points",
+                format!(
+                    "points are counted in thousandths of a point, and {} is finer",
+                    p.get_ref()
+                ),
+            )
+        })?,
+        None => Points::whole(1),
     };
     let time_limit = match pick(&entry.time_limit, &defaults.time_limit) {
         Some(t) if !(*t.get_ref() > 0.0 && *t.get_ref() <= MAX_TIME_LIMIT_SECS) => {

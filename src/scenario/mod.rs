@@ -14,6 +14,7 @@ pub use model::{AwardDef, HandoutDef, MatchDef, MatchSide, Visibility};
 
 use crate::compare::CompareMode;
 use crate::games::{Dialect, Game, GameOptions};
+use crate::points::Points;
 use crate::policy::Policy;
 
 /// A scenario ready to run: every default applied, every name resolved.
@@ -27,7 +28,7 @@ pub struct Scenario {
     pub game: &'static dyn Game,
     pub dialect: &'static Dialect,
     pub handout: HandoutDef,
-    pub points: f64,
+    pub points: Points,
     /// Credit for the steps matched before the divergence.
     pub partial_credit: bool,
     /// All-or-nothing group.

@@ -167,6 +167,23 @@ pub fn of_dialect(dialect: &Dialect) -> Option<&'static Variant> {
         .find(|v| std::ptr::eq(v.dialect, dialect))
 }
 
+/// The dialects of `dialect`'s family: its base and every variant of that base known to the
+/// process, the bundled ones among them (read here when not yet read).
+pub fn family(dialect: &'static Dialect) -> Vec<&'static Dialect> {
+    static BUNDLED: std::sync::Once = std::sync::Once::new();
+    BUNDLED.call_once(|| {
+        for (file, text) in bundled() {
+            // A bundled variant whose name a course's own file took first stays the course's.
+            let _ = register(&file, &text);
+        }
+    });
+    let base = of_dialect(dialect).map_or(dialect, |v| v.base);
+    let variants = known().into_iter().filter(|v| std::ptr::eq(v.base, base));
+    std::iter::once(base)
+        .chain(variants.map(|v| v.dialect))
+        .collect()
+}
+
 /// Every variant read so far, in the order read.
 pub fn known() -> Vec<&'static Variant> {
     KNOWN.lock().unwrap_or_else(PoisonError::into_inner).clone()

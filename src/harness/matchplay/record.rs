@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::matches::{AwardDef, GameResult, MatchDef, MatchSide};
 use crate::harness::scoring::number;
+use crate::points::Points;
 
 /// Games won and lost against one opponent, in one colour, on one size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -20,7 +21,7 @@ pub struct Record {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AwardResult {
     pub description: String,
-    pub points: f64,
+    pub points: Points,
     pub met: bool,
     pub games: usize,
     pub won: usize,
@@ -81,12 +82,9 @@ impl MatchReport {
         }
     }
 
-    /// Points of the awards met (from +0.0: a float sum of nothing is -0.0).
-    pub fn score(&self) -> f64 {
-        self.awards
-            .iter()
-            .filter(|a| a.met)
-            .fold(0.0, |total, a| total + a.points)
+    /// Points of the awards met.
+    pub fn score(&self) -> Points {
+        self.awards.iter().filter(|a| a.met).map(|a| a.points).sum()
     }
 
     pub fn all_met(&self) -> bool {
@@ -128,7 +126,7 @@ impl MatchReport {
             out.push(format!(
                 "  {:<7} {:>4} pt(s)  {} (won {} of {}, lost {})",
                 if a.met { "met" } else { "not met" },
-                number(a.points),
+                a.points,
                 a.description,
                 a.won,
                 a.games,
@@ -183,7 +181,7 @@ fn judge_award(award: &AwardDef, games: &[GameResult]) -> AwardResult {
         .is_none_or(|most| !counted.is_empty() && lost <= most as usize);
     AwardResult {
         description: describe(award),
-        points: award.points,
+        points: award.points(),
         met: rate_ok && losses_ok,
         games: counted.len(),
         won,
@@ -273,7 +271,7 @@ mod tests {
         let report = MatchReport::new(&def, &games);
         let met: Vec<bool> = report.awards.iter().map(|a| a.met).collect();
         assert_eq!(met, [true, false, true, false]);
-        assert_eq!(report.score(), 4.0);
+        assert_eq!(report.score(), Points::whole(4));
         assert_eq!(report.lost_games.len(), 2);
         let text = report.lines().join("\n");
         assert!(

@@ -8,6 +8,7 @@ use super::{BOARDGRADE, SCHEMA_VERSION};
 use crate::grade::class::ClassSummary;
 use crate::grade::probe::LoadError;
 use crate::grade::{Skipped, SubmissionResult};
+use crate::points::Points;
 
 /// Every result of a class. The same for one run and for partitioned runs joined by
 /// `merge`, except `grader`, which only `grade --format json` writes.
@@ -64,9 +65,9 @@ pub struct SubmissionReport {
     /// The file graded, inside the submission.
     pub file: Option<String>,
     /// Points earned.
-    pub score: f64,
+    pub score: Points,
     /// Points there were to earn.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Why it could not be graded at all; none when it was.
     pub error: Option<String>,
     /// The grader failed, not the submission (a harness or sandbox error): not graded, its

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::harness::matchplay::MatchReport;
 use crate::harness::{Divergence, Outcome, Summary};
+use crate::points::Points;
 use crate::scenario::Visibility;
 use crate::verdict::Verdict;
 
@@ -26,9 +27,9 @@ pub struct ScenarioResult {
     /// The verdict: `pass`, or what went wrong.
     pub verdict: Verdict,
     /// Points earned.
-    pub score: f64,
+    pub score: Points,
     /// Points the scenario is worth.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Where the output first went wrong (none when it did not, or no output was compared).
     pub first_divergence: Option<Divergence>,
     /// Steps whose output matched before the first divergence.
@@ -110,9 +111,9 @@ pub struct Totals {
     /// Scenarios whose verdict is `error` (a harness or scenario problem).
     pub errors: usize,
     /// Points earned.
-    pub score: f64,
+    pub score: Points,
     /// Points there were to earn.
-    pub max_score: f64,
+    pub max_score: Points,
     /// How many scenarios got each verdict, by verdict.
     pub verdicts: BTreeMap<String, usize>,
 }

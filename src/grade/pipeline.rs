@@ -1,0 +1,120 @@
+//! One submission from its path to the program its scenarios run against: its files probed,
+//! the submission routed to a dialect by what its code defines (variants included), and its
+//! program launched under the run's conditions. A class run (`grade`) takes each of its
+//! submissions through here and a student's self-check (`test --python`) takes the student's
+//! own, so the student sees what the class run will: a file that does not load is one
+//! finding, a required name missing is named with the closest one defined, and a variant of
+//! the course the file answers better is suggested.
+
+use std::path::Path;
+
+use super::probe::LoadError;
+use super::route::{Route, Routing};
+use super::submission::Submission;
+use super::{plan, GradeConfig};
+use crate::error::{ClassError, Error};
+use crate::execution::{Target, TargetSpec};
+use crate::harness::judge::not_run_outcome;
+use crate::harness::Outcome;
+use crate::scenario::Scenario;
+use crate::verdict::Verdict;
+
+/// The program of a routed submission, launched as `config` says: its interpreter, sandbox
+/// (with the run's hidden paths out of sight) and runner.
+pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
+    let target = Target::with_interpreter(
+        TargetSpec::Python(route.target.clone()),
+        Some(config.interpreter.clone()),
+    )?;
+    Ok(target
+        .with_entry(route.entry.clone())
+        .with_sandbox(config.sandbox, config.hidden.clone())
+        .with_runner(config.runner))
+}
+
+/// A student's own submission, ready for its scenarios.
+pub enum Prepared {
+    /// Its program runs `scenarios`, those of the dialect it was routed to.
+    Runs {
+        target: Box<Target>,
+        scenarios: Vec<Scenario>,
+        route: Route,
+    },
+    /// The file it would run does not load (a syntax error, a missing module): no scenario
+    /// of its dialect runs, and each scores 0.
+    DoesNotLoad {
+        error: LoadError,
+        scenarios: Vec<Scenario>,
+    },
+}
+
+/// The submission at `path` (a file or a folder) probed and routed among the dialects of
+/// `scenarios` as a class run routes it, and its program launched; the scenarios kept are
+/// those of its dialect. A submission with nothing to grade, or that the grader could not
+/// look at, is an error that says why.
+pub fn prepare(
+    path: &Path,
+    scenarios: Vec<Scenario>,
+    config: &GradeConfig,
+) -> Result<Prepared, Error> {
+    if !path.exists() {
+        return Err(Error::path(path, "no such file or folder"));
+    }
+    let submission = Submission {
+        id: path.display().to_string(),
+        path: path.to_path_buf(),
+    };
+    let planned = plan(
+        std::slice::from_ref(&submission),
+        &scenarios,
+        &config.interpreter,
+        config.entry.as_deref(),
+    );
+    let routing = planned
+        .into_iter()
+        .next()
+        .map(|plan| plan.routing)
+        .ok_or(ClassError::NoScenarios { given: "paths" })?;
+    let (dialect, loads) = match routing {
+        Routing::Graded(route) => (route.dialect, Ok(route)),
+        Routing::DoesNotLoad { dialect, error } => (dialect, Err(error)),
+        Routing::NotGraded { why, .. } => return Err(not_graded(path, why, &scenarios)),
+        Routing::GraderFailed { why } => return Err(ClassError::GraderFailed { why }.into()),
+    };
+    let scenarios: Vec<Scenario> = scenarios
+        .into_iter()
+        .filter(|s| std::ptr::eq(s.dialect, dialect))
+        .collect();
+    Ok(match loads {
+        Ok(route) => Prepared::Runs {
+            target: Box::new(launch(&route, config)?),
+            scenarios,
+            route,
+        },
+        Err(error) => Prepared::DoesNotLoad { error, scenarios },
+    })
+}
+
+/// Why a submission has nothing to run: with scenarios of several dialects, that its code
+/// does not choose between them.
+fn not_graded(path: &Path, why: String, scenarios: &[Scenario]) -> Error {
+    let mut dialects: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
+    dialects.dedup();
+    if dialects.len() > 1 {
+        ClassError::SeveralDialects { why, dialects }.into()
+    } else {
+        Error::path(path, why)
+    }
+}
+
+/// The outcome of each of `scenarios` when the file does not load: none ran, each is the
+/// student's `crash` (the program would die as it starts), scored 0.
+pub fn not_loaded(error: &LoadError, scenarios: &[Scenario]) -> Vec<Outcome> {
+    scenarios
+        .iter()
+        .map(|s| Outcome {
+            verdict: Verdict::Crash,
+            ..not_run_outcome(s, format!("not run: the file does not load: {error}"))
+        })
+        .collect()
+}
