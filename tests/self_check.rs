@@ -48,7 +48,7 @@ fn does_not_load_once(text: &str, finding: &str) {
         "{stdout}"
     );
     assert!(
-        lines[0].contains("none of the 31 scenario(s) ran; score 0/33"),
+        lines[0].contains("none of the 35 scenario(s) ran; score 0/37"),
         "{stdout}"
     );
     assert!(!stdout.contains("CRASH"), "{stdout}");
@@ -111,7 +111,7 @@ fn a_file_that_does_not_load_is_a_failing_scenario_in_every_machine_report() {
     ]);
     assert_eq!(code, 1);
     let scenarios = report["scenarios"].as_array().unwrap();
-    assert_eq!(scenarios.len(), 31);
+    assert_eq!(scenarios.len(), 35);
     for scenario in scenarios {
         assert_eq!(scenario["verdict"], "crash", "{scenario:#}");
         assert_eq!(scenario["score"], 0.0);
