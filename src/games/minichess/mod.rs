@@ -17,6 +17,7 @@ mod board;
 mod chooser;
 pub mod dialect;
 mod eval;
+mod events;
 mod explain;
 mod game;
 pub mod matches;
@@ -45,7 +46,7 @@ use std::borrow::Cow;
 
 use crate::games::battery::Battery;
 use crate::games::matches::MatchPlay;
-use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response};
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response, RuleEvent};
 
 /// The game's name on the command line and in scenario files.
 pub const NAME: &str = "minichess";
@@ -97,6 +98,10 @@ impl Game for MiniChess {
     /// they follow or break (`slices`), what the battery's families judge.
     fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
         &["boards", "input", "printed", "steps", "captures"]
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        events::Event::ALL
     }
 
     fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {

@@ -3,6 +3,7 @@
 mod battery;
 pub mod csc110;
 pub mod engine;
+mod events;
 mod inputs;
 pub mod interface;
 mod policy;
@@ -14,7 +15,7 @@ use crate::games::battery::Battery;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
     bool_option, check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part,
-    PolicyRules, Protocol, Response, Session, NO_POLICY_RULES,
+    PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -94,6 +95,10 @@ impl Game for OneDChess {
     /// project5 only: a variant may rename the functions the battery calls.
     fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
         (dialect == "project5").then_some(&battery::OneDBattery as &dyn Battery)
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        events::Event::ALL
     }
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {

@@ -2,9 +2,11 @@
 //! variants: the names, tokens and messages come from an [`Interface`].
 
 use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
+use super::events::{self, Event};
 use super::inputs::{own_cells, refused_positions};
 use super::interface::{Interface, Printed, HANDOUT};
 use super::render::{list_repr, render};
+use crate::games::rule_events::EventLog;
 use crate::games::{Part, Reply, Response, Session};
 
 /// The handout's words on the wire: scenarios send these whatever a variant calls them.
@@ -203,6 +205,8 @@ pub struct Project5 {
     refused: bool,
     /// Whether `is_game_over` prints the message and the board in the other order.
     reversed: bool,
+    /// The rule events reached, when counted.
+    events: EventLog<Event>,
 }
 
 /// A string as Python's `repr` writes it (tokens hold no quote or backslash).
@@ -225,6 +229,7 @@ impl Project5 {
             turn: Side::White,
             refused: false,
             reversed: false,
+            events: EventLog::default(),
         }
     }
 
@@ -257,20 +262,28 @@ impl Project5 {
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
             Command::IsValidMove(position, side) => {
+                let board = &self.board;
+                self.events
+                    .note_with(|| [events::of_validity(board, position, side)]);
                 Reply::new(truth(self.board.is_valid_move(position, side)))
             }
             Command::Move(position, direction, kind) => {
                 let mut after = self.board;
-                match kind {
+                let made = match kind {
                     Some(kind) => after.play_kind(position, direction, kind),
                     None => after.play(position, direction),
-                }
-                .map_err(|e| format!("InvalidMove: {e}"))?;
+                };
+                self.events.note_with(|| events::of_move(&made, direction));
+                made.map_err(|e| format!("InvalidMove: {e}"))?;
                 self.board = after;
                 self.turn = self.turn.opponent();
                 Reply::new("")
             }
-            Command::IsGameOver => self.game_over_reply(),
+            Command::IsGameOver => {
+                let board = &self.board;
+                self.events.note_with(|| [events::of_game_end(board)]);
+                self.game_over_reply()
+            }
             Command::WhosTheWinner => {
                 let tokens = &self.interface.tokens;
                 Reply::new(match self.board.winner() {
@@ -341,6 +354,14 @@ impl Session for Project5 {
 
     fn is_finished(&self) -> bool {
         false
+    }
+
+    fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
     }
 
     /// `create_board` first; then every move of the side to move, through `move` and

@@ -14,7 +14,7 @@ use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, PolicyRules, Protocol, Reply,
-    Session,
+    RuleEvent, Session,
 };
 
 static DIALECTS: &[Dialect] = &[Dialect {
@@ -55,6 +55,14 @@ impl Session for Program {
 
     fn is_finished(&self) -> bool {
         self.program.is_finished()
+    }
+
+    fn count_rule_events(&mut self) {
+        self.program.count_rule_events();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.program.take_rule_events()
     }
 
     /// The squares of the powns the player to move can move.
@@ -137,6 +145,10 @@ impl Game for PownChess {
     }
 
     /// One game per family, typed into the whole program.
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        super::events::Event::ALL
+    }
+
     fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
         (dialect == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
     }

@@ -8,6 +8,7 @@
 mod battery;
 mod board;
 mod dialect;
+mod events;
 mod lenient;
 mod messages;
 mod options;
