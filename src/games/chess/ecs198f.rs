@@ -146,9 +146,7 @@ impl Ecs198f {
             _ => reply,
         }
     }
-}
 
-impl Ecs198f {
     /// Counts the rule `mv` exercised in the game `before` it, and remembers it in the
     /// history when it was `played`.
     fn note(&mut self, before: &ChessLogic, mv: &str, played: bool) {
