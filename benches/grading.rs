@@ -8,22 +8,35 @@
 //!    (project5), a whole-program one (csc110) and chess;
 //! 2. one chess team's scenarios (all of specs/chess) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
-//! 4. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
-//!    default 200).
+//! 4. the loaded runner's cost per submission: 20 project5 submissions (its hidden
+//!    scenarios included: one runner serves them after the visible ones) at `--jobs 1`,
+//!    fork against fresh (`runner`);
+//! 5. a class of submissions times 40 scenarios, as wall time (`BENCH_CLASS` submissions,
+//!    default 200);
+//! 6. a class of 20 correct project5 submissions and four that hang (a module that sleeps
+//!    at import, an `is_game_over` that loops, a module that reads its input at import, an
+//!    import of one second: `tests/common/hangs.rs`) with `--jobs 2`, as wall time (the
+//!    target is under 60 s; `tests/hangs.rs` checks the grades).
 //!
 //! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
-//! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `class`).
+//! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `runner`, `class`,
+//! `hangs`).
 
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use boardgrade::execution::{python, Launch, Limits, PythonRunner, Sandbox, Target, TargetSpec};
+use boardgrade::execution::{
+    python, Launch, Limits, PythonRunner, Sandbox, StartCheck, Target, TargetSpec,
+};
 use boardgrade::grade::{self, GradeConfig, Submission};
 use boardgrade::harness::{expectation, run_one};
 use boardgrade::scenario::sources;
-use boardgrade::scenario::Scenario;
+use boardgrade::scenario::{Scenario, Visibility};
+
+#[path = "../tests/common/hangs.rs"]
+mod hangs;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/one-d-chess/project5/one_d_chess.py";
@@ -245,6 +258,8 @@ fn grade_class(
         hidden: Vec::new(),
         runner,
         budget: None,
+        import_limit: Some(grade::DEFAULT_IMPORT_LIMIT),
+        start_check: StartCheck::new(),
     };
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});
@@ -283,8 +298,50 @@ fn main() {
     if wanted("jobs") {
         jobs_scaling(&interpreter, &scenarios, dir.path());
     }
+    if wanted("runner") {
+        runner_per_submission(&interpreter, &scenarios, dir.path());
+    }
     if wanted("class") {
         whole_class(&interpreter, dir.path());
+    }
+    if wanted("hangs") {
+        class_with_hangs(&interpreter, &scenarios, dir.path());
+    }
+}
+
+fn class_with_hangs(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
+    let class = hangs::write_class(&dir.join("hangs"), 20);
+    let found = grade::discover(&[class], &["one_d_chess.py"], None, false).expect("the class");
+    for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+        let wall = grade_class(&found.submissions, scenarios, interpreter, 2, runner);
+        println!(
+            "20 correct project5 submissions and 4 that hang x {} scenarios (--jobs 2, {}): {:.1} s wall",
+            scenarios.len(),
+            runner.as_str(),
+            wall.as_secs_f64()
+        );
+    }
+}
+
+fn runner_per_submission(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
+    let twenty = class(&dir.join("runner"), 20);
+    let hidden = scenarios
+        .iter()
+        .filter(|s| s.visibility == Visibility::Hidden)
+        .count();
+    for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+        let wall = median(
+            (0..3)
+                .map(|_| grade_class(&twenty, scenarios, interpreter, 1, runner))
+                .collect(),
+        );
+        println!(
+            "20 submissions x {} scenarios ({hidden} hidden), --jobs 1, {}: {:.2} s, {:.0} ms per submission (median of 3)",
+            scenarios.len(),
+            runner.as_str(),
+            wall.as_secs_f64(),
+            wall.as_secs_f64() * 1e3 / 20.0
+        );
     }
 }
 

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::compare::CompareMode;
+use crate::compare::{CompareMode, ExtraLines};
 
 /// The default of an option, and so its kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,12 +73,47 @@ pub const COMMON: &[PolicyOption] = &[
         about: "the share of a scenario's points earned by a `presentation` verdict (right content, other printing)",
     },
     PolicyOption {
+        key: EXTRA_LINES,
+        default: DefaultValue::Word("judged"),
+        choices: &["judged", "noted"],
+        about: "what a whole program's lines that the game never prints (a debug print) cost a scenario that does not set `extra_lines`: they fail it (`judged`), or are left out and noted (`noted`)",
+    },
+    PolicyOption {
         key: VARIANTS,
         default: DefaultValue::Words(&[]),
         choices: &[],
         about: "the course variants of a dialect (variant files among the specs) that `grade` routes submissions to, beside their base dialect",
     },
+    PolicyOption {
+        key: CODE_CHECKS,
+        default: DefaultValue::Words(&[CODE_CHECKS_HANDOUT]),
+        choices: CODE_CHECK_WORDS,
+        about: "the code checks graded, by rule: `handout` for those the bundled specs grade by default (what the handout says it grades), then any other rule to add; a list without `handout` grades only the rules it names, `[]` none",
+    },
 ];
+
+/// The key of the [`COMMON`] option that says which code checks are graded.
+pub const CODE_CHECKS: &str = "code_checks";
+/// The word of [`CODE_CHECKS`] for the checks graded by default.
+pub const CODE_CHECKS_HANDOUT: &str = "handout";
+/// The words [`CODE_CHECKS`] takes: `handout`, then every rule of a code check.
+pub const CODE_CHECK_WORDS: &[&str] = &[
+    CODE_CHECKS_HANDOUT,
+    "outside_functions",
+    "unchanged",
+    "string_literals",
+    "required",
+    "docstrings",
+    "header_comment",
+    "no_print",
+    "forbidden_imports",
+    "line_length",
+    "naming",
+    "no_global",
+];
+
+/// The key of the [`COMMON`] option that says what lines the game never prints cost.
+pub const EXTRA_LINES: &str = "extra_lines";
 
 /// The key of the [`COMMON`] option that enables variants for grading.
 pub const VARIANTS: &str = "variants";
@@ -148,6 +183,14 @@ impl Policy {
         match self.word("whitespace") {
             "trailing" => CompareMode::TrailingWhitespace,
             _ => CompareMode::Exact,
+        }
+    }
+
+    /// What lines the game never prints cost a scenario that does not say.
+    pub fn extra_lines(&self) -> ExtraLines {
+        match self.word(EXTRA_LINES) {
+            "noted" => ExtraLines::Noted,
+            _ => ExtraLines::Judged,
         }
     }
 

@@ -40,7 +40,7 @@ fn wrong_expectations_are_rewritten_in_place() {
         .arg(&file)
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("step 5 (`is_valid_move 6 BLACK`)"))
+        .stdout(predicate::str::contains("step 6 (`is_valid_move 6 BLACK`)"))
         .stdout(predicate::str::contains("    - False\n    + True"))
         .stdout(predicate::str::contains("would change 2 expectation(s)"));
     assert_eq!(
@@ -125,4 +125,84 @@ fn an_invalid_file_is_named_and_left_alone() {
         .stderr(predicate::str::contains("bad.toml:3:"))
         .stderr(predicate::str::contains("sned"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
+fn fill_writes_the_missing_expectations_and_openings() {
+    let text = r#"# comments stay
+game = "one-d-chess"
+dialect = "project5"
+
+[[scenario]]
+name = "calls"
+steps = [
+  { send = "set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi" },
+  # the handout's first assert
+  { send = "is_valid_move 1 BLACK" },
+  { send = "printable_board" },
+  { send = "is_valid_move 6 BLACK", expect = "True\n" },
+]
+
+[[scenario]]
+name = "a program's opening"
+dialect = "csc110"
+steps = [{ send = "2" }]
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fill.toml");
+    std::fs::write(&file, text).unwrap();
+    // Without --fill, a missing expectation is nothing to rewrite.
+    boardgrade()
+        .args(["bless", "--check"])
+        .arg(&file)
+        .assert()
+        .code(0);
+    boardgrade()
+        .args(["bless", "--check", "--fill"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("would change 5 expectation(s)"));
+    boardgrade()
+        .args(["bless", "--fill"])
+        .arg(&file)
+        .assert()
+        .code(0);
+    let filled = std::fs::read_to_string(&file).unwrap();
+    let expected = r#"# comments stay
+game = "one-d-chess"
+dialect = "project5"
+
+[[scenario]]
+name = "calls"
+steps = [
+  { send = "set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi", expect = "" },
+  # the handout's first assert
+  { send = "is_valid_move 1 BLACK", expect = "False\n" },
+  { send = "printable_board", expect = """
++-----------------------------------------------------+
+| WKi | WKn | WKn |     |     |     | BKn | BKn | BKi |
++-----------------------------------------------------+
+""" },
+  { send = "is_valid_move 6 BLACK", expect = "True\n" },
+]
+
+[[scenario]]
+name = "a program's opening"
+dialect = "csc110"
+opening = """
++-----------------------------------------------------+
+| WKi | WKn | WKn |     |     |     | BKn | BKn | BKi |
++-----------------------------------------------------+
+White enter index:
+"""
+steps = [{ send = "2", expect = "White enter direction (l or r):\n" }]
+"#;
+    assert_eq!(filled, expected);
+    boardgrade()
+        .args(["bless", "--check", "--fill"])
+        .arg(&file)
+        .assert()
+        .code(0);
+    boardgrade().arg("test").arg(&file).assert().code(0);
 }

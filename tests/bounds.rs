@@ -76,4 +76,13 @@ fn a_file_that_is_not_utf8_is_named_by_line_and_column() {
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("course.toml:3:3: "), "{said}");
     assert!(said.contains("line 3, column 3"), "{said}");
+
+    // A variant file beside them: named the same way, not skipped in silence.
+    std::fs::remove_file(specs.join("course.toml")).unwrap();
+    std::fs::write(specs.join("variant.toml"), b"# ok\n# caf\xe9\n").unwrap();
+    let output = boardgrade().arg("test").arg(&file).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("variant.toml:2:6: "), "{said}");
+    assert!(said.contains("line 2, column 6"), "{said}");
 }

@@ -50,21 +50,15 @@ fn fixture(name: &str) -> String {
 #[test]
 fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     let dir = tempfile::tempdir().unwrap();
-    let course = dir.path().join("course.toml");
-    std::fs::write(
-        &course,
-        "[chess.ecs198f]\ninvalid_move_answer = \"empty_or_message\"\n",
-    )
-    .unwrap();
-    let course = course.display().to_string();
-    // (course, team, passed, failed, score); every run is out of 67.5.
+    let course = course_file(dir.path(), "invalid_move_answer = \"empty_or_message\"");
+    // (course, team, passed, failed, score); every run is out of 68.5.
     for (policy, team, passed, failed, score) in [
-        (None, "correct", 71, 0, 67.5),
-        (None, "quirk-invalid-message", 25, 46, 25.0),
-        (Some(&course), "correct", 71, 0, 67.5),
-        (Some(&course), "quirk-invalid-message", 71, 0, 67.5),
+        (None, "correct", 72, 0, 68.5),
+        (None, "quirk-invalid-message", 26, 46, 26.0),
+        (Some(&course), "correct", 72, 0, 68.5),
+        (Some(&course), "quirk-invalid-message", 72, 0, 68.5),
         // A wrong notation for a move is still wrong, under either reading.
-        (Some(&course), "bug-castling-notation", 67, 4, 63.5),
+        (Some(&course), "bug-castling-notation", 68, 4, 64.5),
     ] {
         let submission = format!("{FIXTURES}/{team}/pychess");
         let mut args = vec![SCENARIOS, "--python", submission.as_str()];
@@ -74,9 +68,52 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 67.5),
+            (passed, failed, score, 68.5),
             "{policy:?} {team}"
         );
+    }
+}
+
+/// A course file for ecs198f holding `line`, in `dir`.
+fn course_file(dir: &Path, line: &str) -> String {
+    let course = dir.join(format!("course-{}.toml", line.len()));
+    std::fs::write(&course, format!("[chess.ecs198f]\n{line}\n")).unwrap();
+    course.display().to_string()
+}
+
+#[test]
+fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let stalemate_only = course_file(dir.path(), "draw_rules = \"stalemate_only\"");
+    let required = course_file(dir.path(), "draw_rules = \"required\"");
+    // (course, team: None for the reference, passed, failed, score); out of 68.5.
+    for (policy, team, passed, wrong, score) in [
+        (None, Some("correct"), 72, 0, 68.5),
+        (None, Some("quirk-draw-rules"), 72, 0, 68.5),
+        (Some(&stalemate_only), Some("correct"), 72, 0, 68.5),
+        (Some(&stalemate_only), Some("quirk-draw-rules"), 71, 1, 67.5),
+        (Some(&required), None, 72, 0, 68.5),
+        (Some(&required), Some("correct"), 71, 1, 67.5),
+        (Some(&required), Some("quirk-draw-rules"), 72, 0, 68.5),
+    ] {
+        let submission = team.map(|team| format!("{FIXTURES}/{team}/pychess"));
+        let mut args = vec![SCENARIOS];
+        if let Some(submission) = &submission {
+            args.extend(["--python", submission.as_str()]);
+        }
+        if let Some(policy) = policy {
+            args.extend(["--policy", policy.as_str()]);
+        }
+        let (_, report) = test_json(&args);
+        assert_eq!(
+            totals(&report),
+            (passed, wrong, score, 68.5),
+            "{policy:?} {team:?}"
+        );
+        if wrong == 1 {
+            let repetition = "a repetition ends the game only where the course requires draw rules";
+            assert_eq!(failed(&report), BTreeSet::from([repetition.to_string()]));
+        }
     }
 }
 
@@ -150,6 +187,7 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             &[
                 ("promotion.toml", "the handout's g7g8=Q: White promotes without capture"),
                 ("promotion.toml", "the handout's g7xh8=Q: White promotes with a capture"),
+                ("promotion.toml", "the handout's e7 to e8: a white pawn becomes a queen"),
                 ("promotion.toml", "Black promotes without capture"),
                 ("promotion.toml", "Black promotes with a capture"),
                 ("battery.toml", "rules: promotion"),
@@ -356,7 +394,7 @@ fn lenient_notation_accepts_an_upper_case_piece_letter() {
     // A rule scenario judges the position: the letter is a note there.
     let rules = scenario(
         &report,
-        "without draw_rules a repetition does not end the game",
+        "a repetition ends the game only where the course requires draw rules",
     );
     assert_eq!(rules["verdict"], "pass");
     let (_, report) = grade(
@@ -409,7 +447,10 @@ fn a_missing_class_stops_the_adapter_with_the_classes_found() {
     }
     boardgrade()
         .args(["test", &format!("{SCENARIOS}/start.toml"), "-q"])
-        .args(["--python", &fixture("bug-no-class")])
+        .args([
+            "--python",
+            &format!("{}/pychess/logic/chess_logic.py", fixture("bug-no-class")),
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
@@ -435,15 +476,21 @@ fn a_test_game_left_at_the_bottom_of_the_class_file_does_not_matter() {
 }
 
 #[test]
-fn a_folder_without_the_class_file_is_a_harness_error() {
-    let (code, report) = grade(&format!("{SCENARIOS}/start.toml"), Some("fixtures/chess"));
+fn a_folder_without_the_class_file_fails_each_scenario_naming_the_class() {
+    // Routed as `grade` routes it: its one file is graded, and the adapter names what is
+    // missing; the fault is the submission's.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("helpers.py"), "def helper():\n    pass\n").unwrap();
+    let folder = dir.path().display().to_string();
+    let (code, report) = grade(&format!("{SCENARIOS}/start.toml"), Some(&folder));
     assert_eq!(code, 1);
+    assert!(!scenarios(&report).is_empty());
     for s in scenarios(&report) {
-        assert_eq!(s["verdict"], "error");
-        let detail = s["detail"].as_str().unwrap();
+        assert_eq!(s["verdict"], "crash");
+        let stderr = s["stderr_tail"].as_str().unwrap();
         assert!(
-            detail.contains("fixtures/chess: no pychess/logic/chess_logic.py in this folder"),
-            "{detail}"
+            stderr.contains("helpers.py defines no class ChessLogic (classes defined there: none)"),
+            "{stderr}"
         );
     }
 }
@@ -493,7 +540,7 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 20);
+    assert_eq!(teams, 21);
 }
 
 #[test]

@@ -141,7 +141,7 @@ fn json_has_the_fields_of_the_design() {
         .find(|s| s["verdict"] == "wrong" && !s["file"].as_str().unwrap().ends_with("battery.toml"))
         .unwrap();
     let d = &failed["first_divergence"];
-    assert_eq!(d["step"], 4);
+    assert_eq!(d["step"], 5);
     assert_eq!(d["send"], "is_valid_move -1 BLACK");
     assert_eq!(d["expected"], "False\n");
     assert_eq!(d["actual"], "True\n");

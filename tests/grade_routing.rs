@@ -212,7 +212,7 @@ fn entry_keeps_a_submission_folder_one_submission() {
     assert_eq!(all.len(), 1, "{report:#}");
     assert_eq!(all[0]["id"], "alice");
     assert_eq!(all[0]["file"], "solution.py");
-    assert_eq!(all[0]["score"], 37.0);
+    assert_eq!(all[0]["score"], 40.0);
 }
 
 /// `(student, score, whether the stored result was reused)` per submission of a `--resume` run.

@@ -96,6 +96,49 @@ fn gradescope(submission: &Path, specs: &Path, out: &Path, extra: &[&str]) -> Va
     results
 }
 
+/// The boards drawn in a test's HTML feedback: the SVG its image's `data:` URL holds.
+fn picture(html: &str) -> Option<String> {
+    use base64::Engine as _;
+    const START: &str = "<img src=\"data:image/svg+xml;base64,";
+    let data = &html[html.find(START)? + START.len()..];
+    let data = &data[..data.find('"')?];
+    let svg = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .expect("base64");
+    Some(String::from_utf8(svg).expect("UTF-8"))
+}
+
+/// The text a browser shows for `html`: tags left out, character references decoded.
+fn text_of(html: &str) -> String {
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        rest = &rest[open..];
+        rest = &rest[rest.find('>').map_or(rest.len(), |end| end + 1)..];
+    }
+    text.push_str(rest);
+    [
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&quot;", "\""),
+        ("&#39;", "'"),
+        ("&apos;", "'"),
+        ("&#x27;", "'"),
+        ("&nbsp;", "\u{a0}"),
+        ("&amp;", "&"),
+    ]
+    .iter()
+    .fold(text, |text, (entity, plain)| text.replace(entity, plain))
+}
+
+/// `html` as a conservative sanitiser leaves it: the `ammonia` crate with its default
+/// rules (`p`, `pre` and `img` kept, a `data:` source dropped, other tags such as `svg`
+/// removed with their text kept, `style` and `script` dropped with their content).
+fn sanitised(html: &str) -> String {
+    ammonia::clean(html)
+}
+
 fn test<'a>(results: &'a Value, name: &str) -> &'a Value {
     results["tests"]
         .as_array()
@@ -165,7 +208,7 @@ fn every_visibility_follows_gradescopes_rules() {
     assert_eq!(released["visibility"], "after_due_date");
     let released_output = released["output"].as_str().unwrap();
     assert!(released_output.contains("first divergence at step 5"));
-    assert!(released_output.contains("<svg"), "{released_output}");
+    assert!(picture(released_output).is_some(), "{released_output}");
     assert_eq!(
         test(&results, "published start")["visibility"],
         "after_published"
@@ -249,18 +292,70 @@ fn a_failing_chess_scenario_shows_both_boards_with_the_differing_squares_marked(
     assert!(!failed.is_empty(), "{results:#}");
     let with_boards = failed
         .iter()
-        .find(|t| t["output"].as_str().unwrap().contains("<svg"))
+        .find(|t| picture(t["output"].as_str().unwrap()).is_some())
         .expect("a failed chess test with boards");
     let html = with_boards["output"].as_str().unwrap();
+    let svg = picture(html).unwrap();
     assert_eq!(with_boards["output_format"], "html");
     assert!(
-        html.matches("class=\"square differs\"").count() >= 2,
-        "{html}"
+        svg.matches("class=\"square differs\"").count() >= 2,
+        "{svg}"
     );
-    assert!(html.contains(">expected</text>") && html.contains(">your program</text>"));
+    assert!(svg.contains(">expected</text>") && svg.contains(">your program</text>"));
     // Chess pieces as glyphs, the diff below the picture.
-    assert!(html.contains('♙') || html.contains('♕'), "{html}");
-    assert!(html.find("<svg").unwrap() < html.find("<pre>").unwrap());
+    assert!(svg.contains('♙') || svg.contains('♕'), "{svg}");
+    assert!(html.find("<img").unwrap() < html.find("<pre>").unwrap());
+}
+
+#[test]
+fn sanitised_feedback_reads_in_full_and_its_pictures_vanish_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let chess = gradescope(
+        &root().join("fixtures/chess/ecs198f/bug-promotion-not-applied"),
+        &root().join("specs/chess/ecs198f"),
+        &dir.path().join("chess"),
+        &[],
+    );
+    let one_d = gradescope(
+        &root().join(BUGGY),
+        &specs(dir.path()),
+        &dir.path().join("one-d"),
+        &[],
+    );
+    let outputs: Vec<&str> = [&chess, &one_d]
+        .iter()
+        .flat_map(|results| results["tests"].as_array().unwrap())
+        .filter(|t| t["output_format"] == "html")
+        .map(|t| t["output"].as_str().unwrap())
+        .collect();
+    let with_pictures = outputs.iter().filter(|o| picture(o).is_some()).count();
+    assert!(with_pictures >= 2, "{outputs:#?}");
+    for html in outputs {
+        // Gradescope-like sanitising: the default rules of a conservative sanitiser.
+        let clean = sanitised(html);
+        assert!(
+            !clean.contains("data:") && !clean.contains("svg"),
+            "{clean}"
+        );
+        // Everything the feedback says in text is still there, and nothing more: no label,
+        // piece or caption of a picture is left behind as stray text.
+        let without_pictures = match html.find("<img") {
+            Some(start) => {
+                let end = start + html[start..].find('>').unwrap() + 1;
+                format!("{}{}", &html[..start], &html[end..])
+            }
+            None => html.to_string(),
+        };
+        assert_eq!(text_of(&clean), text_of(&without_pictures), "{html}");
+        // The text diff is whole, in its own preformatted block.
+        let pre = |h: &str| {
+            let start = h.find("<pre>").map(|i| i + 5)?;
+            Some(text_of(&h[start..start + h[start..].find("</pre>")?]))
+        };
+        if let Some(diff) = pre(html) {
+            assert_eq!(pre(&clean), Some(diff));
+        }
+    }
 }
 
 /// (student, fixture) of the chooser class, strongest first by the match results.
@@ -354,7 +449,7 @@ fn a_minichess_chooser_that_returns_another_board_is_drawn_on_its_n_by_n_board()
         &[],
     );
     let drawn = test(&results, "returns one of the boards from the 3x3 start");
-    let html = drawn["output"].as_str().unwrap();
+    let html = &picture(drawn["output"].as_str().unwrap()).expect("the boards are drawn");
     assert_eq!(drawn["status"], "failed");
     // Two 3 x 3 boards, pawns as glyphs, the squares that differ marked.
     assert_eq!(html.matches("<title>(").count(), 18, "{html}");

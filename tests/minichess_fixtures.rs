@@ -95,6 +95,8 @@ const NO_MOVE: &str = "move_maker: a position with no move answers an empty list
 const UNCHANGED: &str = "move_maker: leaves the board it was given unchanged";
 const FAR_ROW: &str = "move_maker: a pawn one step from the far row";
 const START_3: &str = "move_maker: 3x3 start, both colours";
+const HANDOUT_CHOOSER: &str =
+    "move_chooser: the handout's example, the one board that does not lose";
 const CHOOSER_ONE: &str = "move_chooser: a list of one board returns that board";
 const CHOOSER_3X3: &str = "move_chooser: returns one of the boards from the 3x3 start";
 const CHOOSER_4X4: &str = "move_chooser: returns one of the boards for black on 4x4";
@@ -280,8 +282,14 @@ fn a_chooser_that_prints_returns_none() {
 
 #[test]
 fn a_random_chooser_is_legal_but_scores_lower_on_strength() {
+    // Every move it returns is legal; the handout's example alone asks for the one board of
+    // three that does not lose, which a random pick returns one time in three.
     let legal = grade(&fixture("random-chooser.py"), &STEP_SPECS);
-    assert_eq!(failures(&legal), Vec::<&str>::new());
+    let failed = failures(&legal);
+    assert!(
+        failed.is_empty() || failed == [HANDOUT_CHOOSER],
+        "{failed:?}"
+    );
     let random = grade(&fixture("random-chooser.py"), &[MATCH_SPEC]);
     let sensible = grade(&fixture("prog67.py"), &[MATCH_SPEC]);
     let (verdict, random_score) = random.values().next().unwrap().clone();
@@ -293,6 +301,22 @@ fn a_random_chooser_is_legal_but_scores_lower_on_strength() {
         random_score < sensible_score,
         "{random_score} vs {sensible_score}"
     );
+}
+
+#[test]
+fn the_handout_chooser_example_accepts_only_the_board_that_does_not_lose() {
+    // The example's list is handed over as the handout shows it: the first board is the one
+    // that does not lose, the other two lose against perfect play.
+    let source = std::fs::read_to_string(fixture("random-chooser.py")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (pick, verdict) in [(0, "pass"), (1, "wrong"), (2, "wrong")] {
+        let chooser = source.replace("random.choice(mlist)", &format!("mlist[{pick}]"));
+        assert_ne!(chooser, source);
+        let path = dir.path().join(format!("prog67_{pick}.py"));
+        std::fs::write(&path, chooser).unwrap();
+        let results = grade(path.to_str().unwrap(), &[STEP_SPECS[0]]);
+        assert_eq!(results[HANDOUT_CHOOSER].0, verdict, "mlist[{pick}]");
+    }
 }
 
 #[test]

@@ -28,6 +28,7 @@ fn correct_and_quirky_project5_submissions_pass() {
         "quirk-returns-board.py",
         "quirk-toplevel-prints.py",
         "quirk-winner-message-only.py",
+        "quirk-prints-board.py",
     ] {
         let (code, report) = grade(PROJECT5, &format!("project5/{fixture}"));
         assert_eq!(failures(&report), vec![], "{fixture}");
@@ -36,37 +37,118 @@ fn correct_and_quirky_project5_submissions_pass() {
     }
 }
 
+/// The totals of `fixture` graded by the project5 specs under a course file holding `line`
+/// (none when empty); every run is out of 40 (3 of them the style guide's code checks, 4 the
+/// rule battery's families).
+fn project5_totals(line: &str, fixture: &str) -> (u64, u64, f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, format!("[one-d-chess.project5]\n{line}\n")).unwrap();
+    let course = course.display().to_string();
+    let fixture = format!("fixtures/one-d-chess/project5/{fixture}");
+    let mut args = vec![PROJECT5, "--python", fixture.as_str()];
+    if !line.is_empty() {
+        args.extend(["--policy", course.as_str()]);
+    }
+    totals(&test_json(&args).1)
+}
+
 #[test]
 fn the_order_of_the_winner_and_the_board_is_a_course_option() {
-    let board_first = "fixtures/one-d-chess/project5/quirk-board-then-winner.py";
-    let handout = "fixtures/one-d-chess/project5/one_d_chess.py";
-    let dir = tempfile::tempdir().unwrap();
-    let strict = dir.path().join("course.toml");
-    std::fs::write(
-        &strict,
-        "[one-d-chess.project5]\ngame_over_order = \"handout\"\n",
-    )
-    .unwrap();
-    let strict = strict.display().to_string();
-    // (policy, fixture, passed, failed, score); every run is out of 37 (the rule battery's
-    // game-over family judges the order too).
-    for (policy, fixture, passed, failed, score) in [
-        (None, handout, 35, 0, 37.0),
-        (None, board_first, 35, 0, 37.0),
-        (Some(&strict), handout, 35, 0, 37.0),
-        (Some(&strict), board_first, 33, 2, 33.0),
+    let handout = "game_over_order = \"handout\"";
+    // The rule battery's game-over family judges the order too: the board first fails it.
+    for (line, fixture, passed, failed, score) in [
+        ("", "one_d_chess.py", 38, 0, 40.0),
+        ("", "quirk-board-then-winner.py", 38, 0, 40.0),
+        (handout, "one_d_chess.py", 38, 0, 40.0),
+        (handout, "quirk-board-then-winner.py", 36, 2, 36.0),
     ] {
-        let mut args = vec![PROJECT5, "--python", fixture];
-        if let Some(policy) = policy {
-            args.extend(["--policy", policy.as_str()]);
-        }
-        let (_, report) = test_json(&args);
         assert_eq!(
-            totals(&report),
-            (passed, failed, score, 37.0),
-            "{policy:?} {fixture}"
+            project5_totals(line, fixture),
+            (passed, failed, score, 40.0),
+            "{line} {fixture}"
         );
     }
+}
+
+#[test]
+fn printable_board_returns_or_prints_as_the_course_reads_it() {
+    let returns = "printable_board = \"return\"";
+    let prints = "printable_board = \"print\"";
+    for (line, fixture, passed, failed, score) in [
+        ("", "one_d_chess.py", 38, 0, 40.0),
+        ("", "quirk-prints-board.py", 38, 0, 40.0),
+        (returns, "one_d_chess.py", 38, 0, 40.0),
+        (returns, "quirk-prints-board.py", 36, 2, 38.0),
+        (prints, "one_d_chess.py", 36, 2, 38.0),
+        (prints, "quirk-prints-board.py", 38, 0, 40.0),
+    ] {
+        assert_eq!(
+            project5_totals(line, fixture),
+            (passed, failed, score, 40.0),
+            "{line} {fixture}"
+        );
+    }
+}
+
+#[test]
+fn a_debug_print_in_a_csc110_program_fails_the_scenarios_about_printing_only() {
+    let debug = "fixtures/one-d-chess/csc110/bug-debug-print.py";
+    let (_, report) = test_json(&[CSC110, "--python", debug]);
+    assert_eq!(totals(&report), (15, 3, 18.0, 22.0));
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "code: string literals only where the handout allows them",
+            "the program prints the game and nothing else",
+            "invalid moves prompt the same player again, silently",
+        ]
+    );
+    let game = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "first moves: the turn passes after each valid move")
+        .unwrap();
+    assert_eq!(game["verdict"], "pass");
+    assert!(
+        game["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("printed 2 line(s) the game never prints: `checking 2 White`"),
+        "{game}"
+    );
+    // A course that judges every line in every scenario.
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "[one-d-chess.csc110]\nextra_lines = \"judged\"\n").unwrap();
+    let (_, report) = test_json(&[
+        CSC110,
+        "--python",
+        debug,
+        "--policy",
+        course.to_str().unwrap(),
+    ]);
+    assert_eq!(totals(&report), (7, 11, 7.0, 22.0));
+    // A board printed twice is no stray line: it fails wherever boards are printed.
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/csc110/chess.py").unwrap();
+    let twice = dir.path().join("chess.py");
+    let doubled = correct.replacen(
+        "    print(border)\n",
+        "    print(border)\n    print(border)\n",
+        1,
+    );
+    assert_ne!(doubled, correct);
+    std::fs::write(&twice, doubled).unwrap();
+    let (_, report) = test_json(&[CSC110, "--python", twice.to_str().unwrap()]);
+    let game = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "first moves: the turn passes after each valid move")
+        .unwrap();
+    assert_ne!(game["verdict"], "pass", "{game}");
 }
 
 #[test]
@@ -82,14 +164,14 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         "project5/bug-negative-index.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        4,
+        5,
         &[],
     ),
     (
         "project5/bug-any-piece-valid.py",
         "is_valid_move: the handout's asserts",
         "wrong",
-        2,
+        3,
         &[],
     ),
     (
@@ -136,17 +218,10 @@ const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
         &["cell 3: empty>\"   \""],
     ),
     (
-        "project5/bug-print-not-return.py",
-        "printable_board returns the starting board",
-        "wrong",
-        2,
-        &[],
-    ),
-    (
         "project5/bug-winner-message.py",
         "is_game_over: the handout's game, White wins",
         "wrong",
-        20,
+        30,
         &[],
     ),
     (
@@ -234,7 +309,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
     (
         "bug-negative-index.py",
         &[
-            ("is_valid_move: the handout's asserts", 4),
+            ("is_valid_move: the handout's asserts", 5),
             ("is_valid_move: a negative index is off the board", 2),
             // The rule battery: `is_valid_move -9 WHITE` on a set-up board.
             ("rules: valid move", 9),
@@ -264,9 +339,9 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         // Raises at every `move`: each move scenario fails at its first `move`.
         "bug-move-raises.py",
         &[
-            ("move: the handout's test cases", 3),
+            ("move: the handout's test cases", 4),
             ("move: dispatches knights and kings", 2),
-            ("move: the handout's game of \"Game over\", White wins", 3),
+            ("move: the handout's game of \"Game over\", White wins", 4),
             ("move, move_king and move_knight print nothing", 2),
             ("random game 1 of seed 2026", 3),
             ("random game 2 of seed 2026", 2),
@@ -293,16 +368,9 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         ],
     ),
     (
-        "bug-print-not-return.py",
-        &[
-            ("printable_board returns the starting board", 2),
-            ("printable_board draws any position", 2),
-        ],
-    ),
-    (
         "bug-winner-message.py",
         &[
-            ("is_game_over: the handout's game, White wins", 20),
+            ("is_game_over: the handout's game, White wins", 30),
             ("rules: game over", 2),
         ],
     ),
@@ -310,7 +378,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         // Prints too little: charged to the is_game_over step, never to the next command.
         "bug-game-over-silent.py",
         &[
-            ("is_game_over: the handout's game, White wins", 20),
+            ("is_game_over: the handout's game, White wins", 30),
             ("is_game_over: Black wins", 9),
             (
                 "is_game_over: a knight that takes its own king loses the game",
@@ -391,7 +459,7 @@ fn the_human_report_names_step_command_and_cells() {
         .code(1)
         .stdout(predicate::str::contains("WRONG"))
         .stdout(predicate::str::contains(
-            "first divergence at step 5 (line 55): sent `board`",
+            "first divergence at step 5 (line 74): sent `board`",
         ))
         .stdout(predicate::str::contains(
             "after: set_board WKi WKn WKn EMPTY EMPTY EMPTY BKn BKn BKi; move_king 0 RIGHT; move_king 1 RIGHT; move_king 2 LEFT",

@@ -18,7 +18,6 @@ fn correct_scripts_pass_under_either_naming() {
     // its own colour, so its bug can never show and it must pass too.
     for fixture in [
         "pown-chess.py",
-        "pown-chess-variant.py",
         "bug-own-piece.py",
         "quirk-readline-loop.py",
     ] {
@@ -26,6 +25,20 @@ fn correct_scripts_pass_under_either_naming() {
         assert_eq!(failures(&report), vec![], "{fixture}");
         assert_eq!(code, 0);
     }
+    // Its own names for the board and its display play every game right; the handout's
+    // "you MUST define and use" display_board() and game_board cost the two code checks.
+    let (code, report) = grade(SPECS, "pown-chess-variant.py");
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "code: display_board and moves_remaining defined and used",
+            "code: one game_board dictionary"
+        ]
+    );
+    let (_, _, score, max) = totals(&report);
+    assert_eq!(max - score, 2.0);
+    assert_eq!(code, 1);
 }
 
 #[test]
@@ -38,7 +51,8 @@ fn a_title_before_the_board_costs_the_opening_scenario_only() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| s["verdict"] == "pass")
+        // The code checks read the code: they see no output to note.
+        .filter(|s| s["verdict"] == "pass" && !s["tags"].to_string().contains("\"code\""))
         .all(|s| s["notes"].to_string().contains("`*** POWN CHESS ***`"));
     assert!(noted, "{report:#}");
 }
@@ -67,7 +81,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{report:#}");
-    assert_eq!(totals(&report), (20, 0, 26.0, 26.0));
+    assert_eq!(totals(&report), (26, 0, 33.0, 33.0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("6 scenario(s) of pown-chess/pown test optional parts the course does not set")
@@ -79,7 +93,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
     // The same from the specs built into the binary.
     let (code, report) = test_json(&["--python", "fixtures/pown-chess/pown-chess.py"]);
     assert_eq!(code, 0, "{report:#}");
-    assert_eq!(totals(&report), (20, 0, 26.0, 26.0));
+    assert_eq!(totals(&report), (26, 0, 33.0, 33.0));
 }
 
 #[test]
@@ -98,7 +112,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     // The required program does none of them: it fails the six scenarios about them.
     let (code, report) = under(&all, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (20, 6, 26.0, 33.0));
+    assert_eq!(totals(&report), (26, 6, 33.0, 40.0));
     // Both ways of doing challenge 2 pass everything but the 6 x 6 board they do not play.
     for fixture in [
         "pown-chess-challenges.py",
@@ -106,7 +120,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     ] {
         let (code, report) = under(&all, fixture);
         assert_eq!(code, 1, "{fixture}");
-        assert_eq!(totals(&report), (24, 2, 30.0, 33.0), "{fixture}");
+        assert_eq!(totals(&report), (30, 2, 37.0, 40.0), "{fixture}");
         let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
         assert!(
             failed
@@ -119,7 +133,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     let (_dir, one) = course(r#"["reprompt_invalid"]"#);
     let (code, report) = under(&one, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (20, 1, 26.0, 27.0));
+    assert_eq!(totals(&report), (26, 1, 33.0, 34.0));
     let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
     assert_eq!(
         failed,
@@ -151,49 +165,56 @@ fn the_challenges_script_passes_the_challenge_it_implements() {
 
 #[test]
 fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
-    // (course line, fixture, passed, failed, score); every run is out of 26 (the rule
-    // battery's four families among them: its game-end family ends with differing counts).
+    // (course line, fixture, passed, failed, score); every run, on the shipped specs/pown-chess
+    // (the challenges left out), is out of 33: 2 of them code checks, 5 the handout's required
+    // functions called one by one (pown-functions), 4 the rule battery's families (its
+    // game-end family ends with differing counts; its input family types lower-case squares,
+    // which strict input refuses).
     let runs: &[(&str, &str, u64, u64, f64)] = &[
-        ("", "pown-chess.py", 20, 0, 26.0),
-        ("", "bug-count-order.py", 20, 0, 26.0),
-        ("", "quirk-strict-input.py", 20, 0, 26.0),
+        ("", "pown-chess.py", 26, 0, 33.0),
+        ("", "bug-count-order.py", 26, 0, 33.0),
+        ("", "quirk-strict-input.py", 26, 0, 33.0),
         (
             "count_order = \"opponent_first\"",
             "pown-chess.py",
-            20,
+            26,
             0,
-            26.0,
+            33.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "bug-count-order.py",
-            14,
+            20,
             6,
-            14.0,
+            21.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "quirk-strict-input.py",
-            20,
+            26,
             0,
-            26.0,
+            33.0,
         ),
-        ("input = \"forgiving\"", "pown-chess.py", 20, 0, 26.0),
-        ("input = \"forgiving\"", "bug-count-order.py", 20, 0, 26.0),
+        ("input = \"forgiving\"", "pown-chess.py", 26, 0, 33.0),
+        ("input = \"forgiving\"", "bug-count-order.py", 26, 0, 33.0),
         (
             "input = \"forgiving\"",
             "quirk-strict-input.py",
-            18,
+            24,
             2,
-            24.0,
+            31.0,
         ),
+        // The handout's own reading ("be MEAN to players who can't type"), required.
+        ("input = \"strict\"", "pown-chess.py", 24, 2, 31.0),
+        ("input = \"strict\"", "bug-count-order.py", 24, 2, 31.0),
+        ("input = \"strict\"", "quirk-strict-input.py", 26, 0, 33.0),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (index, &(line, fixture, passed, failed, score)) in runs.iter().enumerate() {
         let path = dir.path().join(format!("course{index}.toml"));
         std::fs::write(&path, format!("[pown-chess.pown]\n{line}\n")).unwrap();
         let (_, report) = test_json(&[
-            SPECS,
+            "specs/pown-chess",
             "--policy",
             &path.display().to_string(),
             "--python",
@@ -201,7 +222,7 @@ fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
         ]);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 26.0),
+            (passed, failed, score, 33.0),
             "{line:?} {fixture}"
         );
     }

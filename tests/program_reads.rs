@@ -88,11 +88,17 @@ fn a_fault_is_shown_at_the_typed_line_that_caused_it() {
     // The steps after the crash were never reached: nothing more to say about them.
     assert_eq!(divergence["notes"], serde_json::json!([]));
 
-    // A debug line printed once both inputs are read is that move's divergence.
+    // A debug line printed once both inputs are read is that move's divergence, where every
+    // line is judged (csc110 notes such lines in its game scenarios by default).
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "[one-d-chess.csc110]\nextra_lines = \"judged\"\n").unwrap();
     let (_, report) = test_json(&[
         "specs/one-d-chess/csc110",
         "--python",
         "fixtures/one-d-chess/csc110/bug-debug-print.py",
+        "--policy",
+        course.to_str().unwrap(),
     ]);
     let divergence = &scenario(&report, "first moves")["first_divergence"];
     assert_eq!(

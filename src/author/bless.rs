@@ -2,7 +2,9 @@
 //! edited in place (its comments, order and layout kept): only an `expect` (or `opening`)
 //! that no longer matches what the reference answers is replaced, with the step's `accept`
 //! list set to the reference's other accepted answers. Wildcard (`...`) and lenient
-//! expectations that still match are left alone, as are steps without `expect`.
+//! expectations that still match are left alone. Steps without `expect` are left alone too,
+//! unless filling is asked for: then the reference's answer is written there, so that the
+//! file states what it expects and a later change of the reference shows.
 
 use toml_edit::{DocumentMut, Item, TableLike, Value};
 
@@ -28,6 +30,17 @@ pub struct Change {
     pub new: String,
 }
 
+/// Which expectations blessing writes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Only those written and no longer matching.
+    #[default]
+    Rewrite,
+    /// Those too, and the missing ones: each step without `expect`, and the opening of a
+    /// program that prints one, take the reference's answer.
+    Fill,
+}
+
 /// What blessing did to one file.
 #[derive(Debug, Clone, Default)]
 pub struct Blessed {
@@ -39,7 +52,7 @@ pub struct Blessed {
 }
 
 /// Blesses the scenario file `name` whose text is `source`.
-pub fn bless(name: &str, source: &str) -> Result<Blessed, Error> {
+pub fn bless(name: &str, source: &str, mode: Mode) -> Result<Blessed, Error> {
     let scenarios = parse_file(name, source)?;
     let mut doc: DocumentMut = source.parse().map_err(|e: toml_edit::TomlError| {
         let offset = e.span().map_or(0, |s| s.start);
@@ -48,12 +61,18 @@ pub fn bless(name: &str, source: &str) -> Result<Blessed, Error> {
     let mut blessed = Blessed::default();
     let tables = scenario_tables(&mut doc);
     for (scenario, table) in scenarios.iter().zip(tables) {
-        if scenario.play.is_some() {
+        // A match and a code check have no expectations to write.
+        if scenario.play.is_some() || scenario.code.is_some() {
             continue;
         }
         match reference_replies(scenario) {
             Ok((opening, replies)) => {
-                bless_scenario(scenario, table, &opening, &replies, &mut blessed.changes)
+                let replies = Replies {
+                    opening: &opening,
+                    steps: &replies,
+                    mode,
+                };
+                bless_scenario(scenario, table, &replies, &mut blessed.changes)
             }
             Err(note) => blessed.notes.push(note),
         }
@@ -122,47 +141,59 @@ fn reference_replies(scenario: &Scenario) -> Result<(Reply, Vec<Reply>), String>
     Ok((opening, replies))
 }
 
+/// The reference's answers to one scenario, and which expectations to write from them.
+struct Replies<'a> {
+    opening: &'a Reply,
+    steps: &'a [Reply],
+    mode: Mode,
+}
+
 fn bless_scenario(
     scenario: &Scenario,
     table: &mut dyn TableLike,
-    opening: &Reply,
-    replies: &[Reply],
+    replies: &Replies<'_>,
     changes: &mut Vec<Change>,
 ) {
-    if let Some(expected) = &scenario.opening {
-        if !still_matches(scenario, expected, &[], opening) {
-            set_string(table, "opening", &opening.text, true);
-            changes.push(Change {
-                scenario: scenario.name.clone(),
-                step: 0,
-                line: scenario.line,
-                send: None,
-                old: expected.clone(),
-                new: opening.text.clone(),
-            });
-        }
+    let opening = replies.opening;
+    let fill = replies.mode == Mode::Fill;
+    let rewrite = match &scenario.opening {
+        Some(expected) => !still_matches(scenario, expected, &[], opening),
+        None => fill && !opening.text.is_empty(),
+    };
+    if rewrite {
+        set_opening(table, &opening.text);
+        changes.push(Change {
+            scenario: scenario.name.clone(),
+            step: 0,
+            line: scenario.line,
+            send: None,
+            old: scenario.opening.clone().unwrap_or_default(),
+            new: opening.text.clone(),
+        });
     }
     for (index, ((step, reply), (step_table, inline))) in scenario
         .steps
         .iter()
-        .zip(replies)
+        .zip(replies.steps)
         .zip(step_tables(table))
         .enumerate()
     {
-        let Some(expected) = &step.expect else {
-            continue;
+        let rewrite = match &step.expect {
+            Some(expected) => !still_matches(scenario, expected, &step.accept, reply),
+            None => fill,
         };
-        if still_matches(scenario, expected, &step.accept, reply) {
+        if !rewrite {
             continue;
         }
-        set_string(step_table, "expect", &reply.text, !inline);
+        let lines = reply.text.trim_end_matches('\n').contains('\n');
+        set_string(step_table, "expect", &reply.text, !inline || lines);
         if reply.also_accepted.is_empty() {
             step_table.remove("accept");
         } else {
             let items: Vec<String> = reply
                 .also_accepted
                 .iter()
-                .map(|a| toml_string(a, !inline))
+                .map(|a| toml_string(a, !inline || a.trim_end_matches('\n').contains('\n')))
                 .collect();
             set_value(step_table, "accept", &format!("[{}]", items.join(", ")));
         }
@@ -171,9 +202,25 @@ fn bless_scenario(
             step: index + 1,
             line: step.line,
             send: Some(step.send.clone()),
-            old: expected.clone(),
+            old: step.expect.clone().unwrap_or_default(),
             new: reply.text.clone(),
         });
+    }
+}
+
+/// Sets the scenario's `opening`; a new one is written before an inline `steps` array, in
+/// the order the program prints.
+fn set_opening(table: &mut dyn TableLike, text: &str) {
+    let steps = match table.get("steps") {
+        Some(Item::Value(_)) if !table.contains_key("opening") => table
+            .get_key_value("steps")
+            .map(|(key, _)| key.clone())
+            .zip(table.remove("steps")),
+        _ => None,
+    };
+    set_string(table, "opening", text, true);
+    if let Some((key, steps)) = steps {
+        table.entry_format(&key).or_insert(steps);
     }
 }
 
@@ -212,7 +259,23 @@ fn set_value(table: &mut dyn TableLike, key: &str, encoded: &str) {
             *old = value;
         }
         _ => {
+            // The space before an inline table's `}` follows the new last value.
+            let suffix = table
+                .iter_mut()
+                .last()
+                .and_then(|(_, item)| item.as_value_mut())
+                .and_then(|last| {
+                    let suffix = last.decor().suffix().cloned()?;
+                    let blank = suffix.as_str().is_some_and(|s| s.trim().is_empty());
+                    blank.then(|| {
+                        last.decor_mut().set_suffix("");
+                        suffix
+                    })
+                });
             value.decor_mut().set_prefix(" ");
+            if let Some(suffix) = suffix {
+                value.decor_mut().set_suffix(suffix);
+            }
             table.insert(key, Item::Value(value));
         }
     }
@@ -246,6 +309,7 @@ pub struct BlessTotals {
 /// Variant files are read first (scenario files name them) and hold no expectations.
 pub fn bless_files(
     files: Vec<SourceFile>,
+    mode: Mode,
     check: bool,
     listen: &mut dyn FnMut(BlessEvent<'_>),
 ) -> Result<BlessTotals, Error> {
@@ -259,7 +323,7 @@ pub fn bless_files(
     let files: Vec<_> = files.into_iter().filter(|f| !f.is_variant()).collect();
     totals.files = files.len();
     for file in &files {
-        let blessed = match bless(&file.name, &file.text) {
+        let blessed = match bless(&file.name, &file.text, mode) {
             Ok(blessed) => blessed,
             Err(error) => {
                 listen(BlessEvent::Invalid(&error));

@@ -165,6 +165,7 @@ impl Setup {
             tags: Vec::new(),
             time_limit,
             compare: CompareMode::Exact,
+            extra_lines: None,
             judge: None,
             options: self.options.clone(),
             policy: crate::policy::Policy::defaults(
@@ -183,6 +184,7 @@ impl Setup {
                 .collect(),
             play: None,
             battery: None,
+            code: None,
         }
     }
 }

@@ -167,6 +167,10 @@ pub struct BlessArgs {
     /// Only report what would change; exit 1 if anything would.
     #[arg(long)]
     pub check: bool,
+    /// Also write the reference's answer where a step has no `expect` (and the opening a
+    /// program prints, where none is written), so the file states what it expects.
+    #[arg(long)]
+    pub fill: bool,
     /// Colours: `auto` colours a terminal unless NO_COLOR is set (not empty); CLICOLOR_FORCE
     /// forces them.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -367,6 +371,11 @@ pub struct GradeArgs {
     /// written. Set it below a platform's own timeout.
     #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
     pub budget: Option<f64>,
+    /// Seconds a submission's import may take (call protocols): one that does not finish
+    /// in it does not load ("the import did not finish in 10 s; it was in `time.sleep`"),
+    /// and no scenario runs. Checked once per submission.
+    #[arg(long, value_name = "SECONDS", default_value_t = boardgrade::grade::DEFAULT_IMPORT_LIMIT.as_secs_f64(), value_parser = parse_budget)]
+    pub import_limit: f64,
     /// Grade only share K of N of the submissions (the class in the order of a hash of each
     /// one's name, cut in N: shares differ by one at most, and a student added later moves
     /// at most N - 1 others); `boardgrade merge` joins the N result folders.
@@ -444,6 +453,10 @@ pub struct GradescopeArgs {
     /// `bwrap` also needs bubblewrap to work there).
     #[arg(long, value_enum, default_value_t = Sandbox::Limits)]
     pub sandbox: Sandbox,
+    /// Grade even where student programs would keep the network (`limits` on a kernel
+    /// without unprivileged network namespaces); without it the autograder refuses there.
+    #[arg(long)]
+    pub allow_open_network: bool,
     /// What `run_autograder` runs inside Gradescope: grade AUTOGRADER_ROOT/submission
     /// (default /autograder) and write results/results.json.
     #[arg(long)]
@@ -481,9 +494,13 @@ pub struct PrairielearnArgs {
     /// cannot give it, nothing is graded (`gradable: false`, the reason, no attempt spent).
     /// `bwrap` (the default) needs bubblewrap to work in the grading image; `limits` allows
     /// grading without it, student programs run as users of their own (the grader must run
-    /// as root), with the network open to them.
+    /// as root), each without the network where the kernel allows it.
     #[arg(long, value_enum, default_value_t = Sandbox::Bwrap)]
     pub sandbox: Sandbox,
+    /// Grade even where student programs would keep the network (`limits` on a kernel
+    /// without unprivileged network namespaces); without it nothing is graded there.
+    #[arg(long)]
+    pub allow_open_network: bool,
     /// What the entrypoint (run.sh) runs inside PrairieLearn: grade PL_GRADE_ROOT/student
     /// (default /grade) and write results/results.json.
     #[arg(long)]

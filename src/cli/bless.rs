@@ -1,9 +1,9 @@
 //! `boardgrade bless`: rewrite expectations from the reference, showing each change as a
-//! diff; `--check` only reports.
+//! diff; `--fill` also writes the missing ones; `--check` only reports.
 
 use std::path::PathBuf;
 
-use boardgrade::author::bless::bless_files;
+use boardgrade::author::bless::{bless_files, Mode};
 use boardgrade::report::author::bless::BlessReporter;
 use boardgrade::scenario::sources;
 use boardgrade::Error;
@@ -25,7 +25,8 @@ pub fn run(args: &BlessArgs) -> Result<Status, Error> {
         resolve::style(args.color),
     );
     let mut written = Ok(());
-    let totals = bless_files(files, args.check, &mut |event| {
+    let mode = if args.fill { Mode::Fill } else { Mode::Rewrite };
+    let totals = bless_files(files, mode, args.check, &mut |event| {
         if written.is_ok() {
             written = report.event(&event);
         }

@@ -2,7 +2,7 @@
 
 use boardgrade::error::FlagError;
 use boardgrade::package::autograder::{self, Layout};
-use boardgrade::package::{write_zip, Package};
+use boardgrade::package::{write_zip, Network, Package};
 use boardgrade::report::gradescope::FeedbackFormat;
 use boardgrade::report::package;
 use boardgrade::Error;
@@ -31,6 +31,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
             binary,
             grade_args,
             sandbox: args.sandbox,
+            network: Network::allowing_open(args.allow_open_network),
             policy: resolve::policy_file(args.only.policy.as_ref(), &args.specs),
             requirements: args.requirements.clone(),
         },
@@ -47,8 +48,20 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
 /// Inside Gradescope: grade, then write results.json; the log is the instructor's.
 fn run_autograder(args: &GradescopeArgs) -> Result<Status, Error> {
     let binary = resolve::own_binary()?;
-    let report = autograder::run(&Layout::from_env(), &binary, args.sandbox, &args.grade_args)?;
-    say(&package::autograder_log(&report))?;
+    let report = autograder::run(
+        &Layout::from_env(),
+        &binary,
+        args.sandbox,
+        Network::allowing_open(args.allow_open_network),
+        &args.grade_args,
+    )?;
+    finish(&report)
+}
+
+/// A platform's entrypoint done: the log to stdout, and a refusal with its reason on stderr
+/// and a failing status.
+pub fn finish(report: &package::Report) -> Result<Status, Error> {
+    say(&package::autograder_log(report))?;
     if let Some(why) = &report.refused {
         eprint!("{}", package::refused(why));
         return Ok(Status::Failed);

@@ -3,6 +3,7 @@
 use boardgrade::grade::{dialects_of, entry_files};
 use boardgrade::package::prairielearn::{new_uuid, write_layout, Package};
 use boardgrade::package::prairielearn_grader::{self, Layout};
+use boardgrade::package::Network;
 use boardgrade::{report, Error};
 
 use super::args::PrairielearnArgs;
@@ -50,6 +51,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
         uuid: new_uuid(),
         requirements: args.requirements.clone(),
         sandbox: args.sandbox,
+        network: Network::allowing_open(args.allow_open_network),
     };
     write_layout(&package, &args.out)?;
     say(&report::package::written(
@@ -63,12 +65,12 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
 /// Inside PrairieLearn: grade, then write results.json; the log is the course staff's.
 fn run_grader(args: &PrairielearnArgs) -> Result<Status, Error> {
     let binary = resolve::own_binary()?;
-    let report =
-        prairielearn_grader::run(&Layout::from_env(), &binary, args.sandbox, &args.grade_args)?;
-    say(&report::package::autograder_log(&report))?;
-    if let Some(why) = &report.refused {
-        eprint!("{}", report::package::refused(why));
-        return Ok(Status::Failed);
-    }
-    Ok(Status::Passed)
+    let report = prairielearn_grader::run(
+        &Layout::from_env(),
+        &binary,
+        args.sandbox,
+        Network::allowing_open(args.allow_open_network),
+        &args.grade_args,
+    )?;
+    super::gradescope::finish(&report)
 }

@@ -354,6 +354,8 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
         budget: args.budget.map(std::time::Duration::from_secs_f64),
+        import_limit: Some(std::time::Duration::from_secs_f64(args.import_limit)),
+        start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
@@ -381,6 +383,23 @@ pub fn own_binary() -> Result<PathBuf, Error> {
 pub fn out_dir(path: &Path) -> Result<&Path, Error> {
     std::fs::create_dir_all(path).map_err(|e| Error::path(path, format!("cannot create: {e}")))?;
     Ok(path)
+}
+
+/// The scenarios to run against `target`: a command may be written in any language, so a
+/// handout's rules about Python code (its code checks) are left out for it, with a note.
+fn without_code_checks(mut scenarios: Vec<Scenario>, target: &Target) -> Vec<Scenario> {
+    if matches!(target.spec(), TargetSpec::Command(_)) {
+        let before = scenarios.len();
+        scenarios.retain(|s| s.code.is_none());
+        let left = before - scenarios.len();
+        if left > 0 {
+            eprintln!(
+                "boardgrade: note: {left} code check(s) left out: they read a Python \
+                 submission's code, and a command gives none (use --python to check it)"
+            );
+        }
+    }
+    scenarios
 }
 
 /// A `test` run, resolved: what to run, against what, how.
@@ -439,6 +458,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
                 None => reference(&args.run)?,
             };
             let name = describe_target(&target);
+            let scenarios = without_code_checks(scenarios, &target);
             let target = Box::new(target);
             (Subject::Runs { target, scenarios }, name, Vec::new())
         }
@@ -472,6 +492,9 @@ fn submission(
         hidden,
         runner: run.python_runner,
         budget: None,
+        // The import is checked once, as the class run checks it.
+        import_limit: Some(boardgrade::grade::DEFAULT_IMPORT_LIMIT),
+        start_check: boardgrade::execution::StartCheck::new(),
     };
     warn_exposed(grading.sandbox, &grading.hidden);
     Ok(match pipeline::prepare(file, scenarios, &grading)? {

@@ -9,5 +9,5 @@ pub mod reads;
 pub mod visible;
 
 pub use matcher::{later_mismatches, match_split, match_steps, prepare, Mismatch};
-pub use mode::CompareMode;
+pub use mode::{CompareMode, ExtraLines};
 pub use pattern::{Segment, StepPattern};

@@ -3,17 +3,22 @@
 //! sandbox around it ([`sandbox`]), and Python submissions ([`python`]).
 
 pub mod child;
+pub mod command_paths;
 pub mod fork;
+pub mod import_check;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;
+pub mod start_check;
 mod sys;
 pub mod target;
 
 pub use child::{run, Ending, Execution, Running};
 pub use fork::PythonRunner;
+pub use import_check::ImportStall;
 pub use python::PythonLaunch;
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
+pub use start_check::StartCheck;
 pub use sys::own_peak_rss_kib;
-pub use target::{Layout, Program, Target, TargetSpec};
+pub use target::{Layout, Program, Secrecy, Target, TargetSpec};

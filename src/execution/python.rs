@@ -21,8 +21,13 @@ pub const START_WAIT: Duration = Duration::from_secs(60);
 #[derive(Debug, Clone, Copy)]
 pub enum PythonLaunch {
     /// Run this embedded adapter script, which imports the submission and serves the call
-    /// protocol.
-    Adapter { script: &'static str },
+    /// protocol. `call_limit` is the wall-clock time one call may take (far above what a
+    /// correct function needs, far below a scenario's limit), so a function that loops or
+    /// sleeps is found in that call: `None` where a call may rightly think for long.
+    Adapter {
+        script: &'static str,
+        call_limit: Option<Duration>,
+    },
     /// Run the submission itself, with these stub modules (file name, source) importable
     /// ahead of anything else.
     Program {
@@ -209,19 +214,27 @@ pub struct Launches {
 }
 
 /// Lays out the harness files of `layout` in `harness_dir` and returns how to start the
-/// submission at `entry` (a file inside its scratch folder `cwd`).
+/// submission at `entry` (a file inside its scratch folder `cwd`). A call protocol's fresh
+/// process imports the submission within `import_limit` (the loaded runner's import is
+/// bounded by the grader), and each call is bounded by the dialect's call limit.
 pub fn launch(
     interpreter: &Interpreter,
     layout: &Layout,
     harness_dir: &Path,
     entry: &Path,
     cwd: &Path,
+    import_limit: Option<Duration>,
 ) -> Result<Launches, Error> {
     let mut args: Vec<OsString> = vec!["-B".into()];
     let runner = write(harness_dir, "boardgrade_fork.py", RUNNER)?;
     let mut runner_args: Vec<OsString> = vec!["-B".into(), runner.into()];
+    let mut env = python_env();
+    let mut fresh_env = Vec::new();
     match layout.python {
-        PythonLaunch::Adapter { script } => {
+        PythonLaunch::Adapter { script, call_limit } => {
+            let seconds = |d: Duration| OsString::from(format!("{}", d.as_secs_f64()));
+            env.extend(call_limit.map(|d| ("BOARDGRADE_CALL_LIMIT".into(), seconds(d))));
+            fresh_env.extend(import_limit.map(|d| ("BOARDGRADE_IMPORT_LIMIT".into(), seconds(d))));
             write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
             let adapter = write(
                 harness_dir,
@@ -245,12 +258,12 @@ pub fn launch(
     }
     args.push(entry.into());
     runner_args.push(entry.into());
-    let start = |args| Launch {
-        env: python_env(),
+    let start = |args, env| Launch {
+        env,
         ..Launch::new(&interpreter.executable, args, cwd.to_path_buf())
     };
     Ok(Launches {
-        fresh: start(args),
-        runner: start(runner_args),
+        fresh: start(args, [env.clone(), fresh_env].concat()),
+        runner: start(runner_args, env),
     })
 }

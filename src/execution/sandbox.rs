@@ -4,13 +4,15 @@
 //! - `limits`: also resource limits (address space, CPU time, file size, process count)
 //!   applied with setrlimit, a clean environment, and, when the grader runs as root, a user
 //!   of its own per parallel job ([`student`]) in a private scratch folder, plus a cgroup where
-//!   one can be made ([`cgroup`]).
+//!   one can be made ([`cgroup`]), and no network or shared System V IPC where the kernel
+//!   allows the namespaces ([`isolation`]).
 //! - `bwrap`: also bubblewrap, showing the program only the system and its submission
 //!   ([`bwrap`]).
 
 pub mod bwrap;
 pub mod cgroup;
 pub mod confine;
+pub mod isolation;
 pub mod jail;
 pub mod residue;
 pub mod scratch;
@@ -117,7 +119,24 @@ impl Sandbox {
         if self == Sandbox::Limits {
             missing.push("no namespaces: the system is visible (bubblewrap not used)".into());
         }
+        missing.extend(self.open_network());
         missing
+    }
+
+    /// Why student programs keep the network under this sandbox here, if they do: `none`
+    /// closes nothing, and `limits` closes it only where the kernel gives them a network
+    /// namespace of their own (bubblewrap always does).
+    pub fn open_network(self) -> Option<String> {
+        let open = match self {
+            Sandbox::None => return None,
+            Sandbox::Limits => isolation::Isolation::available().is_none(),
+            Sandbox::Bwrap => false,
+        };
+        open.then(|| {
+            "network open: this kernel gives student processes no network namespace of their \
+             own"
+            .to_string()
+        })
     }
 
     /// Warnings about `paths` (the specs; the grader's binary is added) that student programs

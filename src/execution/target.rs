@@ -2,10 +2,10 @@
 //! submission laid out with the dialect's adapter or launcher; and the [`Program`] every use
 //! starts, with the sandbox applied.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
@@ -17,6 +17,7 @@ use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
+use super::start_check::StartCheck;
 use crate::error::{Error, SetupError};
 
 /// What the user asked to test.
@@ -41,10 +42,18 @@ pub struct Layout {
     /// The file name a submission's entry file has in a submission folder.
     pub entry_file: &'static str,
     pub python: PythonLaunch,
-    /// Who may see the scenario's results (its visibility). A loaded runner serves one
-    /// audience: a hidden scenario's calls never reach a runner that serves visible ones.
-    pub audience: &'static str,
+    /// How secret the scenario's results are (its visibility). A loaded runner serves
+    /// scenarios in rising secrecy only: a hidden scenario's calls never reach a runner that
+    /// serves visible ones.
+    pub audience: Secrecy,
 }
+
+/// How secret a scenario's results are, from 0 (shown to the student now) up. What a
+/// scenario leaves in its loaded runner (a record of its calls, kept at import) can reach
+/// later scenarios of that runner, so a runner that served a scenario never serves a less
+/// secret one: that gets a runner of its own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Secrecy(pub u8);
 
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
 /// grader, a user of their own), one per program running at once, each reused for the
@@ -64,14 +73,17 @@ pub struct Target {
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
     runner: PythonRunner,
-    /// Whether the interpreter starts inside the sandbox, once asked (why not, if not).
-    interpreter_starts: OnceLock<Result<(), String>>,
+    /// Whether the interpreter starts inside the sandbox: shared by the targets of a run.
+    start_check: StartCheck,
+    /// The wall-clock time a Python submission's import may take (call protocols).
+    import_limit: Option<Duration>,
+    /// Calls of the submission seen running past their dialect's call limit with the
+    /// machine to themselves (`is_game_over did not return within 2 s`).
+    overruns: Mutex<HashSet<String>>,
 }
 
 /// A game and dialect.
 type Key = (&'static str, &'static str);
-/// A game, dialect and audience: what a loaded runner serves.
-type RunnerKey = (&'static str, &'static str, &'static str);
 
 /// How many times a loaded runner is started for one jail and dialect: one that keeps being
 /// ended (by the scenarios' own processes) gives way to a fresh process per scenario.
@@ -80,7 +92,7 @@ const RUNNER_STARTS: u32 = 3;
 /// A jail and the launches laid out in it, by game and dialect.
 struct Slot {
     /// Loaded runners (dropped before the jail whose user they run as).
-    runners: HashMap<RunnerKey, RunnerState>,
+    runners: HashMap<Key, RunnerState>,
     jail: Jail,
     launches: HashMap<Key, Laid>,
 }
@@ -97,6 +109,8 @@ enum RunnerState {
     Loaded {
         server: Arc<Server>,
         starts: u32,
+        /// The most secret scenario it has served.
+        served: Secrecy,
     },
     /// A fresh process per scenario, and why.
     Fresh(String),
@@ -132,8 +146,17 @@ impl Target {
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
-            interpreter_starts: OnceLock::new(),
+            start_check: StartCheck::new(),
+            import_limit: None,
+            overruns: Mutex::new(HashSet::new()),
         })
+    }
+
+    /// Shares `check` (whether the interpreter starts inside the sandbox) with the run's
+    /// other targets, so that it is asked once per run.
+    pub fn with_start_check(mut self, check: StartCheck) -> Self {
+        self.start_check = check;
+        self
     }
 
     /// Runs Python submissions with `runner`.
@@ -159,6 +182,34 @@ impl Target {
         notes.sort();
         notes.dedup();
         notes
+    }
+
+    /// Bounds the import of a Python submission under a call protocol by `limit` of
+    /// wall-clock time (see [`Target::check_import`]).
+    pub fn with_import_limit(mut self, limit: Option<Duration>) -> Self {
+        self.import_limit = limit;
+        self
+    }
+
+    /// Notes that `call` ran past its call limit with the machine to itself.
+    pub fn note_overrun(&self, call: String) {
+        self.overruns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(call);
+    }
+
+    /// Whether `call` was seen past its call limit with the machine to itself: a later
+    /// scenario's run past it is not timed alone again.
+    pub fn overran(&self, call: &str) -> bool {
+        self.overruns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(call)
+    }
+
+    pub fn import_limit(&self) -> Option<Duration> {
+        self.import_limit
     }
 
     /// Runs student processes under `sandbox`, hiding `hidden` where the sandbox can.
@@ -190,16 +241,18 @@ impl Target {
         self.spec == TargetSpec::Reference
     }
 
-    /// The program for one run of a scenario laid out as `layout` under `limits` and this
-    /// target's sandbox (`None`: the reference answers in-process). Keep it while the run
-    /// lasts: dropping it kills whatever the run left and frees its jail.
-    pub fn program(&self, layout: &Layout, limits: &Limits) -> Result<Option<Program>, Error> {
-        if self.is_reference() {
-            return Ok(None);
-        }
-        let mut slot = match self.free.lock().unwrap_or_else(|e| e.into_inner()).pop() {
-            Some(slot) => slot,
-            None => Slot {
+    /// The entry file a submission folder holds for `layout`: the target's own, else the
+    /// dialect's.
+    pub fn entry_file<'a>(&'a self, layout: &'a Layout) -> &'a str {
+        self.entry.as_deref().unwrap_or(layout.entry_file)
+    }
+
+    /// A free jail slot, or a new one when every slot is in use.
+    fn take_slot(&self) -> Result<Slot, Error> {
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match free {
+            Some(slot) => Ok(slot),
+            None => Ok(Slot {
                 jail: Jail::new(
                     self.scratch.path(),
                     self.sandbox,
@@ -207,18 +260,93 @@ impl Target {
                 )?,
                 launches: HashMap::new(),
                 runners: HashMap::new(),
-            },
+            }),
+        }
+    }
+
+    /// Runs the Python `script` with `input` on stdin in one of this target's jails, under its
+    /// sandbox and `limits`: how the grader reads a submission's code without running it (the
+    /// script gets the code's text on stdin; nothing of the submission is laid out). An
+    /// error when the target has no interpreter or the sandbox failed.
+    pub fn inspect(&self, script: &str, input: &[u8], limits: &Limits) -> Result<Execution, Error> {
+        let interpreter = self
+            .interpreter
+            .as_ref()
+            .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
+        let slot = self.take_slot()?;
+        let view = View {
+            writable: slot.jail.dir().to_path_buf(),
+            readable: interpreter.installations(),
+            hidden: self.hidden.clone(),
         };
+        let mut launch = Launch::new(
+            &interpreter.executable,
+            vec!["-I".into(), "-B".into(), "-c".into(), script.into()],
+            slot.jail.dir().to_path_buf(),
+        );
+        launch.env = slot.jail.environment(&[]);
+        let limits = self.sandbox.limits(limits);
+        // An interpreter that does not start in the sandbox is named as such, here as for a
+        // scenario, rather than read as the script's failure.
+        let ran = self
+            .start_check
+            .check(self.sandbox, &slot.jail, interpreter, &view)
+            .and_then(|()| slot.jail.prepare(&launch, &view))
+            .map(|run| {
+                let execution = child::run(&run.launch, input, &limits);
+                let failure = run.sandbox_failure(&execution.stderr_tail);
+                (execution, failure)
+            });
+        slot.jail.restore();
+        give_back(&self.free, slot);
+        let (execution, failure) = ran?;
+        match failure {
+            Some(why) => Err(SetupError::PythonInSandbox {
+                python: interpreter.executable.clone(),
+                sandbox: self.sandbox.as_str(),
+                why,
+            }
+            .into()),
+            None => Ok(execution),
+        }
+    }
+
+    /// The program for one run of a scenario laid out as `layout` under `limits` and this
+    /// target's sandbox (`None`: the reference answers in-process). Keep it while the run
+    /// lasts: dropping it kills whatever the run left and frees its jail.
+    pub fn program(&self, layout: &Layout, limits: &Limits) -> Result<Option<Program>, Error> {
+        self.program_with(layout, limits, true)
+    }
+
+    /// [`Target::program`] with every process started afresh, never forked by a loaded
+    /// runner.
+    pub(super) fn fresh_program(
+        &self,
+        layout: &Layout,
+        limits: &Limits,
+    ) -> Result<Option<Program>, Error> {
+        self.program_with(layout, limits, false)
+    }
+
+    /// [`Target::program`], its processes forked by a loaded runner where `loaded` and the
+    /// target runs them so, else started afresh.
+    fn program_with(
+        &self,
+        layout: &Layout,
+        limits: &Limits,
+        loaded: bool,
+    ) -> Result<Option<Program>, Error> {
+        if self.is_reference() {
+            return Ok(None);
+        }
+        let mut slot = self.take_slot()?;
         let key = (layout.game, layout.dialect);
         let limits = self.sandbox.limits(limits);
-        let prepared = self.prepare(&mut slot, key, layout, &limits);
+        let prepared = self.prepare(&mut slot, key, layout, &limits, loaded);
         let (run, server) = match prepared {
             Ok(prepared) => prepared,
             Err(error) => {
-                self.free
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(slot);
+                give_back(&self.free, slot);
                 return Err(error);
             }
         };
@@ -230,10 +358,25 @@ impl Target {
                 run: Some(run),
                 server,
                 spawned: AtomicBool::new(false),
+                forked: AtomicBool::new(false),
                 slot: Some(slot),
                 free: Arc::clone(&self.free),
             })),
         }))
+    }
+
+    /// Whether the loaded runner for `layout` is running: started now if it was not, it has
+    /// imported the submission within its load wait. `false` under the fresh runner.
+    pub(crate) fn runner_loaded(&self, layout: &Layout, limits: &Limits) -> Result<bool, Error> {
+        if self.runner != PythonRunner::Fork || self.is_reference() {
+            return Ok(false);
+        }
+        let mut slot = self.take_slot()?;
+        let key = (layout.game, layout.dialect);
+        let limits = self.sandbox.limits(limits);
+        let loaded = self.ready(&mut slot, key, layout, &limits, true);
+        give_back(&self.free, slot);
+        Ok(loaded?.is_some())
     }
 
     /// One run in `slot` for `key` (laid out first if it is not yet) and the loaded runner
@@ -244,15 +387,9 @@ impl Target {
         key: Key,
         layout: &Layout,
         limits: &Limits,
+        loaded: bool,
     ) -> Result<(Run, Option<Arc<Server>>), Error> {
-        if !slot.launches.contains_key(&key) {
-            let laid = self.lay_out(&slot.jail, layout)?;
-            slot.launches.insert(key, laid);
-        }
-        let server = self.loaded_runner(slot, (key.0, key.1, layout.audience), limits);
-        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
-        // what this run starts from.
-        slot.jail.mark_clean();
+        let server = self.ready(slot, key, layout, limits, loaded)?;
         let laid = &slot.launches[&key];
         let run = match &server {
             Some(server) => {
@@ -264,18 +401,42 @@ impl Target {
         Ok((run, server))
     }
 
+    /// Lays out `key` in `slot` if it is not yet, and starts its loaded runner when `loaded`
+    /// asks for one and it is not running: the runner that will fork the run, if any.
+    fn ready(
+        &self,
+        slot: &mut Slot,
+        key: Key,
+        layout: &Layout,
+        limits: &Limits,
+        loaded: bool,
+    ) -> Result<Option<Arc<Server>>, Error> {
+        if !slot.launches.contains_key(&key) {
+            let laid = self.lay_out(&slot.jail, layout)?;
+            slot.launches.insert(key, laid);
+        }
+        let server = loaded
+            .then(|| self.loaded_runner(slot, key, layout.audience, limits))
+            .flatten();
+        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
+        // what a run starts from.
+        slot.jail.mark_clean();
+        Ok(server)
+    }
+
     /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
     /// when the target runs a fresh process per scenario.
     fn loaded_runner(
         &self,
         slot: &mut Slot,
-        key: RunnerKey,
+        key: Key,
+        audience: Secrecy,
         limits: &Limits,
     ) -> Option<Arc<Server>> {
         if self.runner != PythonRunner::Fork {
             return None;
         }
-        let laid = slot.launches.get(&(key.0, key.1))?;
+        let laid = slot.launches.get(&key)?;
         let launch = laid.runner.as_ref()?;
         let distrusted = match slot.runners.get(&key) {
             Some(RunnerState::Loaded { server, .. }) => server.distrusted(),
@@ -285,15 +446,22 @@ impl Target {
             slot.runners.insert(key, RunnerState::Fresh(why));
             return None;
         }
-        let starts = match slot.runners.get(&key) {
+        let starts = match slot.runners.get_mut(&key) {
             Some(RunnerState::Fresh(_)) => return None,
-            Some(RunnerState::Loaded { server, .. }) if server.alive() => {
-                return Some(Arc::clone(server))
+            Some(RunnerState::Loaded { server, served, .. })
+                if server.alive() && *served <= audience =>
+            {
+                *served = audience;
+                return Some(Arc::clone(server));
+            }
+            // It served a more secret scenario: it is replaced, which is not an end.
+            Some(RunnerState::Loaded { server, starts, .. }) if server.alive() => {
+                starts.saturating_sub(1)
             }
             Some(RunnerState::Loaded { starts, .. }) => *starts,
             None => 0,
         };
-        // A runner that ended is gone with whatever it left.
+        // A runner that ended, or served more secret scenarios, is gone with what it held.
         slot.runners.remove(&key);
         let state = if starts >= RUNNER_STARTS {
             RunnerState::Fresh(format!(
@@ -310,6 +478,7 @@ impl Target {
                 Ok(server) => RunnerState::Loaded {
                     server: Arc::new(server),
                     starts: starts + 1,
+                    served: audience,
                 },
                 Err(why) => RunnerState::Fresh(why),
             }
@@ -338,15 +507,19 @@ impl Target {
             TargetSpec::Command(command) => {
                 let here = std::env::current_dir()
                     .map_err(|e| Error::io("cannot read the current folder", e))?;
-                // A command is the instructor's: it runs where it was given, read-only.
+                // A command is the instructor's: it runs where it was given, read-only, and
+                // sees the programs it names outside that folder, read-only too.
                 view.readable.push(here.clone());
+                view.readable
+                    .extend(super::command_paths::needed(command, &here));
                 Launch::shell(command, here)
             }
             TargetSpec::Python(path) => {
                 let launches = self.python_launch(jail, layout, path)?;
                 if let Some(interpreter) = &self.interpreter {
                     view.readable.extend(interpreter.installations());
-                    self.check_interpreter(jail, interpreter, &view)?;
+                    self.start_check
+                        .check(self.sandbox, jail, interpreter, &view)?;
                 }
                 let mut loaded = launches.runner;
                 loaded.env = jail.environment(&loaded.env);
@@ -360,56 +533,6 @@ impl Target {
             launch,
             view,
             runner,
-        })
-    }
-
-    /// Checks, once per target, that the interpreter starts inside the sandbox as `view`
-    /// shows it: one that cannot is the grader's problem (every scenario an `error` naming
-    /// it), not a crash of each student's program.
-    fn check_interpreter(
-        &self,
-        jail: &Jail,
-        interpreter: &python::Interpreter,
-        view: &View,
-    ) -> Result<(), Error> {
-        let result = self.interpreter_starts.get_or_init(|| {
-            if self.sandbox == Sandbox::None {
-                return Ok(());
-            }
-            let mut launch = Launch::new(
-                &interpreter.executable,
-                vec!["-c".into(), "import encodings, sys".into()],
-                jail.dir().to_path_buf(),
-            );
-            launch.env = jail.environment(&[]);
-            let limits = self.sandbox.limits(&Limits {
-                wall: python::START_WAIT,
-                ..Limits::default()
-            });
-            let run = jail.prepare(&launch, view).map_err(|e| e.to_string())?;
-            let execution = child::run(&run.launch, b"", &limits);
-            if let Some(why) = run.sandbox_failure(&execution.stderr_tail) {
-                return Err(why);
-            }
-            match &execution.ending {
-                Ending::Exited(0) => Ok(()),
-                ending => {
-                    let stderr = String::from_utf8_lossy(&execution.stderr_tail);
-                    let last = stderr.trim().lines().last().unwrap_or_default().to_string();
-                    Err(match ending {
-                        Ending::Exited(code) => format!("exit status {code}: {last}"),
-                        other => format!("{other:?}: {last}"),
-                    })
-                }
-            }
-        });
-        result.clone().map_err(|why| {
-            SetupError::PythonInSandbox {
-                python: interpreter.executable.clone(),
-                sandbox: self.sandbox.as_str(),
-                why,
-            }
-            .into()
         })
     }
 
@@ -436,7 +559,14 @@ impl Target {
         }
         let entry_name = self.entry.as_deref().unwrap_or(layout.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
-        python::launch(interpreter, layout, &harness, &entry, &work)
+        python::launch(
+            interpreter,
+            layout,
+            &harness,
+            &entry,
+            &work,
+            self.import_limit,
+        )
     }
 }
 
@@ -465,22 +595,34 @@ impl Program {
         let kills = self.out_of_memory_kills();
         let started = Instant::now();
         let mut execution = child::drive(self.start(started + self.limits.wall), input, started);
-        let stands = self
-            .forked_by()
-            .is_none_or(|server| server.vouch() == Vouch::Stands);
-        if !stands {
+        if !self.forked_processes_stand() {
             // The runner ended while the scenario ran (the scenario killed it, and under
             // bubblewrap itself with it), or may have touched it (took its exit status, worked
             // for it): the scenario runs again in a fresh process.
-            if let Some(jail_run) = &self.run {
-                jail_run.spawned.store(true, Ordering::Relaxed);
-            }
             let started = Instant::now();
             let fresh = Running::start(&self.launch, &self.limits, started + self.limits.wall);
             execution = child::drive(fresh, input, started);
         }
         execution.ending = self.ending_under_memory_cap(execution.ending, kills);
         execution
+    }
+
+    /// Whether every process a loaded runner forked for this program so far ran as a fresh
+    /// one would (see [`Vouch`]); ask once they have ended. When not, the program's next
+    /// processes start afresh: the caller runs the scenario again.
+    pub fn forked_processes_stand(&self) -> bool {
+        let Some(jail_run) = &self.run else {
+            return true;
+        };
+        let Some(server) = jail_run.server.as_deref() else {
+            return true;
+        };
+        if !jail_run.forked.load(Ordering::Relaxed) || server.vouch() == Vouch::Stands {
+            return true;
+        }
+        jail_run.spawned.store(true, Ordering::Relaxed);
+        jail_run.forked.store(false, Ordering::Relaxed);
+        false
     }
 
     /// How many of the program's processes the kernel killed so far for going over the
@@ -510,6 +652,7 @@ impl Program {
                     // A runner that cannot give a process is not used again: this run, and the
                     // next ones, start afresh (or from a runner started again).
                     if let Ok(running) = server.fork(&self.limits, deadline) {
+                        jail_run.forked.store(true, Ordering::Relaxed);
                         return Ok(running);
                     }
                 }
@@ -600,8 +743,15 @@ struct JailRun {
     server: Option<Arc<Server>>,
     /// Set once a process of the run was started afresh instead.
     spawned: AtomicBool,
+    /// Set once the runner forked a process of the run not yet vouched for.
+    forked: AtomicBool,
     slot: Option<Slot>,
     free: Arc<Mutex<Vec<Slot>>>,
+}
+
+/// Returns `slot` to a target's free slots, for its next run.
+fn give_back(free: &Mutex<Vec<Slot>>, slot: Slot) {
+    free.lock().unwrap_or_else(|e| e.into_inner()).push(slot);
 }
 
 impl Drop for JailRun {
@@ -614,10 +764,7 @@ impl Drop for JailRun {
         }
         if let Some(slot) = self.slot.take() {
             slot.jail.restore();
-            self.free
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(slot);
+            give_back(&self.free, slot);
         }
     }
 }

@@ -42,7 +42,7 @@ pub use board_text::{BoardReader, CellDiff, FoundBoard};
 pub use policy_rules::{OptionsOnly, PolicyRules, UnsetPart, NO_POLICY_RULES};
 pub use rule_events::RuleEvent;
 
-use crate::execution::{Layout, PythonLaunch};
+use crate::execution::{Layout, PythonLaunch, Secrecy};
 
 /// Every game boardgrade knows. Adding a game is one line here and a folder beside this file.
 pub static REGISTRY: &[&dyn Game] = &[
@@ -81,6 +81,11 @@ pub struct Dialect {
     pub python: PythonLaunch,
     /// Starts a reference session of this dialect. Unknown or ill-typed options are errors.
     pub session: fn(&GameOptions) -> Result<Box<dyn Session>, OptionError>,
+    /// For a dialect that calls the named functions of another dialect's whole program: that
+    /// dialect's name. It is never routed to by itself; a submission routed to that dialect
+    /// is graded on this one's scenarios too, so a program whose game runs but whose
+    /// functions are wrong (or the reverse) is graded on each.
+    pub graded_with: Option<&'static str>,
 }
 
 impl Dialect {
@@ -91,7 +96,7 @@ impl Dialect {
             dialect: self.name,
             entry_file: self.entry_file,
             python: self.python,
-            audience: "visible",
+            audience: Secrecy::default(),
         }
     }
 }
@@ -107,6 +112,7 @@ impl fmt::Debug for Dialect {
             .field("entry_file", &self.entry_file)
             .field("defines", &self.defines)
             .field("python", &self.python)
+            .field("graded_with", &self.graded_with)
             .finish_non_exhaustive()
     }
 }

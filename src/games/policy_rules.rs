@@ -20,6 +20,14 @@ pub trait PolicyRules: Sync {
         Cow::Borrowed(line)
     }
 
+    /// The scenario's options as the course grades them, where the policy requires a rule
+    /// the scenario leaves to its default (chess's `draw_rules = "required"`): the reference
+    /// then answers under these, and a written `expect` holds only where it answers as under
+    /// the scenario's own options. None by default: the scenario is graded as written.
+    fn required(&self, _policy: &Policy, _options: &GameOptions) -> Option<GameOptions> {
+        None
+    }
+
     /// The optional rules the policy accepts, as other `options` tables under which a
     /// submission that implements them is also graded (each gives the scenario another
     /// expectation). None by default.

@@ -3,6 +3,7 @@
 
 pub mod class;
 pub mod class_run;
+pub mod cpu_slots;
 pub mod enabled;
 pub mod fingerprint;
 pub mod leaderboard;
@@ -24,12 +25,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
-use crate::execution::{Limits, PythonRunner, Sandbox};
+use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
 use crate::harness::judge::not_run_outcome;
-use crate::harness::{run_one, scoring, Outcome, Summary};
+use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
+use cpu_slots::CpuSlots;
 pub use enabled::{enabled, LeftOut};
 pub use optional::set_by_course;
 pub use partition::Partition;
@@ -60,7 +62,16 @@ pub struct GradeConfig {
     /// The most time one submission's scenarios may take to start (a platform's timeout, less
     /// a margin): once spent, the rest are not run and score 0.
     pub budget: Option<Duration>,
+    /// The wall-clock time a call protocol's import may take: an import that does not
+    /// finish in it does not load (one finding, no scenario run).
+    pub import_limit: Option<Duration>,
+    /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
+    pub start_check: StartCheck,
 }
+
+/// The import limit `grade` sets unless told otherwise: far above any correct module's
+/// import, and paid once per submission.
+pub const DEFAULT_IMPORT_LIMIT: Duration = Duration::from_secs(10);
 
 /// What a scenario not started for want of time says.
 pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
@@ -70,10 +81,11 @@ impl GradeConfig {
     /// limits, the runner and the interpreter.
     pub fn conditions(&self) -> String {
         format!(
-            "sandbox {}; runner {:?}; limits {:?}; python {} {}",
+            "sandbox {}; runner {:?}; limits {:?}; import limit {:?}; python {} {}",
             self.sandbox.as_str(),
             self.runner,
             self.limits,
+            self.import_limit,
             self.interpreter.executable.display(),
             self.interpreter.version
         )
@@ -181,15 +193,32 @@ pub enum GradeEvent<'a> {
     },
 }
 
-/// The dialects of the scenarios, each once, in order of appearance.
+/// The dialects submissions are routed to for the scenarios, each once, in order of
+/// appearance: a scenario of a dialect graded with another's programs counts as that one's.
 pub fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
     let mut dialects: Vec<&'static Dialect> = Vec::new();
     for s in scenarios {
-        if !dialects.iter().any(|d| std::ptr::eq(*d, s.dialect)) {
-            dialects.push(s.dialect);
+        let routed = routed_as(s);
+        if !dialects.iter().any(|d| std::ptr::eq(*d, routed)) {
+            dialects.push(routed);
         }
     }
     dialects
+}
+
+/// The dialect a submission graded on `scenario` is routed to: the scenario's own, or the
+/// one whose programs it is graded with ([`Dialect::graded_with`]).
+fn routed_as(scenario: &Scenario) -> &'static Dialect {
+    scenario
+        .dialect
+        .graded_with
+        .and_then(|name| scenario.game.dialect(name))
+        .unwrap_or(scenario.dialect)
+}
+
+/// Whether a submission routed to `dialect` is graded on `scenario`.
+pub fn graded_under(scenario: &Scenario, dialect: &'static Dialect) -> bool {
+    std::ptr::eq(routed_as(scenario), dialect)
 }
 
 /// The entry files that make a folder one submission: the `--entry` file, or the entry
@@ -226,6 +255,26 @@ fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
         .collect()
 }
 
+/// The folder a one-file submission's modules come from when the file sits in a dialect's
+/// folder layout (`pychess/logic/chess_logic.py` handed in alone imports `logic.utils`, and
+/// runs with its package around it): the layout's top folder.
+fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<PathBuf> {
+    if !path.is_file() {
+        return None;
+    }
+    dialects.iter().find_map(|d| {
+        let layout = std::path::Path::new(d.entry_file);
+        let depth = layout.components().count();
+        (depth > 1 && path.ends_with(layout))
+            .then(|| {
+                path.ancestors()
+                    .nth(depth - 1)
+                    .map(std::path::Path::to_path_buf)
+            })
+            .flatten()
+    })
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
 pub fn plan(
@@ -245,7 +294,7 @@ pub fn plan(
         .flat_map(|(s, files)| {
             files.iter().map(|(path, _)| ProbeFile {
                 path: path.clone(),
-                root: s.path.clone(),
+                root: layout_root(&s.path, &dialects).unwrap_or_else(|| s.path.clone()),
             })
         })
         .collect();
@@ -301,20 +350,22 @@ fn mine<'a>(
 ) -> impl Iterator<Item = &'a Scenario> {
     scenarios
         .iter()
-        .filter(move |s| dialect.is_none_or(|d| std::ptr::eq(s.dialect, d)))
+        .filter(move |s| dialect.is_none_or(|d| graded_under(s, d)))
 }
 
 /// Grades one planned submission.
 pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
-    grade_with(plan, scenarios, config, config.jobs)
+    grade_with(plan, scenarios, config, config.jobs, &CpuSlots::new(1))
 }
 
-/// [`grade_one`], running `scenario_jobs` of its scenarios at once.
+/// [`grade_one`], running `scenario_jobs` of its scenarios at once in a slot of `slots`,
+/// taken once its import check has passed.
 fn grade_with(
     plan: &Plan,
     scenarios: &[Scenario],
     config: &GradeConfig,
     scenario_jobs: usize,
+    slots: &CpuSlots,
 ) -> SubmissionResult {
     let started = Instant::now();
     let dialect = routed_dialect(&plan.routing);
@@ -359,21 +410,44 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
+    // The least secret scenarios run first: a loaded runner then serves them all in rising
+    // secrecy, never a visible scenario after a hidden one (see `Secrecy`).
+    let mut order: Vec<usize> = (0..mine.len()).collect();
+    order.sort_by_key(|&index| mine[index].visibility.secrecy());
+    if let (Ok(target), Some(&first)) = (&target, order.first()) {
+        if let Some(error) = pipeline::stalled(target, route, mine[first], config) {
+            result.does_not_load = Some(error);
+            result.elapsed_ms = started.elapsed().as_millis() as u64;
+            return result;
+        }
+    }
+    let slot = slots.take();
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            crate::pool::map(&mine, scenario_jobs, |_, s| {
+            let checked = check_code(&mine, target, &config.limits);
+            let ran = crate::pool::map(&order, scenario_jobs, |_, &index| {
+                if let Some(outcome) = &checked[index] {
+                    return outcome.clone();
+                }
+                let s = mine[index];
                 if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                     return not_run_outcome(s, BUDGET_SPENT.to_string());
                 }
                 run_one(s, target, &config.limits)
-            })
+            });
+            let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
+            for (index, outcome) in order.iter().zip(ran) {
+                placed[*index] = Some(outcome);
+            }
+            placed.into_iter().flatten().collect()
         }
         Err(error) => {
             result.grader_failed(error.to_string());
             Vec::new()
         }
     };
+    drop(slot);
     if let Ok(target) = &target {
         result.notes.extend(target.runner_notes());
     }
@@ -439,13 +513,16 @@ pub fn grade_all(
         .collect();
     // Fewer submissions than workers: the spare workers run their scenarios.
     let scenario_jobs = (config.jobs / pending.len().clamp(1, config.jobs.max(1))).max(1);
+    // Twice the slots in submissions under way: one whose import check waits on the wall
+    // clock leaves its slot to another.
+    let slots = CpuSlots::new(config.jobs);
     crate::pool::each(
         &pending,
-        config.jobs,
+        config.jobs.max(1) * 2,
         |_, &index| {
             // Once Ctrl-C is pressed, nothing more is started.
             (!crate::cancel::is_requested()).then(|| {
-                let result = grade_with(&plans[index], scenarios, config, scenario_jobs);
+                let result = grade_with(&plans[index], scenarios, config, scenario_jobs, &slots);
                 (index, result)
             })
         },

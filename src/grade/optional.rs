@@ -4,6 +4,7 @@
 //! the shipped specs. Each dialect whose scenarios are left out gets one note naming the
 //! `course.toml` line that would grade them.
 
+use crate::policy::CODE_CHECKS;
 use crate::scenario::Scenario;
 
 /// The scenarios graded under their course policy, and a note per dialect for those left out.
@@ -12,7 +13,28 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
     // Per dialect: the option, the words it would need, the count left out, and a scenario
     // of it (for its policy and names).
     let mut left: Vec<(Scenario, &'static str, Vec<&'static str>, usize)> = Vec::new();
+    let mut optional_checks: Vec<(Scenario, Vec<&'static str>)> = Vec::new();
     for scenario in scenarios {
+        if let Some(check) = scenario
+            .code
+            .as_ref()
+            .filter(|c| !c.graded(&scenario.policy))
+        {
+            // A check the course turned off is left out silently; one the handout does not
+            // grade is named in a note.
+            if check.optional {
+                let rule = check.rule;
+                match optional_checks
+                    .iter_mut()
+                    .find(|(s, _)| std::ptr::eq(s.dialect, scenario.dialect))
+                {
+                    Some((_, rules)) if rules.contains(&rule) => {}
+                    Some((_, rules)) => rules.push(rule),
+                    None => optional_checks.push((scenario, vec![rule])),
+                }
+            }
+            continue;
+        }
         let unset = scenario
             .game
             .policy_rules(scenario.dialect.name)
@@ -39,8 +61,34 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
     let notes = left
         .iter()
         .map(|(scenario, option, names, count)| note(scenario, option, names, *count))
+        .chain(optional_checks.iter().map(|(s, rules)| code_note(s, rules)))
         .collect();
     (kept, notes)
+}
+
+/// The note for the optional code checks of `scenario`'s dialect, by rule, left out.
+fn code_note(scenario: &Scenario, rules: &[&str]) -> String {
+    let set: Vec<String> = scenario
+        .policy
+        .words(CODE_CHECKS)
+        .iter()
+        .map(|w| format!("\"{w}\""))
+        .chain(rules.iter().map(|r| format!("\"{r}\"")))
+        .collect();
+    let course = scenario.policy.source.as_deref().unwrap_or("course.toml");
+    format!(
+        "code checks of {} that the handout does not grade ({}): left out; to grade them, \
+         write `{CODE_CHECKS} = [{}]` under [{}.{}] in {course}",
+        scenario.dialect_id(),
+        rules
+            .iter()
+            .map(|r| format!("`{r}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        set.join(", "),
+        scenario.game.name(),
+        scenario.dialect.name,
+    )
 }
 
 /// The note for `count` scenarios of `scenario`'s dialect left out for want of `names` in

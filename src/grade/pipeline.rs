@@ -29,7 +29,9 @@ pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
     Ok(target
         .with_entry(route.entry.clone())
         .with_sandbox(config.sandbox, config.hidden.clone())
-        .with_runner(config.runner))
+        .with_runner(config.runner)
+        .with_import_limit(config.import_limit)
+        .with_start_check(config.start_check.clone()))
 }
 
 /// A student's own submission, ready for its scenarios.
@@ -83,15 +85,48 @@ pub fn prepare(
     };
     let scenarios: Vec<Scenario> = scenarios
         .into_iter()
-        .filter(|s| std::ptr::eq(s.dialect, dialect))
+        .filter(|s| super::graded_under(s, dialect))
         .collect();
     Ok(match loads {
-        Ok(route) => Prepared::Runs {
-            target: Box::new(launch(&route, config)?),
-            scenarios,
-            route,
-        },
+        Ok(route) => {
+            let target = launch(&route, config)?;
+            match scenarios
+                .first()
+                .and_then(|first| stalled(&target, &route, first, config))
+            {
+                Some(error) => Prepared::DoesNotLoad { error, scenarios },
+                None => Prepared::Runs {
+                    target: Box::new(target),
+                    scenarios,
+                    route,
+                },
+            }
+        }
         Err(error) => Prepared::DoesNotLoad { error, scenarios },
+    })
+}
+
+/// Why the routed submission does not load when its import, tried once under the dialect
+/// of `scenario` within the run's import limit, did not finish: then no scenario runs. A
+/// check that could not be made leaves the verdicts to the scenarios.
+pub fn stalled(
+    target: &Target,
+    route: &Route,
+    scenario: &Scenario,
+    config: &GradeConfig,
+) -> Option<LoadError> {
+    let layout = crate::execution::Layout {
+        audience: scenario.visibility.secrecy(),
+        ..scenario.dialect.layout(scenario.game)
+    };
+    let stall = target
+        .check_import(&layout, &config.limits)
+        .ok()
+        .flatten()?;
+    Some(LoadError {
+        file: stall.file.unwrap_or_else(|| route.file.clone()),
+        line: stall.line,
+        message: stall.message,
     })
 }
 

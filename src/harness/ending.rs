@@ -15,6 +15,21 @@ const OUT_OF_MEMORY: &[&str] = &[
     "out of memory",
 ];
 
+/// How a call protocol's adapter ends a call that ran past the dialect's call limit: exit
+/// status 124, its last stderr line this prefix and what did not return.
+const CALL_LIMIT_STATUS: i32 = 124;
+const CALL_LIMIT: &str = "boardgrade: call limit: ";
+
+/// What did not return within the call limit (`is_game_over did not return within 2 s`),
+/// when the run ended at it.
+pub(crate) fn call_overran(ending: &Ending, stderr: &str) -> Option<String> {
+    if *ending != Ending::Exited(CALL_LIMIT_STATUS) {
+        return None;
+    }
+    let last = stderr.trim_end().lines().last()?;
+    Some(last.strip_prefix(CALL_LIMIT)?.to_string())
+}
+
 /// The verdict an ending decides by itself, whatever the output, with its detail: a harness
 /// problem or a cancelled run (`error`, never the student's), or a limit hit.
 /// `timeout_detail` says which time limit ran out. `None` when the program ended by itself
@@ -25,6 +40,9 @@ pub(crate) fn decided_by_ending(
     timeout_detail: impl FnOnce() -> String,
     output_bytes: usize,
 ) -> Option<(Verdict, String)> {
+    if let Some(what) = call_overran(ending, stderr) {
+        return Some((Verdict::Timeout, what));
+    }
     Some(match ending {
         Ending::Cancelled => (Verdict::Error, "cancelled before it finished".into()),
         Ending::NotStarted(why) => (
@@ -102,6 +120,25 @@ mod tests {
         assert_eq!(
             decided(Ending::Exited(1), "MemoryError"),
             Some(Verdict::MemoryLimit)
+        );
+    }
+
+    #[test]
+    fn a_call_past_its_limit_is_a_timeout_naming_the_call() {
+        let stderr =
+            "Traceback...\nboardgrade: call limit: is_game_over did not return within 2 s\n";
+        let decided = decided_by_ending(&Ending::Exited(124), stderr, || "late".into(), 10);
+        assert_eq!(
+            decided,
+            Some((
+                Verdict::Timeout,
+                "is_game_over did not return within 2 s".to_string()
+            ))
+        );
+        // The words alone, from a program that exits otherwise, decide nothing.
+        assert_eq!(
+            decided_by_ending(&Ending::Exited(1), stderr, || "late".into(), 10),
+            None
         );
     }
 

@@ -62,7 +62,8 @@ fn replay(
 }
 
 /// The expectation under `replies`: a written `expect` holds where these replies agree with
-/// the scenario's own reference (`base`); elsewhere the replies are expected.
+/// the scenario's own reference (`base`), in their text and in what they also accept;
+/// elsewhere the replies are expected.
 fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: bool) -> Expectation {
     let written = std::iter::once((scenario.opening.as_deref(), &[][..])).chain(
         scenario
@@ -73,7 +74,8 @@ fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: boo
     let steps = written
         .zip(base.iter().zip(&replies))
         .map(|((expect, accept), (base, reply))| {
-            let expect = expect.filter(|_| base.text == reply.text);
+            // A variant that accepts more at this step (another order) is its reference's.
+            let expect = expect.filter(|_| base == reply);
             pattern(reply, expect, accept)
         })
         .collect();
@@ -108,25 +110,29 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
     Ok(build(scenario, &replies.clone(), replies, finished))
 }
 
-/// Every expectation a submission may meet: the scenario's own first, then one for each
-/// set of optional rules the course policy credits ([`crate::games::PolicyRules::variants`]).
-/// Written expectations hold in a variant wherever its reference answers as the scenario's
-/// own does; a variant whose game ends before the input does, or whose reference answers
-/// every step as an earlier one does, is left out.
+/// Every expectation a submission may meet: the scenario's own first (under the options the
+/// course requires, [`crate::games::PolicyRules::required`], where it requires any), then one
+/// for each set of optional rules the course policy credits
+/// ([`crate::games::PolicyRules::variants`]). Written expectations hold wherever the reference
+/// answers as under the scenario's own options; a variant whose game ends before the input
+/// does, or whose reference answers every step as an earlier one does, is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
-    let (base, finished) = replay(scenario, &scenario.options)?;
-    let mut all = vec![build(scenario, &base, base.clone(), finished)];
+    let rules = scenario.game.policy_rules(scenario.dialect.name);
+    let (own, own_finished) = replay(scenario, &scenario.options)?;
+    let required = rules.required(&scenario.policy, &scenario.options);
+    let (base, finished) = match &required {
+        Some(options) => replay(scenario, options)?,
+        None => (own.clone(), own_finished),
+    };
+    let mut all = vec![build(scenario, &own, base.clone(), finished)];
     let mut seen = vec![texts(&base)];
-    let variants = scenario
-        .game
-        .policy_rules(scenario.dialect.name)
-        .variants(&scenario.policy, &scenario.options);
-    for options in variants {
+    let graded = required.as_ref().unwrap_or(&scenario.options);
+    for options in rules.variants(&scenario.policy, graded) {
         if let Ok((replies, finished)) = replay(scenario, &options) {
             let answered = texts(&replies);
             if !seen.contains(&answered) {
                 seen.push(answered);
-                all.push(build(scenario, &base, replies, finished));
+                all.push(build(scenario, &own, replies, finished));
             }
         }
     }

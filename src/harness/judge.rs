@@ -8,8 +8,10 @@ use super::banner::{banner_note, without_banner};
 use super::ending::{decided_by_ending, describe_ending};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
+use super::stray::{stray_note, without_stray};
 use crate::compare::{
-    later_mismatches, match_split, match_steps, prepare, reads, visible, Mismatch, StepPattern,
+    later_mismatches, match_split, match_steps, prepare, reads, visible, ExtraLines, Mismatch,
+    StepPattern,
 };
 use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
@@ -32,6 +34,29 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     if scenario.dialect.protocol == Protocol::Call {
         return super::calls::judge_calls(scenario, expectation, run);
     }
+    let outcome = judge_past_banner(scenario, expectation, run);
+    // Where the scenario notes lines the game never prints, the game is judged without them.
+    if outcome.verdict == Verdict::Pass || scenario.extra_lines() == ExtraLines::Judged {
+        return outcome;
+    }
+    let Some((stray, rest)) = without_stray(&run.stdout, &expectation.reference) else {
+        return outcome;
+    };
+    let without = Execution {
+        stdout: rest,
+        ..run.clone()
+    };
+    let mut retried = judge_past_banner(scenario, expectation, &without);
+    if retried.verdict != Verdict::Pass && retried.steps_matched <= outcome.steps_matched {
+        return outcome;
+    }
+    retried.notes.insert(0, stray_note(&stray));
+    retried
+}
+
+/// The outcome of a whole program's run, judged past the lines it printed before its
+/// opening where that alone passes more steps.
+fn judge_past_banner(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
     let outcome = judge_program(scenario, expectation, run);
     // Lines printed before the opening are judged by the scenario about the opening (the
     // one that types nothing); the others judge the game after them and note them.
@@ -206,7 +231,7 @@ pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Ou
 }
 
 /// An outcome with the scenario's identity, no score yet, and nothing else known.
-fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
+pub fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
     Outcome {
         file: scenario.file.clone(),
         line: scenario.line,
@@ -232,6 +257,7 @@ fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
         duration_ms: 0,
         matches: None,
         notes: Vec::new(),
+        findings: Vec::new(),
     }
 }
 

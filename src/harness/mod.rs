@@ -3,6 +3,7 @@
 
 mod banner;
 mod calls;
+mod code;
 pub mod ending;
 pub mod expectation;
 pub mod judge;
@@ -10,6 +11,8 @@ pub mod matchplay;
 pub mod outcome;
 pub mod run;
 pub mod scoring;
+mod stray;
 
-pub use outcome::{Divergence, Outcome, Verdict};
+pub use code::check_all as check_code;
+pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};

@@ -32,6 +32,22 @@ pub struct Divergence {
     pub source_line: Option<usize>,
 }
 
+/// What a code check found wrong in the submission's code: a file, a line and the rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Finding {
+    /// The file, relative to the submission.
+    pub file: String,
+    pub line: usize,
+    /// The rule broken and how (`code outside functions: `x = 3``).
+    pub message: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
 /// Everything known about one scenario's run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -72,4 +88,7 @@ pub struct Outcome {
     /// A match scenario's record, awards and lost games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<super::matchplay::MatchReport>,
+    /// A code check's findings (none when it passed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
 }

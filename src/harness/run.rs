@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
+use super::ending::call_overran;
 use super::expectation::{expectations, input, Expectation};
 use super::judge::{cpu_limit_outcome, error_outcome, judge};
 use super::outcome::{Outcome, Verdict};
@@ -88,48 +89,77 @@ pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome
     if let Some(play) = &scenario.play {
         return super::matchplay::run(scenario, play, target, limits);
     }
+    if let Some(check) = &scenario.code {
+        return super::code::run(scenario, check, target, limits);
+    }
     let expectations = match expectations(scenario) {
         Ok(expectations) => expectations,
         Err(problem) => {
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
-    let (outcome, slowed_by_company) = run_program(scenario, &expectations, target, limits);
-    if !slowed_by_company {
-        return outcome;
+    let run = run_program(scenario, &expectations, target, limits);
+    // A call already seen past its limit with the machine alone is not timed alone again.
+    let known = run
+        .overran
+        .as_ref()
+        .is_some_and(|call| target.overran(call));
+    if !run.slowed_by_company || known {
+        if let Some(call) = run.overran.filter(|_| !run.slowed_by_company) {
+            target.note_overrun(call);
+        }
+        return run.outcome;
     }
     // Other programs may have slowed it down: only a timeout seen alone counts.
     let _alone = crate::execution::sandbox::share::alone();
-    run_program(scenario, &expectations, target, limits).0
+    let alone = run_program(scenario, &expectations, target, limits);
+    if let Some(call) = alone.overran {
+        target.note_overrun(call);
+    }
+    alone.outcome
 }
 
-/// One run of a scenario, judged; and whether it timed out while other programs ran beside
-/// it (then it must be run again alone before the timeout counts).
+/// One run of a scenario, judged.
+struct Ran {
+    outcome: Outcome,
+    /// It timed out while other programs ran beside it: it must be run again alone before
+    /// the timeout counts.
+    slowed_by_company: bool,
+    /// The call that did not return within the dialect's call limit, if one did.
+    overran: Option<String>,
+}
+
+/// One run of a scenario, judged.
 fn run_program(
     scenario: &Scenario,
     expectations: &[Expectation],
     target: &Target,
     limits: &Limits,
-) -> (Outcome, bool) {
+) -> Ran {
+    let judged = |outcome, slowed_by_company| Ran {
+        outcome,
+        slowed_by_company,
+        overran: None,
+    };
     let limits = Limits {
         wall: scenario.time_limit,
         ..limits.clone()
     };
     let layout = Layout {
-        audience: scenario.visibility.as_str(),
+        audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)
     };
     let program = match target.program(&layout, &limits) {
-        Err(error) => return (error_outcome(scenario, error.to_string()), false),
+        Err(error) => return judged(error_outcome(scenario, error.to_string()), false),
         Ok(None) => {
             let execution = reference_execution(&expectations[0]);
-            return (best_outcome(scenario, expectations, &execution), false);
+            return judged(best_outcome(scenario, expectations, &execution), false);
         }
         Ok(Some(program)) => program,
     };
     let execution = program.run(&input(scenario));
     if let Some(why) = program.sandbox_failure(&execution.stderr_tail) {
-        return (error_outcome(scenario, why), false);
+        return judged(error_outcome(scenario, why), false);
     }
     let outcome = best_outcome(scenario, expectations, &execution);
     if matches!(outcome.verdict, Verdict::Crash | Verdict::Timeout)
@@ -137,11 +167,15 @@ fn run_program(
     {
         // It used all of its own CPU time: company does not change that, so it is not run
         // again (a class with endless loops would otherwise wait for each one twice, alone).
-        return (cpu_limit_outcome(scenario, outcome), false);
+        return judged(cpu_limit_outcome(scenario, outcome), false);
     }
     let slowed =
         outcome.verdict == Verdict::Timeout && program.slowed_by_company(execution.elapsed);
-    (outcome, slowed)
+    let stderr = String::from_utf8_lossy(&execution.stderr_tail);
+    Ran {
+        overran: call_overran(&execution.ending, &stderr),
+        ..judged(outcome, slowed)
+    }
 }
 
 /// The run judged under each expectation (the scenario's own, then the optional rules the
@@ -187,10 +221,14 @@ pub fn run_all(
         target: target_name,
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
+    let checked = super::code::check_all(scenarios, target, &config.limits);
     crate::pool::ordered(
         scenarios,
         config.jobs,
-        |_, scenario| run_one(scenario, target, &config.limits),
+        |index, scenario| match &checked[index] {
+            Some(outcome) => outcome.clone(),
+            None => run_one(scenario, target, &config.limits),
+        },
         |index, outcome| {
             listen(Event::Finished {
                 index,

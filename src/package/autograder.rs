@@ -2,8 +2,9 @@
 //! --run-autograder`): the script hands over to the binary at once, and the binary
 //!
 //! 1. closes the autograder's source folder (binary, specs, script) to every other user;
-//! 2. checks that the machine gives the least protection the package was built for, and
-//!    refuses to grade unprotected (a `results.json` that says so, for the course staff);
+//! 2. checks that the machine gives the least protection the package was built for (student
+//!    programs without the network too, unless the course allowed it), and refuses to grade
+//!    unprotected (a `results.json` that says so, for the course staff);
 //! 3. grades the submission in a child process whose results go to a folder only root can
 //!    open, and waits for it;
 //! 4. kills whatever student process is left, then writes `results.json` itself from the
@@ -20,6 +21,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
+use super::Network;
 use crate::error::Error;
 use crate::execution::sandbox::{self, student, Sandbox};
 use crate::report::gradescope;
@@ -53,11 +55,13 @@ impl Layout {
 }
 
 /// Grades the submission of `layout` with `binary` (this boardgrade), under the strongest
-/// sandbox available and at least `required`; `grade_args` go to `boardgrade grade`.
+/// sandbox available and at least `required`, the network closed as `network` says;
+/// `grade_args` go to `boardgrade grade`.
 pub fn run(
     layout: &Layout,
     binary: &Path,
     required: Sandbox,
+    network: Network,
     grade_args: &[String],
 ) -> Result<Report, Error> {
     let results_dir = layout.results();
@@ -65,7 +69,7 @@ pub fn run(
         .map_err(|e| Error::io(format!("cannot create {}", results_dir.display()), e))?;
     let results = results_dir.join("results.json");
     lock_down(layout)?;
-    let sandbox = match choose_sandbox(required) {
+    let sandbox = match choose_sandbox(required, network) {
         Ok(sandbox) => sandbox,
         Err(why) => {
             write_json(&results, &refusal(&why, required))?;
@@ -209,7 +213,7 @@ pub(crate) fn close_to_others(dirs: &[PathBuf]) -> Result<(), Error> {
 }
 
 /// The strongest sandbox here, if it gives at least `required`.
-pub(crate) fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
+pub(crate) fn choose_sandbox(required: Sandbox, network: Network) -> Result<Sandbox, String> {
     let available = Sandbox::strongest();
     if required == Sandbox::Bwrap && available < Sandbox::Bwrap {
         let why = sandbox::bwrap_probe().err().unwrap_or_default();
@@ -224,7 +228,11 @@ pub(crate) fn choose_sandbox(required: Sandbox) -> Result<Sandbox, String> {
             required.as_str()
         ));
     }
-    Ok(available.max(required))
+    let chosen = available.max(required);
+    match network.refusal(chosen.open_network()) {
+        Some(why) => Err(why),
+        None => Ok(chosen),
+    }
 }
 
 /// Why the grader failed, when the results say it did (`needs_rerun`).

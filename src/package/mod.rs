@@ -32,12 +32,56 @@ pub struct Package {
     /// The least protection acceptable: where the machine cannot give it, the autograder
     /// refuses to grade and says why.
     pub sandbox: Sandbox,
+    /// Whether student programs may keep the network where the sandbox cannot close it.
+    pub network: Network,
     /// The course policy, shipped as `specs/course.toml` so that it governs every scenario
     /// (a course file of that name inside the specs gives way to it).
     pub policy: Option<PathBuf>,
     /// The course's `requirements.txt`: shipped, and installed by `setup.sh` into a virtual
     /// environment whose interpreter grades the submissions.
     pub requirements: Option<PathBuf>,
+}
+
+/// Whether a platform package grades where student programs would keep the network (under
+/// `limits`, on a kernel that gives them no network namespace of their own): hidden steps
+/// could then be sent anywhere, so it refuses unless the course allows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Network {
+    /// Refuse to grade, saying why (the default).
+    #[default]
+    MustBeClosed,
+    /// The course allows it (`--allow-open-network`); the report still says it is open.
+    MayBeOpen,
+}
+
+impl Network {
+    /// The course's choice from the packaging command's flag.
+    pub fn allowing_open(allow: bool) -> Network {
+        if allow {
+            Network::MayBeOpen
+        } else {
+            Network::MustBeClosed
+        }
+    }
+
+    /// The entrypoint's flag that carries the choice into the platform (empty, or the flag
+    /// with a space before it).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Network::MustBeClosed => "",
+            Network::MayBeOpen => " --allow-open-network",
+        }
+    }
+
+    /// Why grading must be refused when `open` says why the network stays open here.
+    pub fn refusal(self, open: Option<String>) -> Option<String> {
+        let open = open.filter(|_| self == Network::MustBeClosed)?;
+        Some(format!(
+            "student programs would keep the network ({open}), so hidden tests could be sent \
+             anywhere; use bubblewrap, a kernel with unprivileged network namespaces, or build \
+             the package with --allow-open-network"
+        ))
+    }
 }
 
 /// Every file of the spec files and folders given, each with its path below its folder
@@ -148,11 +192,13 @@ pub(crate) fn shell_quote(word: &str) -> String {
     }
 }
 
-/// The `run_autograder` script with the grade arguments and the sandbox filled in.
-pub fn run_autograder(grade_args: &[String], sandbox: Sandbox) -> String {
+/// The `run_autograder` script with the grade arguments, the sandbox and the course's
+/// choice about the network filled in.
+pub fn run_autograder(grade_args: &[String], sandbox: Sandbox, network: Network) -> String {
     let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
     RUN_AUTOGRADER
         .replace("@SANDBOX@", sandbox.as_str())
+        .replace("@NETWORK@", network.flag())
         .replace("@ARGS@", &args.join(" "))
 }
 
@@ -177,7 +223,7 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
         .map_err(|e| io("setup.sh", e))?;
     zip.start_file("run_autograder", executable)
         .map_err(zip_error)?;
-    zip.write_all(run_autograder(&package.grade_args, package.sandbox).as_bytes())
+    zip.write_all(run_autograder(&package.grade_args, package.sandbox, package.network).as_bytes())
         .map_err(|e| io("run_autograder", e))?;
     zip.start_file("boardgrade", executable)
         .map_err(zip_error)?;
@@ -196,4 +242,26 @@ pub fn write_zip(package: &Package, out: &Path) -> Result<(), Error> {
     }
     zip.finish().map_err(zip_error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_open_network_is_refused_with_its_reason_unless_the_course_allows_it() {
+        let open = || Some("network open: no namespace here".to_string());
+        let why = Network::MustBeClosed.refusal(open()).unwrap();
+        assert!(why.contains("network open: no namespace here"), "{why}");
+        assert!(why.contains("--allow-open-network"), "{why}");
+        assert_eq!(Network::MayBeOpen.refusal(open()), None);
+        assert_eq!(Network::MustBeClosed.refusal(None), None);
+        let script = run_autograder(&[], Sandbox::Limits, Network::MayBeOpen);
+        assert!(
+            script.contains("--sandbox limits --allow-open-network --"),
+            "{script}"
+        );
+        let script = run_autograder(&[], Sandbox::Limits, Network::MustBeClosed);
+        assert!(script.contains("--sandbox limits --"), "{script}");
+    }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{packaged_specs, shell_quote};
+use super::{packaged_specs, shell_quote, Network};
 use crate::error::{Error, PackageError};
 use crate::execution::Sandbox;
 
@@ -61,15 +61,19 @@ pub struct Package {
     /// The least protection acceptable for student programs: where the machine cannot give
     /// it, nothing is graded (`gradable: false`, the reason).
     pub sandbox: Sandbox,
+    /// Whether student programs may keep the network where the sandbox cannot close it.
+    pub network: Network,
     /// The course's `requirements.txt`: shipped beside the entrypoint, which installs it
     /// into a virtual environment before grading.
     pub requirements: Option<PathBuf>,
 }
 
-/// The entrypoint script with the least sandbox and the grade arguments filled in.
-pub fn run_script(sandbox: Sandbox, grade_args: &[String]) -> String {
+/// The entrypoint script with the least sandbox, the course's choice about the network and
+/// the grade arguments filled in.
+pub fn run_script(sandbox: Sandbox, network: Network, grade_args: &[String]) -> String {
     let args: Vec<String> = grade_args.iter().map(|a| shell_quote(a)).collect();
     RUN.replace("@SANDBOX@", sandbox.as_str())
+        .replace("@NETWORK@", network.flag())
         .replace("@ARGS@", &args.join(" "))
 }
 
@@ -150,7 +154,7 @@ pub fn write_layout(package: &Package, out: &Path) -> Result<(), Error> {
     write(&server.join("boardgrade"), &binary, true)?;
     write(
         &server.join("run.sh"),
-        run_script(package.sandbox, &package.grade_args).as_bytes(),
+        run_script(package.sandbox, package.network, &package.grade_args).as_bytes(),
         true,
     )?;
     if let Some(requirements) = &package.requirements {
@@ -212,6 +216,7 @@ mod tests {
             uuid: "6f1c1a52-0000-4000-8000-000000000000".into(),
             requirements: None,
             sandbox: Sandbox::Bwrap,
+            network: Network::MustBeClosed,
         }
     }
 
@@ -232,9 +237,11 @@ mod tests {
 
     #[test]
     fn the_script_carries_the_arguments_and_the_upload_names_the_files() {
-        let script = run_script(Sandbox::Bwrap, &package().grade_args);
+        let script = run_script(Sandbox::Bwrap, Network::MustBeClosed, &package().grade_args);
         assert!(script.contains("--run-grader --sandbox bwrap -- --dialect ecs10\n"));
-        assert!(!script.contains("@ARGS@"));
+        assert!(!script.contains("@ARGS@") && !script.contains("@NETWORK@"));
+        let allowing = run_script(Sandbox::Limits, Network::MayBeOpen, &[]);
+        assert!(allowing.contains("--run-grader --sandbox limits --allow-open-network --"));
         let html = question_html(&package());
         assert!(
             html.contains("file-names=\"prog67.py, chess_logic.py\""),

@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use super::autograder::{
     choose_sandbox, close_to_others, grade_privately, root_from_env, write_json, Graded,
 };
+use super::Network;
 use crate::error::Error;
 use crate::execution::sandbox::Sandbox;
 use crate::report::package::Report;
@@ -58,11 +59,13 @@ fn not_gradable(message: String) -> Value {
 }
 
 /// Grades `layout`'s student files with `binary` (this boardgrade) under the strongest
-/// sandbox here, at least `required`; `grade_args` go to `boardgrade grade`.
+/// sandbox here, at least `required`, the network closed as `network` says; `grade_args` go
+/// to `boardgrade grade`.
 pub fn run(
     layout: &Layout,
     binary: &Path,
     required: Sandbox,
+    network: Network,
     grade_args: &[String],
 ) -> Result<Report, Error> {
     let results = layout.results();
@@ -74,7 +77,7 @@ pub fn run(
     let _ = std::fs::remove_file(&results);
     let results_dir = results.parent().map(Path::to_path_buf).unwrap_or_default();
     close_to_others(&[layout.course(), layout.tests(), results_dir])?;
-    let sandbox = match choose_sandbox(required) {
+    let sandbox = match choose_sandbox(required, network) {
         Ok(sandbox) => sandbox,
         Err(why) => {
             let message = format!(

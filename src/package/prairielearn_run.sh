@@ -30,7 +30,7 @@ fi
 # grades under a sandbox at least as strong as @SANDBOX@ (or, where the machine cannot give
 # it, grades nothing and says why: gradable false, no attempt spent) and writes
 # results.json itself from results no student process can reach.
-"$here/boardgrade" prairielearn --run-grader --sandbox @SANDBOX@ -- @ARGS@
+"$here/boardgrade" prairielearn --run-grader --sandbox @SANDBOX@@NETWORK@ -- @ARGS@
 status=$?
 if [ ! -f "$results/results.json" ]; then
     cat > "$results/results.json" <<JSON

@@ -9,4 +9,4 @@
 [ -x /opt/boardgrade-python/bin/python3 ] && export BOARDGRADE_PYTHON=/opt/boardgrade-python/bin/python3
 bin="${AUTOGRADER_ROOT:-/autograder}/source/boardgrade"
 [ -x "$bin" ] || chmod +x "$bin"   # unzipping may drop the executable bit
-exec "$bin" gradescope --run-autograder --sandbox @SANDBOX@ -- @ARGS@
+exec "$bin" gradescope --run-autograder --sandbox @SANDBOX@@NETWORK@ -- @ARGS@

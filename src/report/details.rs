@@ -34,6 +34,9 @@ pub fn details(o: &Outcome, style: Style, reveal: bool) -> String {
     if !reveal {
         return out;
     }
+    for finding in &o.findings {
+        let _ = writeln!(out, "    {}", show_controls(&finding.to_string()));
+    }
     if let Some(d) = &o.first_divergence {
         divergence(&mut out, d, style);
     }

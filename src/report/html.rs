@@ -43,15 +43,30 @@ pub fn divergence_picture(o: &Outcome) -> Option<String> {
     Some(side_by_side(&expected, &actual, &marked, &lines_under(d)))
 }
 
+/// What a picture of the boards is called where it is not shown.
+pub const PICTURE_LABEL: &str = "expected and actual board";
+
+/// [`divergence_picture`] as a `data:` URL, for an image of its own.
+pub fn divergence_data_url(o: &Outcome) -> Option<String> {
+    use base64::Engine as _;
+    let svg = divergence_picture(o)?;
+    Some(format!(
+        "data:image/svg+xml;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(svg)
+    ))
+}
+
 /// A test's feedback as HTML: the verdict line, the boards of the first divergence, then the
-/// whole text report (diff included) below.
+/// whole text report (diff included) below. The boards are an image, not inline SVG: a
+/// platform that sanitises the HTML drops the image whole, where inline SVG would leave its
+/// labels and pieces as stray text above the diff.
 pub fn test_feedback(o: &Outcome, headline: &str) -> String {
     let mut out = String::new();
     for line in headline.lines() {
         let _ = write!(out, "<p>{}</p>", escape(line));
     }
-    if let Some(picture) = divergence_picture(o) {
-        let _ = write!(out, "<div>{picture}</div>");
+    if let Some(url) = divergence_data_url(o) {
+        let _ = write!(out, r#"<p><img src="{url}" alt="{PICTURE_LABEL}"></p>"#);
     }
     let text = details(o, Style { color: false }, true);
     if !text.is_empty() {

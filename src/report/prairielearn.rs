@@ -7,12 +7,11 @@
 //! scenarios show their details; any other shows its name and points, and the course's
 //! `hidden_message` when it failed.
 
-use base64::Engine as _;
 use serde::Serialize;
 
 use super::details::details;
 use super::gradescope::status;
-use super::html::divergence_picture;
+use super::html::{divergence_data_url, PICTURE_LABEL};
 use super::style::Style;
 use crate::grade::class::round_score;
 use crate::grade::SubmissionResult;
@@ -52,13 +51,9 @@ pub struct Image {
 
 /// The picture of the first divergence as a data URL.
 fn picture(o: &Outcome) -> Option<Image> {
-    let svg = divergence_picture(o)?;
     Some(Image {
-        label: "expected and actual board".to_string(),
-        url: format!(
-            "data:image/svg+xml;base64,{}",
-            base64::engine::general_purpose::STANDARD.encode(svg)
-        ),
+        label: PICTURE_LABEL.to_string(),
+        url: divergence_data_url(o)?,
     })
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use toml::Spanned;
 
+use super::code::{self, CodeCheck};
 use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{battery, Scenario, Step};
 use crate::compare::CompareMode;
@@ -57,7 +58,9 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
             }
             (Some(list), None) => list.clone(),
             (None, Some(_)) => vec![Spanned::new(0..0, top.clone())],
-            (None, None) if top.battery.is_some() => vec![Spanned::new(0..0, top.clone())],
+            (None, None) if top.battery.is_some() || top.code.is_some() => {
+                vec![Spanned::new(0..0, top.clone())]
+            }
             (None, None) => return Err(at(
                 0..0,
                 Some("scenario"),
@@ -75,6 +78,13 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
             battery.span(),
             Some("battery"),
             "`battery` cannot be a file-level default; give it to a [[scenario]]".into(),
+        ));
+    }
+    if let Some(code) = &defaults.code {
+        return Err(at(
+            code.span(),
+            Some("code"),
+            "`code` cannot be a file-level default; give it to a [[scenario]]".into(),
         ));
     }
     if let Some(name) = &defaults.name {
@@ -196,7 +206,8 @@ fn resolve(
     let dialect = match pick(&entry.dialect, &defaults.dialect) {
         Some(value) => games::lookup_dialect(game, value.get_ref())
             .map_err(|e| at(value.span(), "dialect", e.to_string()))?,
-        None if game.dialects().len() == 1 => &game.dialects()[0],
+        // A dialect graded with another's programs is never the one meant by default.
+        None if routed_dialects(game).len() == 1 => routed_dialects(game)[0],
         None => {
             return Err(at(
                 name.span(),
@@ -280,8 +291,12 @@ fn resolve(
             ),
         ));
     }
+    let code = resolve_code(file, source, spanned, play.is_some())?;
     let no_steps = Vec::new();
-    let given_steps = entry.steps.as_ref().or(play.as_ref().map(|_| &no_steps));
+    let given_steps = entry
+        .steps
+        .as_ref()
+        .or((play.is_some() || code.is_some()).then_some(&no_steps));
     let steps = given_steps.ok_or_else(|| {
         at(
             spanned.span(),
@@ -289,7 +304,7 @@ fn resolve(
             format!("scenario {:?} has no `steps`", name.get_ref()),
         )
     })?;
-    if steps.is_empty() && dialect.protocol == Protocol::Call && play.is_none() {
+    if steps.is_empty() && dialect.protocol == Protocol::Call && play.is_none() && code.is_none() {
         return Err(at(
             spanned.span(),
             "steps",
@@ -322,6 +337,7 @@ fn resolve(
         compare: pick(&entry.compare, &defaults.compare)
             .copied()
             .unwrap_or(CompareMode::Exact),
+        extra_lines: pick(&entry.extra_lines, &defaults.extra_lines).copied(),
         judge,
         options: options.into_inner(),
         policy: Policy::defaults(game.policy_rules(dialect.name).options()),
@@ -329,7 +345,39 @@ fn resolve(
         steps,
         play,
         battery: None,
+        code,
     })
+}
+
+/// The scenario's `[scenario.code]` table, checked: a code check has no steps and no match.
+fn resolve_code(
+    file: &str,
+    source: &str,
+    spanned: &Spanned<Entry>,
+    is_match: bool,
+) -> Result<Option<CodeCheck>, ScenarioFileError> {
+    let entry = spanned.get_ref();
+    let Some(code) = &entry.code else {
+        return Ok(None);
+    };
+    let at = |key: &str, message: String| {
+        ScenarioFileError::at(file, source, code.span().start, Some(key), message)
+    };
+    if entry.steps.is_some() {
+        return Err(at(
+            "steps",
+            "a code check reads the submission's code: it has no `steps`".into(),
+        ));
+    }
+    if is_match || entry.battery.is_some() {
+        return Err(at(
+            "code",
+            "a scenario is a code check, a match or a battery, not several".into(),
+        ));
+    }
+    code::resolve(code.get_ref())
+        .map(Some)
+        .map_err(|p| at(&p.key, p.message))
 }
 
 /// The scenario's `[scenario.match]` table, checked against its game. A match has no steps,
@@ -462,4 +510,13 @@ fn resolve_step(
         accept: step.accept.clone(),
         line: ScenarioFileError::line_col(source, spanned.span().start).0,
     })
+}
+
+/// The dialects of `game` that submissions are routed to (all but those graded with
+/// another's programs).
+fn routed_dialects(game: &dyn crate::games::Game) -> Vec<&'static crate::games::Dialect> {
+    game.dialects()
+        .iter()
+        .filter(|d| d.graded_with.is_none())
+        .collect()
 }

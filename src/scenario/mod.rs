@@ -2,6 +2,7 @@
 //! ([`sources`]) and the course files beside them ([`course`]).
 
 pub mod battery;
+pub mod code;
 pub mod course;
 pub mod load;
 pub mod model;
@@ -12,7 +13,7 @@ use std::time::Duration;
 
 pub use model::{AwardDef, HandoutDef, MatchDef, MatchSide, Visibility};
 
-use crate::compare::CompareMode;
+use crate::compare::{CompareMode, ExtraLines};
 use crate::games::{Dialect, Game, GameOptions};
 use crate::points::Points;
 use crate::policy::Policy;
@@ -40,6 +41,8 @@ pub struct Scenario {
     pub tags: Vec<String>,
     pub time_limit: Duration,
     pub compare: CompareMode,
+    /// The scenario's own `extra_lines`; the policy's when `None`.
+    pub extra_lines: Option<ExtraLines>,
     /// The response parts judged (call protocols); `None` judges every part. A divergence
     /// in another part is a note, not a failure.
     pub judge: Option<Vec<&'static str>>,
@@ -53,6 +56,8 @@ pub struct Scenario {
     pub play: Option<MatchDef>,
     /// The battery family whose lines are `steps`, when the scenario is one.
     pub battery: Option<battery::Source>,
+    /// The code check the scenario is, when it is one (`steps` is then empty).
+    pub code: Option<code::CodeCheck>,
 }
 
 /// One line sent, and what must come back.
@@ -80,6 +85,13 @@ impl Scenario {
             (CompareMode::Exact, CompareMode::Exact) => CompareMode::Exact,
             _ => CompareMode::TrailingWhitespace,
         }
+    }
+
+    /// What lines the game never prints cost: the scenario's `extra_lines`, else the
+    /// course policy's.
+    pub fn extra_lines(&self) -> ExtraLines {
+        self.extra_lines
+            .unwrap_or_else(|| self.policy.extra_lines())
     }
 
     /// One line of output (expected or actual) as it is compared: the game's own form, then

@@ -7,7 +7,10 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::compare::CompareMode;
+use crate::compare::{CompareMode, ExtraLines};
+use crate::execution::Secrecy;
+
+pub use super::code::CodeDef;
 
 pub use crate::games::matches::{AwardDef, MatchDef, MatchSide};
 
@@ -38,6 +41,10 @@ pub struct Entry {
     #[schemars(with = "Option<f64>")]
     pub time_limit: Option<Spanned<f64>>,
     pub compare: Option<CompareMode>,
+    /// Whether a whole program's lines that the game never prints fail the scenario
+    /// (`judged`) or are left out and noted (`noted`); the course policy's `extra_lines`
+    /// when absent.
+    pub extra_lines: Option<ExtraLines>,
     /// The parts of each response the scenario judges (call protocols; see the game's
     /// PROTOCOL.md); all of them when absent.
     #[schemars(with = "Option<Vec<String>>")]
@@ -58,6 +65,10 @@ pub struct Entry {
     /// (see [`BatteryDef`]).
     #[schemars(with = "Option<BatteryDef>")]
     pub battery: Option<Spanned<BatteryDef>>,
+    /// A code check instead of steps: a rule the handout states about the submission's code,
+    /// read without running it (see [`CodeDef`]).
+    #[schemars(with = "Option<CodeDef>")]
+    pub code: Option<Spanned<CodeDef>>,
     /// The scenarios of a file with several (top level only).
     #[schemars(with = "Option<Vec<Entry>>")]
     pub scenario: Option<Vec<Spanned<Entry>>>,
@@ -122,5 +133,16 @@ impl Visibility {
             Visibility::AfterDueDate => "after_due_date",
             Visibility::AfterPublished => "after_published",
         }
+    }
+
+    /// How secret the results are, from 0 (shown now): results shown after the due date
+    /// are less secret than those shown once published, and hidden ones most.
+    pub fn secrecy(self) -> Secrecy {
+        Secrecy(match self {
+            Visibility::Visible => 0,
+            Visibility::AfterDueDate => 1,
+            Visibility::AfterPublished => 2,
+            Visibility::Hidden => 3,
+        })
     }
 }

@@ -177,8 +177,11 @@ pub fn read_variants(
 ) -> Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)> {
     inherit::variant_files(files)
         .into_iter()
-        .map(|file| {
-            let read = variant::register(&file.name, &file.text);
+        .map(|(file, unread)| {
+            let read = match unread {
+                Some(error) => Err(error),
+                None => variant::register(&file.name, &file.text),
+            };
             (file, read)
         })
         .collect()

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: run the real binary and read its JSON report.
 #![allow(dead_code)]
 
+pub mod hangs;
 pub mod schema;
 
 use std::path::{Path, PathBuf};

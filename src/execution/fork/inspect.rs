@@ -77,7 +77,11 @@ impl Baseline {
 
     /// Why runner `pid`'s signal dispositions are not those it started with, if they are not.
     pub(crate) fn check_signals(&self, pid: i32) -> Result<(), String> {
-        let now = signals(pid)?;
+        self.compare_signals(&read_status(pid)?)
+    }
+
+    fn compare_signals(&self, status: &str) -> Result<(), String> {
+        let now = parse_signals(status).ok_or("the runner's status has no signal masks")?;
         if now.ignored & SIGCHLD_BIT != self.signals.ignored & SIGCHLD_BIT {
             return Err("its import ignores SIGCHLD".into());
         }
@@ -89,6 +93,37 @@ impl Baseline {
 }
 
 const SIGCHLD_BIT: u64 = 1 << (17 - 1);
+
+impl Baseline {
+    /// Why runner `pid`, stopped for a scenario that has now ended, may have done something
+    /// for it, if it may: it was woken meanwhile, a signal waits for it (a scenario asked it
+    /// for work; the end of the scenario's own process, SIGCHLD, does not count), or its
+    /// signal dispositions changed. One read of its status.
+    pub(crate) fn check_frozen(&self, pid: i32) -> Result<(), String> {
+        let status = read_status(pid)?;
+        if !is_stopped(&status) {
+            return Err("its runner was woken while a scenario ran".into());
+        }
+        let pending = mask(&status, "SigPnd:").unwrap_or(u64::MAX)
+            | mask(&status, "ShdPnd:").unwrap_or(u64::MAX);
+        if pending & !SIGCHLD_BIT != 0 {
+            return Err("a scenario signalled its runner".into());
+        }
+        self.compare_signals(&status)
+    }
+}
+
+/// Whether process `pid` is stopped (by a signal) now.
+pub(crate) fn stopped(pid: i32) -> bool {
+    read_status(pid).is_ok_and(|status| is_stopped(&status))
+}
+
+fn is_stopped(status: &str) -> bool {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("State:"))
+        .is_some_and(|state| state.trim_start().starts_with('T'))
+}
 
 impl Baseline {
     /// Brings the runner's own `/tmp` and `/dev/shm` back to what they held before its
@@ -174,22 +209,28 @@ fn private_temporary(pid: i32) -> Vec<PathBuf> {
         .collect()
 }
 
+fn read_status(pid: i32) -> Result<String, String> {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map_err(|e| format!("cannot read the runner's status: {e}"))
+}
+
 fn signals(pid: i32) -> Result<Signals, String> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .map_err(|e| format!("cannot read the runner's status: {e}"))?;
-    parse_signals(&status).ok_or_else(|| "the runner's status has no signal masks".into())
+    parse_signals(&read_status(pid)?)
+        .ok_or_else(|| "the runner's status has no signal masks".into())
+}
+
+/// The signal mask `name` (`SigIgn:`, `SigPnd:`, ...) of a `/proc/PID/status` text.
+fn mask(status: &str, name: &str) -> Option<u64> {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
 }
 
 fn parse_signals(status: &str) -> Option<Signals> {
-    let mask = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
-    };
     Some(Signals {
-        ignored: mask("SigIgn:")?,
-        caught: mask("SigCgt:")?,
+        ignored: mask(status, "SigIgn:")?,
+        caught: mask(status, "SigCgt:")?,
     })
 }
 
@@ -237,6 +278,17 @@ mod tests {
         assert_eq!(signals.caught, 2);
         assert_ne!(signals.ignored & SIGCHLD_BIT, 0);
         assert_eq!(parse_signals("Name:\tx\n"), None);
+    }
+
+    #[test]
+    fn a_stopped_state_and_pending_signals_are_read_from_a_status_text() {
+        let status = "Name:\tpython3\nState:\tT (stopped)\nSigPnd:\t0000000000010000\n\
+                      ShdPnd:\t0000000000000002\n";
+        assert!(is_stopped(status));
+        assert!(!is_stopped("State:\tS (sleeping)\n"));
+        assert_eq!(mask(status, "SigPnd:"), Some(SIGCHLD_BIT));
+        assert_eq!(mask(status, "ShdPnd:"), Some(2));
+        assert_eq!(mask(status, "SigIgn:"), None);
     }
 
     #[test]

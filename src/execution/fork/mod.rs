@@ -14,9 +14,13 @@
 //! status itself. Anything amiss: the scenario runs in a fresh process instead.
 //!
 //! What the import did to the runner is checked before any scenario is forked from it
-//! ([`inspect`]), and after each scenario the grader vouches for it: its exit status was
-//! read from the process itself, the runner did no work while it ran (work it did would
-//! escape the scenario's CPU limit), and its signal handling is what it was. A scenario the
+//! ([`inspect`]). While a scenario runs, the runner is stopped (SIGSTOP, sent by the grader
+//! once the forked process is checked and before it runs anything of the scenario), so
+//! nothing the import left in it can work for the scenario or touch it. After each scenario
+//! the grader vouches for it before waking the runner: its exit status was read from the
+//! process itself, the runner stayed stopped with no signal waiting (a scenario asking it
+//! for work), it used no CPU (work it did would escape the scenario's CPU limit), and its
+//! signal handling is what it was. A scenario the
 //! grader cannot vouch for runs again in a fresh process, and so do the submission's next
 //! ones: it gets the grade fresh processes give, never `error`.
 
@@ -32,7 +36,7 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::pipe::{pipe_with, PipeFlags};
-use rustix::process::{pidfd_open, Pid, PidfdFlags};
+use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
 
 pub(crate) use process::{cpu_time_of, Forked};
 
@@ -65,6 +69,10 @@ impl PythonRunner {
 /// The CPU time a runner may use while one of its scenarios runs (closing the descriptors
 /// of the fork, the kernel's tick-sized accounting); more is work done for the scenario.
 const IDLE_CPU: Duration = Duration::from_millis(100);
+
+/// How long a runner found neither stopped nor ended after a scenario may take to end (one
+/// the scenario killed is still dying) before the grader takes it as woken.
+const DYING_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a forked process may take to say it is ready.
 const READY_WAIT: Duration = Duration::from_secs(5);
@@ -102,6 +110,9 @@ pub struct Server {
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
+    /// Set while the runner is stopped for a scenario it forked, until the grader vouches
+    /// for that scenario.
+    frozen: AtomicBool,
 }
 
 /// Whether a forked scenario's run stands.
@@ -214,6 +225,7 @@ impl Server {
             status_lost: Arc::new(AtomicBool::new(false)),
             cpu_at_start: AtomicU64::new(0),
             distrust: Mutex::new(None),
+            frozen: AtomicBool::new(false),
         })
     }
 
@@ -238,26 +250,69 @@ impl Server {
     }
 
     /// Whether the scenario the runner forked last, now ended, stands as it ran: see
-    /// [`Vouch`]. A runner the grader cannot vouch for is not used again.
+    /// [`Vouch`]. The runner stays stopped until the grader vouches for the scenario; one it
+    /// cannot vouch for is never woken nor used again. Asked again before the next fork, it
+    /// gives the same answer.
     pub fn vouch(&self) -> Vouch {
         if !self.running() {
             return Vouch::RunnerEnded;
         }
+        if let Some(why) = self.distrusted() {
+            return Vouch::Distrusted(why);
+        }
+        if !self.frozen.load(Ordering::Relaxed) {
+            return Vouch::Stands;
+        }
         let pid = self.pid.as_raw_nonzero().get();
         let why = if self.status_lost.swap(false, Ordering::Relaxed) {
             Some("its import takes its scenarios' exit status".to_string())
-        } else if self.worked_since_start() {
-            Some("its runner worked while a scenario ran".to_string())
         } else {
-            self.baseline.check_signals(pid).err()
+            // Stopped all along, nothing asked of it, no CPU used: it did nothing for the
+            // scenario (the CPU count is the second line of defence).
+            self.baseline.check_frozen(pid).err().or_else(|| {
+                self.worked_since_start()
+                    .then(|| "its runner worked while a scenario ran".to_string())
+            })
         };
         match why {
+            // A runner the scenario killed is seen dying (not stopped) before it has ended.
+            Some(_) if self.ends_within(DYING_WAIT) => Vouch::RunnerEnded,
             Some(why) => {
                 self.distrust(why.clone());
                 Vouch::Distrusted(why)
             }
-            None => Vouch::Stands,
+            None => match self.thaw() {
+                Ok(()) => Vouch::Stands,
+                Err(why) => {
+                    self.distrust(why.clone());
+                    Vouch::Distrusted(why)
+                }
+            },
         }
+    }
+
+    /// Waits until the runner, sent SIGSTOP, has stopped (a loaded machine may take a moment
+    /// to run it into its stop).
+    fn wait_stopped(&self) -> Result<(), String> {
+        let pid = self.pid.as_raw_nonzero().get();
+        let deadline = Instant::now() + READY_WAIT;
+        let mut pause = Duration::from_micros(50);
+        while !inspect::stopped(pid) {
+            if Instant::now() >= deadline || !self.running() {
+                return Err("the runner did not stop".into());
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
+        }
+        Ok(())
+    }
+
+    /// Wakes the runner, stopped for the scenario just vouched for.
+    fn thaw(&self) -> Result<(), String> {
+        pidfd_send_signal(&self.pidfd, Signal::CONT)
+            .map_err(|e| format!("cannot wake the runner: {e}"))?;
+        self.frozen.store(false, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Empties the runner's own `/tmp` and `/dev/shm` for the next scenario; call it once
@@ -276,11 +331,13 @@ impl Server {
     }
 
     fn running(&self) -> bool {
+        !self.ends_within(Duration::ZERO)
+    }
+
+    /// Whether the runner has ended, or ends within `wait`.
+    fn ends_within(&self, wait: Duration) -> bool {
         use super::sys::{poll, Interest};
-        !poll(
-            &[Some((self.pidfd.as_fd(), Interest::Readable))],
-            Duration::ZERO,
-        )[0]
+        poll(&[Some((self.pidfd.as_fd(), Interest::Readable))], wait)[0]
     }
 
     /// The runner and the processes between it and the grader, to spare when a scenario's
@@ -312,6 +369,13 @@ impl Server {
     }
 
     fn fork_inner(&self, limits: &Limits) -> Result<(Forked, [OwnedFd; 3]), String> {
+        // The last scenario was not vouched for by its caller (a match's process that ended
+        // before the match did): it is now, before the runner is woken for another.
+        match self.vouch() {
+            Vouch::Stands => {}
+            Vouch::RunnerEnded => return Err("the runner ended".into()),
+            Vouch::Distrusted(why) => return Err(why),
+        }
         let io = |e: rustix::io::Errno| format!("cannot make a pipe: {e}");
         let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
         let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC).map_err(io)?;
@@ -355,6 +419,12 @@ impl Server {
             .ok_or("cannot read the runner's CPU time")?;
         self.cpu_at_start
             .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
+        // The runner is stopped before the scenario runs anything, until the scenario has
+        // ended: nothing its import left in it (a signal handler) can work for the scenario.
+        pidfd_send_signal(&self.pidfd, Signal::STOP)
+            .map_err(|e| format!("cannot stop the runner: {e}"))?;
+        self.frozen.store(true, Ordering::Relaxed);
+        self.wait_stopped()?;
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))

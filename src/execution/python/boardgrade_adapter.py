@@ -18,7 +18,10 @@ printed at import time, outside any call) goes to stderr.
 import ast
 import inspect
 import io
+import json
+import linecache
 import os
+import re
 import sys
 import tokenize
 import types
@@ -27,6 +30,89 @@ NOTHING = object()
 """A command result that prints no return value."""
 
 _MAX_MESSAGE = 300
+
+
+def _seconds_from(variable):
+    """A positive number of seconds the grader set in the environment, or None."""
+    try:
+        value = float(os.environ.get(variable, ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+# Wall-clock limits the grader sets for one dialect: on the import of the submission
+# (fresh processes only; a loaded runner's import is bounded by the grader), and on each call
+# (what loops or sleeps in one function is found in that call, not at the scenario's limit).
+# Read before any student code runs.
+_IMPORT_LIMIT = _seconds_from("BOARDGRADE_IMPORT_LIMIT")
+_CALL_LIMIT = _seconds_from("BOARDGRADE_CALL_LIMIT")
+_OVERRAN_STATUS = 124
+"""The exit status after a limit of the adapter ran out; its last stderr line says which:
+`boardgrade: import limit: {json}` or `boardgrade: call limit: TEXT`."""
+
+
+def _seconds_text(seconds):
+    return "%g s" % seconds
+
+
+def _overran(kind, text):
+    """Ends the process at once (nothing the student's code does can catch it), the last
+    line on stderr saying which limit ran out."""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os.write(2, ("\nboardgrade: %s: %s\n" % (kind, text)).encode("utf-8", "replace"))
+    os._exit(_OVERRAN_STATUS)
+
+
+def _alarm(seconds, handler):
+    """Runs `handler(frame)` after `seconds` of wall-clock time (0: no more)."""
+    import signal
+
+    if seconds:
+        signal.signal(signal.SIGALRM, lambda _signum, frame: handler(frame))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _called_name(frame):
+    """The function the frame is calling (`time.sleep`), read from its source where the
+    interpreter gives the instruction's columns (3.11+); else the frame's function."""
+    code = frame.f_code
+    try:
+        line, end_line, column, end_column = list(code.co_positions())[frame.f_lasti // 2]
+        if line is not None and line == end_line and column is not None:
+            text = linecache.getline(code.co_filename, line).encode("utf-8")
+            found = re.match(r"\s*([A-Za-z_][\w.]*)\s*\(", text[column:end_column].decode("utf-8", "replace"))
+            if found:
+                return found.group(1)
+    except Exception:
+        pass
+    return None if code.co_name == "<module>" else code.co_name
+
+
+def _import_overran(root, entry):
+    """What to report when the import of the file `entry` (in the folder `root`) runs out of
+    time: where the student's code was (its innermost frame), as JSON."""
+
+    def report(frame):
+        where = frame
+        while where is not None and not os.path.abspath(where.f_code.co_filename).startswith(root + os.sep):
+            where = where.f_back
+        place = {"file": os.path.relpath(entry, root), "line": 1}
+        message = "the import did not finish in %s" % _seconds_text(_IMPORT_LIMIT)
+        if where is not None:
+            place = {"file": os.path.relpath(os.path.abspath(where.f_code.co_filename), root),
+                     "line": where.f_lineno or 1}
+            called = _called_name(where)
+            if called:
+                message += "; it was in `%s`" % called
+        place["message"] = message
+        _overran("import limit", json.dumps(place))
+
+    return report
 
 
 class _PrintedLines(io.TextIOBase):
@@ -176,6 +262,13 @@ def load_submission(path, name=None, package=None):
     # an empty input, as a program run without a terminal would, and never takes a line of
     # the protocol.
     sys.stdin = io.StringIO("")
+    # So does a read of file descriptor 0 itself (`os.read(0, ...)`, `open(0)`).
+    protocol_stdin = os.dup(0)
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    if _IMPORT_LIMIT:
+        _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
     try:
         imported = _imported_names(tree)
         for stmt in tree.body:
@@ -187,6 +280,10 @@ def load_submission(path, name=None, package=None):
             except (Exception, SystemExit) as error:
                 print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
     finally:
+        if _IMPORT_LIMIT:
+            _alarm(0, None)
+        os.dup2(protocol_stdin, 0)
+        os.close(protocol_stdin)
         sys.stdout, sys.stdin = saved, saved_stdin
     return module
 
@@ -240,6 +337,9 @@ def answer(commands, words):
         return "UnknownCommand: %r" % words[0], NOTHING
     if not _arity_ok(handler, words[1:]):
         return "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters)), NOTHING
+    if _CALL_LIMIT:
+        _alarm(_CALL_LIMIT, lambda _frame: _overran(
+            "call limit", "%s did not return within %s" % (words[0], _seconds_text(_CALL_LIMIT))))
     try:
         return None, handler(*words[1:])
     except MemoryError:
@@ -247,6 +347,9 @@ def answer(commands, words):
         raise
     except (Exception, SystemExit) as caught:
         return _message(caught), NOTHING
+    finally:
+        if _CALL_LIMIT:
+            _alarm(0, None)
 
 
 def frame(error, result):

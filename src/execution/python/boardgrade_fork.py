@@ -157,9 +157,15 @@ class Runner(object):
             self.fallback(reason)
         # What the import made is kept out of the collector's sight: a collection in a
         # scenario's process would otherwise walk (and so copy) every page of it.
-        gc = sys.modules.get("gc")
-        if gc is not None and hasattr(gc, "freeze"):
+        # The module is built in: taken out of sys.modules again when the program had not
+        # imported it, the program sees the modules a fresh interpreter would have.
+        had_gc = "gc" in sys.modules
+        import gc
+
+        if hasattr(gc, "freeze"):
             gc.freeze()
+        if not had_gc:
+            sys.modules.pop("gc", None)
         self._send(b"loaded")
         room = _socket.CMSG_SPACE(_FDS_PER_RUN * 4)
         # Not dumpable once the grader has looked at it: the scenarios' processes run as the

@@ -20,7 +20,7 @@ use crate::execution::spawn::Launch;
 pub const STARTED: &str = "sandbox-started";
 
 /// Folders of the system a program needs (read-only), or links to them.
-const SYSTEM: &[&str] = &[
+pub const SYSTEM: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 ];
 /// Files of `/etc` that programs and Python read, when present.

@@ -15,6 +15,7 @@ use rustix::process::Signal;
 use rustix::process::{Gid, Uid};
 use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
 
+use super::isolation::Isolation;
 use super::student::StudentId;
 
 /// The descriptor number a sandbox's start report is written to in the child.
@@ -33,6 +34,9 @@ pub struct Confinement {
     /// A pipe's write end, handed to the child as descriptor [`STARTED_FD`]; the owner of the
     /// launch keeps it open while the launch is used.
     pub started_fd: Option<RawFd>,
+    /// Namespaces of its own (no network, no System V IPC shared), entered before the
+    /// change of user.
+    pub isolation: Option<Isolation>,
 }
 
 impl Confinement {
@@ -62,6 +66,9 @@ impl Confinement {
                 let mut target = ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(STARTED_FD) });
                 rustix::io::dup2(source, &mut target)?;
             }
+        }
+        if let Some(isolation) = &self.isolation {
+            isolation.enter()?;
         }
         if let Some(id) = self.user {
             // Per-thread system calls: the child of a fork has one thread, this one.

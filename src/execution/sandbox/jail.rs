@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::bwrap::{self, View};
 use super::cgroup::Group;
 use super::confine::Confinement;
+use super::isolation::Isolation;
 use super::residue;
 use super::share::Share;
 use super::student::{self, Lease, StudentId};
@@ -194,6 +195,10 @@ impl Jail {
             started_fd: report
                 .as_ref()
                 .map(|(_, write): &(OwnedFd, OwnedFd)| write.as_raw_fd()),
+            // Bubblewrap unshares every namespace itself.
+            isolation: (self.sandbox == Sandbox::Limits)
+                .then(Isolation::available)
+                .flatten(),
         };
         Ok(Run {
             launch,

@@ -7,6 +7,7 @@ mod battery;
 mod bitboard;
 mod board;
 mod castling;
+mod draw_reading;
 pub mod ecs198f;
 pub mod epd;
 mod explain;
@@ -32,6 +33,8 @@ pub use moves::Move;
 pub use outcome::{DrawReason, Outcome, PositionKey, Repetitions};
 pub use position::{IllegalMove, Position};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
+
+use std::time::Duration;
 
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
@@ -59,8 +62,11 @@ static DIALECTS: &[Dialect] = &[Dialect {
             include_str!("ecs198f.json"),
             ")\n"
         ),
+        // A move of a slow but correct legal-move generator takes milliseconds.
+        call_limit: Some(Duration::from_secs(5)),
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
+    graded_with: None,
 }];
 
 /// The game `chess`.

@@ -1,10 +1,11 @@
 //! The `ecs198f` course-policy options: spellings of `play_move`'s answer that real classes
 //! accept (`O-O`, `Ng1f3`), upper-case move strings (`E2E4`) taken as moves, and a message
 //! in place of `''` for a refused move (seed 004's item 7: "an appropriate message should be
-//! returned").
+//! returned"). Which games end drawn is `draw_reading`'s.
 
 use std::borrow::Cow;
 
+use super::draw_reading;
 use crate::games::{GameOptions, PolicyRules};
 use crate::policy::{DefaultValue, Policy, PolicyOption};
 
@@ -42,7 +43,7 @@ const OPTIONS: &[PolicyOption] = &[
         default: DefaultValue::Word("empty"),
         choices: &["empty", ANY_MESSAGE],
         about: "what play_move returns for a refused move: `''` only (`empty`), or also any message that is no move notation (`empty_or_message`)",
-    },
+    },    draw_reading::OPTION,
 ];
 
 /// Whether a quoted answer is a message rather than a move: two characters or more (so no
@@ -123,15 +124,31 @@ impl PolicyRules for Spellings {
         Cow::Borrowed(line)
     }
 
-    /// Under `accept_upper_case_moves`, the scenario's options with the reference also taking
-    /// upper-case move strings.
+    /// The draw rules, where the course requires them.
+    fn required(&self, policy: &Policy, options: &GameOptions) -> Option<GameOptions> {
+        draw_reading::required(policy, options)
+    }
+
+    /// The scenario's options under the other draw reading, where the course accepts either;
+    /// under `accept_upper_case_moves`, each of those (the scenario's own included) with the
+    /// reference also taking upper-case move strings.
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-        if !policy.flag(UPPER_MOVES) || options.contains_key(UPPER_CASE_MOVES_OPTION) {
-            return Vec::new();
+        let readings: Vec<GameOptions> = std::iter::once(options.clone())
+            .chain(draw_reading::other_reading(policy, options))
+            .collect();
+        let upper = policy.flag(UPPER_MOVES) && !options.contains_key(UPPER_CASE_MOVES_OPTION);
+        let mut all = Vec::new();
+        for reading in readings {
+            if upper {
+                let mut variant = reading.clone();
+                variant.insert(UPPER_CASE_MOVES_OPTION.into(), toml::Value::Boolean(true));
+                all.push(variant);
+            }
+            if &reading != options {
+                all.push(reading);
+            }
         }
-        let mut variant = options.clone();
-        variant.insert(UPPER_CASE_MOVES_OPTION.into(), toml::Value::Boolean(true));
-        vec![variant]
+        all
     }
 }
 

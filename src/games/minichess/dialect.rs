@@ -45,6 +45,8 @@ macro_rules! flavor {
                         stringify!($chooser),
                         ")\n"
                     ),
+                    // A chooser may search as long as its scenario allows.
+                    call_limit: None,
                 },
                 session: |options| {
                     crate::games::check_option_keys(options, &[])?;
@@ -55,6 +57,7 @@ macro_rules! flavor {
                     };
                     Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
                 },
+                graded_with: None,
             },
             functions: Functions {
                 maker: $maker,
@@ -200,7 +203,7 @@ mod tests {
     #[test]
     fn the_adapter_serves_the_tables_names() {
         for flavor in &FLAVORS {
-            let PythonLaunch::Adapter { script } = flavor.dialect.python else {
+            let PythonLaunch::Adapter { script, .. } = flavor.dialect.python else {
                 panic!("minichess dialects use the adapter");
             };
             let last = script.trim_end().lines().last().unwrap();

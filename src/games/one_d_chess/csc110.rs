@@ -14,13 +14,24 @@ use crate::games::{OptionsOnly, Reply, Session};
 use crate::policy::{DefaultValue, PolicyOption};
 
 /// The course's own grader strips trailing whitespace from each line, so by default a space
-/// after the board's last `|` costs nothing (a course file can make it `exact`).
-pub static POLICY: OptionsOnly = OptionsOnly(&[PolicyOption {
-    key: "whitespace",
-    default: DefaultValue::Word("trailing"),
-    choices: &["exact", "trailing"],
-    about: "the course's own grader ignores trailing whitespace on each line",
-}]);
+/// after the board's last `|` costs nothing (a course file can make it `exact`). Seed 001's
+/// program is one whole game: a debug print left in would fail every game scenario, so by
+/// default a line the game never prints is noted there and judged by the scenario about
+/// printing alone (`extra_lines = "noted"`; a course file can make it `judged`).
+pub static POLICY: OptionsOnly = OptionsOnly(&[
+    PolicyOption {
+        key: "whitespace",
+        default: DefaultValue::Word("trailing"),
+        choices: &["exact", "trailing"],
+        about: "the course's own grader ignores trailing whitespace on each line",
+    },
+    PolicyOption {
+        key: crate::policy::EXTRA_LINES,
+        default: DefaultValue::Word("noted"),
+        choices: &["judged", "noted"],
+        about: "a line the game never prints is noted in the game scenarios and judged by the scenario about printing",
+    },
+]);
 
 fn side_name(side: Side) -> &'static str {
     match side {

@@ -93,6 +93,15 @@ pub const HANDOUT_JSON: &str = include_str!("project5.json");
 pub static HANDOUT: LazyLock<Interface> =
     LazyLock::new(|| serde_json::from_str(HANDOUT_JSON).expect("project5.json is valid"));
 
+/// Seed 001's functions as the starter code's constants spell their arguments (`'White'`,
+/// `'l'`, `'   '` for an empty cell), with `is_game_over` printing the board, then the
+/// winner's message, for either side.
+pub const CSC110_FUNCTIONS_JSON: &str = include_str!("csc110_functions.json");
+
+pub static CSC110_FUNCTIONS: LazyLock<Interface> = LazyLock::new(|| {
+    serde_json::from_str(CSC110_FUNCTIONS_JSON).expect("csc110_functions.json is valid")
+});
+
 fn role_args(role: &str) -> Option<&'static [&'static str]> {
     ROLES
         .iter()
@@ -383,6 +392,16 @@ mod tests {
 
     fn refused(text: &str) -> OptionError {
         Interface::derive(&keys(text)).unwrap_err()
+    }
+
+    #[test]
+    fn the_csc110_functions_interface_names_its_dialects_functions() {
+        let dialect = crate::games::find("one-d-chess")
+            .and_then(|game| game.dialect("csc110-functions"))
+            .unwrap();
+        assert_eq!(CSC110_FUNCTIONS.defines(), dialect.defines);
+        assert_eq!(CSC110_FUNCTIONS.entry_file, dialect.entry_file);
+        assert_eq!(dialect.graded_with, Some("csc110"));
     }
 
     #[test]

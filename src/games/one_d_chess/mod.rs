@@ -10,12 +10,14 @@ mod policy;
 pub mod project5;
 pub mod render;
 
+use std::time::Duration;
+
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
-    bool_option, check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part,
-    PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
+    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
+    Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -45,12 +47,16 @@ static DIALECTS: &[Dialect] = &[
                 include_str!("project5.json"),
                 ")\n"
             ),
+            // Each call is a few list operations (microseconds).
+            call_limit: Some(Duration::from_secs(2)),
         },
         session: |options| {
-            check_option_keys(options, &[policy::REVERSED])?;
-            let reversed = bool_option(options, policy::REVERSED)?;
-            Ok(Box::new(project5::Project5::new().reversed(reversed)))
+            Ok(Box::new(project5::Project5::with_options(
+                &interface::HANDOUT,
+                options,
+            )?))
         },
+        graded_with: None,
     },
     Dialect {
         name: "csc110",
@@ -73,6 +79,39 @@ static DIALECTS: &[Dialect] = &[
             check_option_keys(options, &[])?;
             Ok(Box::new(csc110::Csc110::new()))
         },
+        graded_with: None,
+    },
+    // Seed 001's functions, called one by one in the student's whole `chess.py` (its
+    // `main()` is not run): graded beside the program, each function on its own.
+    Dialect {
+        name: "csc110-functions",
+        protocol: Protocol::Call,
+        handout: "001_681bc189bd19974e.txt",
+        entry_file: "chess.py",
+        defines: &[
+            "is_valid_move",
+            "move",
+            "move_king",
+            "move_knight",
+            "is_game_over",
+        ],
+        python: PythonLaunch::Adapter {
+            script: concat!(
+                include_str!("project5_adapter.py"),
+                "\nserve_interface(",
+                include_str!("csc110_functions.json"),
+                ")\n"
+            ),
+            // Each call is a few list operations, as in project5.
+            call_limit: Some(Duration::from_secs(2)),
+        },
+        session: |options| {
+            check_option_keys(options, &[])?;
+            Ok(Box::new(project5::Project5::with(
+                &interface::CSC110_FUNCTIONS,
+            )))
+        },
+        graded_with: Some("csc110"),
     },
 ];
 
@@ -103,14 +142,14 @@ impl Game for OneDChess {
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {
         match variant::base_name(self.name(), dialect) {
-            "project5" => project5::PARTS,
+            "project5" | "csc110-functions" => project5::PARTS,
             _ => &[],
         }
     }
 
     fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
         match variant::base_name(self.name(), dialect) {
-            "project5" => project5::split_response(command, text),
+            "project5" | "csc110-functions" => project5::split_response(command, text),
             _ => Response::from_text(text),
         }
     }
@@ -161,11 +200,9 @@ impl Game for OneDChess {
         variant: &'static Variant,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        check_option_keys(options, &[policy::REVERSED])?;
-        let reversed = bool_option(options, policy::REVERSED)?;
         let interface: &'static Interface = variant.data("project5")?;
-        Ok(Box::new(
-            project5::Project5::with(interface).reversed(reversed),
-        ))
+        Ok(Box::new(project5::Project5::with_options(
+            interface, options,
+        )?))
     }
 }

@@ -5,9 +5,12 @@ use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
 use super::events::{self, Event};
 use super::inputs::{own_cells, refused_positions};
 use super::interface::{Interface, Printed, HANDOUT};
+use super::policy::{EITHER_ORDER, PRINTS_BOARD, REVERSED};
 use super::render::{list_repr, render};
 use crate::games::rule_events::EventLog;
-use crate::games::{Part, Reply, Response, Session};
+use crate::games::{
+    bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
+};
 
 /// The handout's words on the wire: scenarios send these whatever a variant calls them.
 const WIRE_EMPTY: &str = "EMPTY";
@@ -96,7 +99,9 @@ fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
         _ if !known => return Err(format!("UnknownCommand: {line:?}")),
         ["set_board", cells @ ..] => parse_cells(cells, &tokens.empty).map(Command::SetBoard)?,
         ["create_board"] => Command::CreateBoard,
-        ["printable_board"] => Command::PrintableBoard,
+        // `copy`: the student's function gets a copy of the board (the reference never
+        // changes it either way).
+        ["printable_board"] | ["printable_board", "copy"] => Command::PrintableBoard,
         ["is_valid_move", pos, player] => Command::IsValidMove(position(pos)?, side(player)?),
         [name @ ("move" | "move_king" | "move_knight"), pos, dir] => {
             let kind = match *name {
@@ -115,8 +120,9 @@ fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
 }
 
 /// The parts of a project5 response a scenario may judge: the board list `create_board`
-/// and `board` answer, the text `printable_board` returns, the value `is_valid_move` and
-/// `is_game_over` return, and whatever a call printed.
+/// and `board` answer, the text `printable_board` shows (what it printed, then what it
+/// returned), the value `is_valid_move` and `is_game_over` return, and whatever a call
+/// printed.
 pub const PARTS: &[&str] = &["board", "text", "value", "printed"];
 
 /// The command name of a protocol line.
@@ -125,7 +131,9 @@ fn command_name(line: &str) -> &str {
 }
 
 /// A response written as text in framed form: the moves print (they return nothing),
-/// `is_game_over` prints and then returns its last line, the others return everything.
+/// `is_game_over` prints and then returns its last line, `printable_board` returns
+/// everything unless its last line is `None` (a board printed, nothing returned), the others
+/// return everything.
 pub fn split_response(command: &str, text: &str) -> Response {
     let mut response = Response::from_text(text);
     if response.error.is_some() {
@@ -135,28 +143,53 @@ pub fn split_response(command: &str, text: &str) -> Response {
     match command_name(command) {
         "move" | "move_king" | "move_knight" => response.printed = value,
         "is_game_over" => {
-            let body = value.strip_suffix('\n').unwrap_or(&value);
-            let (printed, last) = match body.rfind('\n') {
-                Some(at) => (&value[..=at], &value[at + 1..]),
-                None => ("", value.as_str()),
-            };
+            let (printed, last) = split_last_line(&value);
             response.printed = printed.to_string();
             response.value = (!last.is_empty()).then(|| last.to_string());
+        }
+        "printable_board" if split_last_line(&value).1.trim_end() == NONE => {
+            let (printed, last) = split_last_line(&value);
+            response.printed = printed.to_string();
+            response.value = Some(last.to_string());
         }
         _ => response.value = (!value.is_empty()).then_some(value),
     }
     response
 }
 
-/// The named parts of a response to `command` (see [`PARTS`]).
+/// `text` up to its last line, and its last line.
+fn split_last_line(text: &str) -> (&str, &str) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    match body.rfind('\n') {
+        Some(at) => (&text[..=at], &text[at + 1..]),
+        None => ("", text),
+    }
+}
+
+/// What a call that returns nothing answers.
+const NONE: &str = "None";
+
+/// The named parts of a response to `command` (see [`PARTS`]). The text of `printable_board`
+/// is what it printed, then what it returned: the board a program that prints it shows.
+/// `printable_board copy` shows the handout's picture in a scenario about another function:
+/// what it printed is its text only, so a scenario judging what that function prints does
+/// not judge it.
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
-    let value = response.value.clone().unwrap_or_default();
+    let picture_only = command.split_whitespace().eq(["printable_board", "copy"]);
+    let mut value = response.value.clone().unwrap_or_default();
+    let mut printed = response.printed.clone();
+    if command_name(command) == "printable_board" {
+        value.insert_str(0, &printed);
+    }
+    if picture_only {
+        printed.clear();
+    }
     let value_part = match command_name(command) {
         "create_board" | "board" => "board",
         "printable_board" => "text",
         _ => "value",
     };
-    let mut parts = vec![Part::new("printed", response.printed.clone())];
+    let mut parts = vec![Part::new("printed", printed)];
     parts.extend(["board", "text", "value"].into_iter().map(|name| {
         Part::new(
             name,
@@ -205,6 +238,11 @@ pub struct Project5 {
     refused: bool,
     /// Whether `is_game_over` prints the message and the board in the other order.
     reversed: bool,
+    /// Whether `is_game_over` is also answered in the other order at each call.
+    either_order: bool,
+    /// Whether `printable_board` prints the board and returns nothing (a reading of seed
+    /// 000 a course may accept).
+    prints_board: bool,
     /// The rule events reached, when counted.
     events: EventLog<Event>,
 }
@@ -229,14 +267,28 @@ impl Project5 {
             turn: Side::White,
             refused: false,
             reversed: false,
+            either_order: false,
+            prints_board: false,
             events: EventLog::default(),
         }
     }
 
-    /// The same, printing the message and the board of `is_game_over` in the other order
-    /// when `reversed` (a reading of seed 000 a course may accept).
-    pub fn reversed(self, reversed: bool) -> Self {
-        Project5 { reversed, ..self }
+    /// A variant's functions under a scenario's options: the readings of seed 000 a course
+    /// may accept, printing the message and the board of `is_game_over` in the other order
+    /// (`game_over_reversed`) or accepting either order at each call
+    /// (`game_over_either_order`), and `printable_board` printing the board
+    /// (`printable_board_prints`).
+    pub fn with_options(
+        interface: &'static Interface,
+        options: &GameOptions,
+    ) -> Result<Self, OptionError> {
+        check_option_keys(options, &[REVERSED, EITHER_ORDER, PRINTS_BOARD])?;
+        Ok(Project5 {
+            reversed: bool_option(options, REVERSED)?,
+            either_order: bool_option(options, EITHER_ORDER)?,
+            prints_board: bool_option(options, PRINTS_BOARD)?,
+            ..Self::with(interface)
+        })
     }
 
     fn board_list(&self) -> Reply {
@@ -259,6 +311,9 @@ impl Project5 {
                 self.created = true;
                 self.turn = Side::White;
                 self.board_list()
+            }
+            Command::PrintableBoard if self.prints_board => {
+                Reply::new(format!("{}\n{NONE}\n", render(&self.board)))
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
             Command::IsValidMove(position, side) => {
@@ -299,7 +354,9 @@ impl Project5 {
     /// Seed 000's example prints `White wins!` then the board; graders accept the message
     /// with or without the board (DESIGN.md, rule decisions), however the board is drawn:
     /// drawing it is printable_board's concern, judged by its own scenarios. A variant
-    /// chooses the messages and what is printed in which order.
+    /// chooses the messages and what is printed in which order; under `game_over_either_order`
+    /// the other order is accepted at each call, so a program that prints the board first for
+    /// both winners (or the message first for both) passes a scenario where each side wins.
     fn game_over_reply(&self) -> Reply {
         let messages = &self.interface.messages;
         let (message, prints) = match self.board.winner() {
@@ -307,12 +364,11 @@ impl Project5 {
             Some(Side::White) => (&messages.white_wins, &messages.white_wins_prints),
             Some(Side::Black) => (&messages.black_wins, &messages.black_wins_prints),
         };
-        let ordered: Vec<&Printed> = if self.reversed {
-            prints.iter().rev().collect()
-        } else {
-            prints.iter().collect()
-        };
-        let text = |board: &str| {
+        let text = |reversed: bool, board: &str| {
+            let mut ordered: Vec<&Printed> = prints.iter().collect();
+            if reversed {
+                ordered.reverse();
+            }
             let mut text: String = ordered
                 .iter()
                 .map(|p| match p {
@@ -323,12 +379,20 @@ impl Project5 {
             text.push_str("True\n");
             text
         };
-        let reply = Reply::new(text(&render(&self.board)));
-        if prints.contains(&Printed::Board) {
-            reply.or(text("..."))
+        let orders = if self.either_order {
+            vec![self.reversed, !self.reversed]
         } else {
-            reply
+            vec![self.reversed]
+        };
+        let board = render(&self.board);
+        let mut reply = Reply::new(text(self.reversed, &board));
+        for reversed in orders {
+            reply = reply.or(text(reversed, &board));
+            if prints.contains(&Printed::Board) {
+                reply = reply.or(text(reversed, "..."));
+            }
         }
+        reply
     }
 }
 
@@ -493,5 +557,61 @@ mod tests {
             reply.text
         );
         assert_eq!(reply.also_accepted, ["...\nBlack wins!\nTrue\n"]);
+    }
+
+    #[test]
+    fn either_order_accepts_the_other_order_at_each_call() {
+        let options: GameOptions = [(EITHER_ORDER.to_string(), toml::Value::Boolean(true))]
+            .into_iter()
+            .collect();
+        let mut s = Project5::with_options(&HANDOUT, &options).unwrap();
+        assert_eq!(
+            s.respond("set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY")
+                .text,
+            ""
+        );
+        let board = render(&s.board);
+        let reply = s.respond("is_game_over");
+        assert_eq!(reply.text, format!("White wins!\n{board}\nTrue\n"));
+        assert_eq!(
+            reply.also_accepted,
+            [
+                "White wins!\n...\nTrue\n".to_string(),
+                format!("{board}\nWhite wins!\nTrue\n"),
+                "...\nWhite wins!\nTrue\n".to_string(),
+            ]
+        );
+        // Without the option, one order only.
+        let mut strict = Project5::new();
+        strict.respond("set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY");
+        assert_eq!(
+            strict.respond("is_game_over").also_accepted,
+            ["White wins!\n...\nTrue\n"]
+        );
+    }
+
+    #[test]
+    fn a_picture_step_counts_what_printable_board_prints_as_its_text() {
+        let printed = Response {
+            printed: "| WKi |\n".into(),
+            ..Response::default()
+        };
+        let part = |command: &str, name: &str| {
+            response_parts(command, &printed)
+                .into_iter()
+                .find(|part| part.name == name)
+                .map(|part| part.text)
+                .unwrap_or_default()
+        };
+        assert_eq!(part("printable_board", "printed"), "| WKi |\n");
+        assert_eq!(part("printable_board", "text"), "| WKi |\n");
+        assert_eq!(part("printable_board copy", "printed"), "");
+        assert_eq!(part("printable_board copy", "text"), "| WKi |\n");
+        let mut s = Project5::new();
+        assert_eq!(
+            answer(&mut s, "printable_board copy"),
+            answer(&mut s, "printable_board")
+        );
+        assert!(answer(&mut s, "printable_board twice").starts_with("!error UnknownCommand"));
     }
 }

@@ -57,8 +57,14 @@ def serve_interface(interface):
             session["board"] = result
         return repr(result)
 
-    def printable_board():
-        result = invoke("printable_board", board=session["board"])
+    def printable_board(*how):
+        """`printable_board copy` hands the function a copy of the board: a scenario about
+        another function shows the handout's pictures without letting a printable_board that
+        changes its argument change the board that scenario judges."""
+        if how not in ((), ("copy",)):
+            raise ValueError("printable_board takes nothing or `copy`, got %r" % " ".join(how))
+        board = list(session["board"]) if how else session["board"]
+        result = invoke("printable_board", board=board)
         return result if isinstance(result, str) else repr(result)
 
     def is_valid_move(position, player):

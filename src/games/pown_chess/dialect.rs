@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use super::functions;
 use super::lenient::canonical_line;
 use super::messages::INVALID_MOVE;
 use super::options::PownOptions;
@@ -13,25 +14,29 @@ use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, PolicyRules, Protocol, Reply,
-    RuleEvent, Session,
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Part, PolicyRules, Protocol,
+    Reply, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 
-static DIALECTS: &[Dialect] = &[Dialect {
-    name: "pown",
-    protocol: Protocol::Program,
-    handout: "002_242b462b5409f7c0.txt",
-    entry_file: "pown-chess.py",
-    // The handout asks for a whole script, with no function of a given name.
-    defines: &[],
-    python: PythonLaunch::Program { stubs: &[] },
-    session: |table| {
-        Ok(Box::new(Program {
-            program: PownProgram::new(options(table)?),
-            refused: false,
-        }))
+static DIALECTS: &[Dialect] = &[
+    Dialect {
+        name: "pown",
+        protocol: Protocol::Program,
+        handout: "002_242b462b5409f7c0.txt",
+        entry_file: "pown-chess.py",
+        // The handout asks for a whole script, with no function of a given name.
+        defines: &[],
+        python: PythonLaunch::Program { stubs: &[] },
+        session: |table| {
+            Ok(Box::new(Program {
+                program: PownProgram::new(options(table)?),
+                refused: false,
+            }))
+        },
+        graded_with: None,
     },
-}];
+    functions::DIALECT,
+];
 
 /// The game `pown-chess`.
 pub struct PownChess;
@@ -144,11 +149,12 @@ impl Game for PownChess {
         &PownBoards
     }
 
-    /// One game per family, typed into the whole program.
     fn rule_events(&self) -> &'static [RuleEvent] {
         super::events::Event::ALL
     }
 
+    /// One game per family, typed into the whole program: the `pown` dialect only, as the
+    /// functions of `pown-functions` are a different protocol.
     fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
         (dialect == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
     }
@@ -157,8 +163,30 @@ impl Game for PownChess {
         canonical_line(line)
     }
 
-    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
-        &policy::Challenges
+    fn part_names(&self, dialect: &str) -> &'static [&'static str] {
+        match dialect {
+            "pown-functions" => functions::PARTS,
+            _ => &[],
+        }
+    }
+
+    fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
+        match dialect {
+            "pown-functions" => functions::split_response(command, text),
+            _ => Response::from_text(text),
+        }
+    }
+
+    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+        functions::response_parts(response)
+    }
+
+    fn policy_rules(&self, dialect: &str) -> &'static dyn PolicyRules {
+        match dialect {
+            // The functions are the required program's, whatever challenges a course sets.
+            "pown-functions" => &NO_POLICY_RULES,
+            _ => &policy::Challenges,
+        }
     }
 }
 

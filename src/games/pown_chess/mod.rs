@@ -9,6 +9,7 @@ mod battery;
 mod board;
 mod dialect;
 mod events;
+mod functions;
 mod lenient;
 mod messages;
 mod options;

@@ -3,7 +3,8 @@
 //! about a challenge the course did not set is left out), and other wordings of the tie line.
 //! Challenge 2's counter is accepted alone or beside the score line wherever it is graded.
 //! Two readings the handout leaves open are accepted both ways unless the course says
-//! otherwise: the order of the end-of-game counts, and strict or forgiving input.
+//! otherwise: the order of the end-of-game counts, and strict or forgiving input (a course
+//! may also require strict input, as the handout asks).
 
 use std::borrow::Cow;
 
@@ -17,6 +18,10 @@ const COUNT_ORDER: &str = "count_order";
 const INPUT: &str = "input";
 /// The value of `count_order` and `input` that accepts both readings.
 const EITHER: &str = "either";
+/// The value of `input` that accepts only strict programs.
+const STRICT: &str = "strict";
+/// The scenario option under which the reference reads input strictly.
+const STRICT_INPUT: &str = "strict_input";
 
 /// A challenge, by its policy name: the scenario option that turns it on, and its value.
 fn challenge_option(name: &str) -> Option<(&'static str, toml::Value)> {
@@ -58,8 +63,8 @@ const OPTIONS: &[PolicyOption] = &[
     PolicyOption {
         key: INPUT,
         default: DefaultValue::Word(EITHER),
-        choices: &[EITHER, "forgiving"],
-        about: "typed squares: `either` a strict program (only `B1` as written) or a forgiving one (` b1 `) passes, or only `forgiving`",
+        choices: &[EITHER, "forgiving", STRICT],
+        about: "typed squares: `either` a strict program (only `B1` as written) or a forgiving one (` b1 `) passes, or only `forgiving`, or only `strict`",
     },
 ];
 
@@ -81,7 +86,7 @@ fn readings(policy: &Policy) -> Vec<Vec<(&'static str, toml::Value)>> {
         both("count_order", toml::Value::String("stuck_first".into()));
     }
     if policy.word(INPUT) == EITHER {
-        both("strict_input", toml::Value::Boolean(true));
+        both(STRICT_INPUT, toml::Value::Boolean(true));
     }
     readings
 }
@@ -101,6 +106,16 @@ impl PolicyRules for Challenges {
         } else {
             Cow::Borrowed(line)
         }
+    }
+
+    /// Strict input, where the course requires it and the scenario does not choose.
+    fn required(&self, policy: &Policy, options: &GameOptions) -> Option<GameOptions> {
+        if policy.word(INPUT) != STRICT || options.contains_key(STRICT_INPUT) {
+            return None;
+        }
+        let mut strict = options.clone();
+        strict.insert(STRICT_INPUT.to_string(), toml::Value::Boolean(true));
+        Some(strict)
     }
 
     /// The scenario's options with every combination of the set challenges it does not turn on

@@ -20,11 +20,15 @@ static DIALECTS: &[Dialect] = &[Dialect {
     handout: "none",
     entry_file: "tally.py",
     defines: &["add"],
-    python: PythonLaunch::Adapter { script: "" },
+    python: PythonLaunch::Adapter {
+        script: "",
+        call_limit: None,
+    },
     session: |options| {
         check_option_keys(options, &[])?;
         Ok(Box::new(Tally { total: 0 }))
     },
+    graded_with: None,
 }];
 
 /// The game `counter`.

@@ -221,7 +221,7 @@ mod tests {
     fn the_generic_keys_are_checked_with_their_place() {
         assert_eq!(
             error("game = \"one-d-chess\"\nbase = \"project9\"\nname = \"x\"\n"),
-            "v.toml:2:1: key `base`: one-d-chess has no built-in dialect \"project9\"; a variant derives from one of project5, csc110"
+            "v.toml:2:1: key `base`: one-d-chess has no built-in dialect \"project9\"; a variant derives from one of project5, csc110, csc110-functions"
         );
         assert_eq!(
             error("game = \"one-d-chess\"\nbase = \"project5\"\nname = \"csc110\"\n"),

@@ -236,8 +236,12 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
     } = parsed;
     let name = leak(name);
     let python = match (derived.adapter, base.python) {
-        (Some(script), _) => PythonLaunch::Adapter {
+        (Some(script), base_launch) => PythonLaunch::Adapter {
             script: leak(script),
+            call_limit: match base_launch {
+                PythonLaunch::Adapter { call_limit, .. } => call_limit,
+                PythonLaunch::Program { .. } => None,
+            },
         },
         (None, base_launch) => base_launch,
     };
@@ -251,6 +255,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         python,
         // A variant starts through its game (`Game::start` finds it by name).
         session: base.session,
+        graded_with: base.graded_with,
     }));
     Variant {
         name,

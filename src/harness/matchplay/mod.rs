@@ -16,7 +16,7 @@ pub use record::{AwardResult, MatchReport, Record};
 
 use super::judge::error_outcome;
 use super::outcome::{Outcome, Verdict};
-use crate::execution::{Limits, Target};
+use crate::execution::{Limits, Program, Target};
 use crate::games::matches::{Conversation, GameResult, MatchDef, ReferenceConversation};
 use crate::games::{Dialect, Game};
 use crate::scenario::Scenario;
@@ -42,9 +42,13 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
             Err(error) => return error_outcome(scenario, error.to_string()),
         },
         Some(program) => {
-            let mut process = ProcessConversation::new(program, scenario.time_limit);
-            let games = play(game, dialect, def, &mut process);
-            let stderr = process.stderr_tail();
+            let mut played = against(program, scenario, def);
+            if !program.forked_processes_stand() {
+                // A loaded runner may have touched the match (see `Program::run`): it is
+                // played again, the program's processes started afresh.
+                played = against(program, scenario, def);
+            }
+            let (games, stderr) = played;
             if let Some(why) = program.sandbox_failure(&stderr) {
                 return error_outcome(scenario, why);
             }
@@ -79,6 +83,18 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome.matches = Some(report);
     outcome
+}
+
+/// The match of `scenario` played by `program`: the games, and the end of its stderr. Its
+/// last process is ended when the match is.
+fn against(
+    program: &Program,
+    scenario: &Scenario,
+    def: &MatchDef,
+) -> (Result<Vec<GameResult>, String>, Vec<u8>) {
+    let mut process = ProcessConversation::new(program, scenario.time_limit);
+    let games = play(scenario.game, scenario.dialect, def, &mut process);
+    (games, process.stderr_tail())
 }
 
 fn play(

@@ -13,8 +13,12 @@ pub fn games(
     let mut text = String::new();
     for game in games {
         for dialect in game.dialects() {
+            let graded_with = dialect
+                .graded_with
+                .map(|main| format!(", graded with every {main} program"))
+                .unwrap_or_default();
             text.push_str(&format!(
-                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}\n",
+                "{:<14} {:<10} {:?} protocol, entry file {}, handout {}{graded_with}\n",
                 game.name(),
                 dialect.name,
                 dialect.protocol,
@@ -53,6 +57,12 @@ fn scenario(s: &Scenario) -> String {
     let mut marks: Vec<String> = s.tags.iter().map(|t| format!("#{t}")).collect();
     if s.visibility != Visibility::Visible {
         marks.push(s.visibility.as_str().to_string());
+    }
+    if let Some(check) = &s.code {
+        marks.push(format!("code check: {}", check.rule));
+        if check.optional {
+            marks.push("optional".into());
+        }
     }
     let marks = if marks.is_empty() {
         String::new()

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::harness::matchplay::MatchReport;
-use crate::harness::{Divergence, Outcome, Summary};
+use crate::harness::{Divergence, Finding, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Visibility;
 use crate::verdict::Verdict;
@@ -64,6 +64,9 @@ pub struct ScenarioResult {
     /// A match scenario's record, awards and lost games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matches: Option<MatchReport>,
+    /// A code check's findings: file, line and the rule broken.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
 }
 
 impl From<&Outcome> for ScenarioResult {
@@ -92,6 +95,7 @@ impl From<&Outcome> for ScenarioResult {
             duration_ms: o.duration_ms,
             notes: o.notes.clone(),
             matches: o.matches.clone(),
+            findings: o.findings.clone(),
         }
     }
 }

@@ -9,9 +9,15 @@ use crate::policy::Policy;
 use crate::scenario::Scenario;
 
 /// The variant files among `files`, then those beside its scenario files on disk (a
-/// scenario file given alone still finds the variant it names), each once.
-pub fn variant_files(files: &[SourceFile]) -> Vec<SourceFile> {
-    let mut found: Vec<SourceFile> = files.iter().filter(|f| f.is_variant()).cloned().collect();
+/// scenario file given alone still finds the variant it names), each once; one beside them
+/// that is not text comes with why (the line and column of its first byte that is not
+/// UTF-8), never left out in silence.
+pub fn variant_files(files: &[SourceFile]) -> Vec<(SourceFile, Option<ScenarioFileError>)> {
+    let mut found: Vec<(SourceFile, Option<ScenarioFileError>)> = files
+        .iter()
+        .filter(|f| f.is_variant())
+        .map(|f| (f.clone(), None))
+        .collect();
     for file in files.iter().filter(|f| !f.is_variant()) {
         let Some(beside) = file
             .path
@@ -23,15 +29,27 @@ pub fn variant_files(files: &[SourceFile]) -> Vec<SourceFile> {
         };
         let known = found
             .iter()
-            .any(|f| f.path.as_deref() == Some(beside.as_path()));
+            .any(|(f, _)| f.path.as_deref() == Some(beside.as_path()));
         if !known && beside.is_file() {
-            if let Ok(text) = std::fs::read_to_string(&beside) {
-                found.push(SourceFile {
-                    name: beside.display().to_string(),
+            let name = beside.display().to_string();
+            let (text, unread) = match crate::scenario::text::read(&beside) {
+                Ok(text) => (text, None),
+                Err(why) => {
+                    let mut error = ScenarioFileError::at(&name, "", 0, None, why.to_string());
+                    if let Some((line, column)) = why.place() {
+                        (error.line, error.column) = (line, column);
+                    }
+                    (String::new(), Some(error))
+                }
+            };
+            found.push((
+                SourceFile {
+                    name,
                     text,
                     path: Some(beside),
-                });
-            }
+                },
+                unread,
+            ));
         }
     }
     found
@@ -125,6 +143,10 @@ fn lexical(path: &Path) -> PathBuf {
 
 /// A scenario of the base dialect as one of the variant's, unless the variant skips it
 /// (by file or scenario name) or cannot run it (a step calls a function it drops).
+///
+/// A written expectation states the base handout's text; where the variant answers a step
+/// otherwise (its own winner's message, another token), the variant's answer takes its
+/// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
     // A rule battery is its base dialect's: a variant may rename or change what it calls.
     if !std::ptr::eq(scenario.dialect, variant.base) || scenario.battery.is_some() {
@@ -143,12 +165,21 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         return None;
     }
     let mut session = scenario.game.start(variant.name, &scenario.options).ok()?;
-    session.opening();
-    for step in &scenario.steps {
+    let mut base = scenario
+        .game
+        .start(scenario.dialect.name, &scenario.options)
+        .ok()?;
+    if session.opening() != base.opening() {
+        scenario.opening = None;
+    }
+    for step in &mut scenario.steps {
         if !session.is_defined(&step.send) {
             return None;
         }
-        session.respond(&step.send);
+        if session.respond(&step.send) != base.respond(&step.send) {
+            step.expect = None;
+            step.accept.clear();
+        }
     }
     scenario.dialect = variant.dialect;
     scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.name).options());

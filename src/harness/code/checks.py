@@ -1,0 +1,457 @@
+"""boardgrade's code checks: rules a handout states about a submission's code, read from its
+parse tree without running any of it.
+
+stdin: a JSON object {"files": [{"name": ..., "source": ..., "entry": bool}, ...],
+"rules": [{"rule": NAME, ...the rule's settings}, ...]}: every check of a submission at once,
+as starting Python is most of a check's cost. The grader reads the files and passes their
+text: this script opens nothing.
+stdout: one JSON object {"answers": [{"findings": [{"file", "line", "message"}, ...]}, ...]},
+an answer per rule, in the rules' order.
+
+A file that does not parse, or an entry file that defines no function, is one finding. Only
+the entry file is checked, except by `forbidden_imports`, which reads every file of the
+submission.
+"""
+
+import ast
+import io
+import json
+import re
+import sys
+import tokenize
+
+MAX_SNIPPET = 60
+SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9_]*$|^_$")
+DUNDER = re.compile(r"^__[a-z][a-z0-9_]*__$")
+UPPER = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+CAP_WORDS = re.compile(r"^_?[A-Z][A-Za-z0-9]*$")
+DATE = re.compile(
+    r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
+    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(19|20)\d\d\b",
+    re.IGNORECASE,
+)
+FILE_NAME = re.compile(r"\b[\w-]+\.py\b")
+# A name as a header gives it: after a label at the start of a line (`Name: A. Student`,
+# `Author - Ann Lee`), after `by` (`prog67.py by Ann Lee`), or alone on its line as two to
+# four capitalised words (`Ann Lee`).
+NAME_LABEL = re.compile(
+    r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
+    re.IGNORECASE,
+)
+BY_NAME = re.compile(r"\bby\s+[A-Z][A-Za-z.'-]+")
+BARE_NAME = re.compile(r"^[A-Z][A-Za-z.'-]*(\s+[A-Z][A-Za-z.'-]*){1,3}$")
+
+
+def snippet(source, node):
+    """The node's first line of source, shortened."""
+    text = ast.get_source_segment(source, node) or ""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= MAX_SNIPPET else line[:MAX_SNIPPET] + "..."
+
+
+def is_docstring(stmt):
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
+
+
+def functions_of(tree):
+    """(qualified name, node) of every top-level function and every method of a top-level
+    class."""
+    found = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append((stmt.name, stmt))
+        elif isinstance(stmt, ast.ClassDef):
+            for inner in stmt.body:
+                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.append((stmt.name + "." + inner.name, inner))
+    return found
+
+
+def named(name, names):
+    """Whether the function `name` (maybe `Class.method`) is one of `names`."""
+    return "*" in names or name in names or name.split(".")[-1] in names
+
+
+def comment_lines(source):
+    """{line: comment text} of every comment."""
+    comments = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                comments[token.start[0]] = token.string.lstrip("#").strip()
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return comments
+
+
+# -- the rules: each takes (rule settings, source, tree, file name) and yields (line, message)
+
+
+def constant_value(node):
+    """A value built from literals and other names, with no call."""
+    for inner in ast.walk(node):
+        if isinstance(inner, (ast.Call, ast.Lambda, ast.comprehension, ast.Await, ast.Yield,
+                              ast.YieldFrom, ast.NamedExpr)):
+            return False
+    return True
+
+
+def allowed_outside(stmt, allow):
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return True
+    if "docstrings" in allow and is_docstring(stmt):
+        return True
+    if "imports" in allow and isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return True
+    if "constants" in allow:
+        if isinstance(stmt, ast.Assign):
+            targets = []
+            for target in stmt.targets:
+                targets += target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            if all(isinstance(t, ast.Name) and UPPER.match(t.id) for t in targets) and constant_value(stmt.value):
+                return True
+        if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                and UPPER.match(stmt.target.id) and stmt.value is not None
+                and constant_value(stmt.value)):
+            return True
+    if "main_call" in allow and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        if isinstance(call.func, ast.Name) and call.func.id == "main" and not call.args and not call.keywords:
+            return True
+    if "main_guard" in allow and isinstance(stmt, ast.If) and is_main_guard(stmt.test):
+        return True
+    if isinstance(stmt, ast.Try):
+        parts = stmt.body + stmt.orelse + stmt.finalbody
+        for handler in stmt.handlers:
+            parts += handler.body
+        return all(isinstance(s, ast.Pass) or allowed_outside(s, allow) for s in parts)
+    return False
+
+
+def is_main_guard(test):
+    """`__name__ == "__main__"`, either way round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(names) == 1 and len(mains) == 1
+
+
+def outside_functions(rule, source, tree, _file):
+    allow = set(rule.get("allow", []))
+    for stmt in tree.body:
+        if not allowed_outside(stmt, allow):
+            yield stmt.lineno, "code outside functions: `%s`" % snippet(source, stmt)
+
+
+def without(statements, removable):
+    """The statements, with those that mention a removable name dropped (nested bodies too)
+    and the docstring left out."""
+    kept = []
+    for i, stmt in enumerate(statements):
+        if i == 0 and is_docstring(stmt):
+            continue
+        names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(stmt) if isinstance(n, ast.Attribute)}
+        if names & removable and not isinstance(stmt, (ast.While, ast.For, ast.If, ast.With, ast.Try)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list):
+                setattr(stmt, field, without(getattr(stmt, field), removable))
+        kept.append(stmt)
+    return kept
+
+
+def normalized(function, removable):
+    function.body = without(function.body, removable)
+    function.decorator_list = []
+    return ast.dump(function, include_attributes=False)
+
+
+def top_function(tree, name):
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            return stmt
+    return None
+
+
+def unchanged(rule, _source, tree, _file):
+    name = rule["function"]
+    removable = set(rule.get("may_remove", []))
+    starter = top_function(ast.parse(rule["starter"]), name)
+    mine = top_function(tree, name)
+    if mine is None:
+        yield 1, "function `%s` of the starter code is missing" % name
+        return
+    if starter is not None and normalized(mine, removable) != normalized(starter, removable):
+        yield mine.lineno, "function `%s` differs from the starter code" % name
+
+
+def string_literals(rule, source, tree, _file):
+    allowed = rule.get("functions", [])
+    for name, function in functions_of(tree):
+        if named(name, allowed):
+            continue
+        docstring = function.body[0].value if function.body and is_docstring(function.body[0]) else None
+        inside_fstrings = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.JoinedStr):
+                inside_fstrings |= {id(v) for v in ast.walk(node) if v is not node}
+        for node in ast.walk(function):
+            if node is docstring or id(node) in inside_fstrings:
+                continue
+            literal = isinstance(node, ast.JoinedStr) or (
+                isinstance(node, ast.Constant) and isinstance(node.value, str))
+            if literal:
+                yield node.lineno, "string literal in `%s`: `%s`" % (name, snippet(source, node))
+
+
+def required(rule, source, tree, _file):
+    defined = {name: node for name, node in functions_of(tree)}
+    for name in rule.get("functions", []):
+        node = defined.get(name)
+        if node is None:
+            yield 1, "required function `%s` is not defined" % name
+            continue
+        own = {id(n) for n in ast.walk(node)}
+        used = any(
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in own
+            for n in ast.walk(tree)
+        )
+        if not used:
+            yield node.lineno, "required function `%s` is defined but never called" % name
+    for name in rule.get("dicts", []):
+        assigned = None
+        for stmt in tree.body:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+                [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else [])
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                value = stmt.value
+                if isinstance(value, (ast.Dict, ast.DictComp)) or (
+                        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"):
+                    assigned = stmt
+                    break
+        if assigned is None:
+            yield 1, "required dictionary `%s` is not created at the top level of the file" % name
+            continue
+        used = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
+        if not used:
+            yield assigned.lineno, "required dictionary `%s` is created but never used" % name
+
+
+def docstrings(rule, source, tree, _file):
+    exempt = rule.get("except", [])
+    comments = comment_lines(source) if rule.get("comments", False) else {}
+    for name, function in functions_of(tree):
+        if named(name, exempt):
+            continue
+        doc = ast.get_docstring(function)
+        if doc and doc.strip():
+            continue
+        if comments:
+            first = min([function.lineno] + [d.lineno for d in function.decorator_list])
+            body = function.body[0].lineno if function.body else function.lineno
+            above = comments.get(first - 1)
+            inside = [comments[line] for line in range(function.lineno + 1, body) if line in comments]
+            if above or any(inside):
+                continue
+        what = "docstring or comment" if rule.get("comments", False) else "docstring"
+        yield function.lineno, "function `%s` has no %s" % (name, what)
+
+
+def header_text(source, tree):
+    """The comments before the first statement, and the module docstring."""
+    first = tree.body[0].lineno if tree.body else len(source.splitlines()) + 1
+    comments = comment_lines(source)
+    parts = [text for line, text in sorted(comments.items()) if line < first]
+    doc = ast.get_docstring(tree)
+    if doc:
+        parts.append(doc)
+    return "\n".join(p for p in parts if p)
+
+
+def header_comment(rule, source, tree, _file):
+    header = header_text(source, tree)
+    if not header.strip():
+        yield 1, "no header comment at the top of the file"
+        return
+    wanted = rule.get("require", [])
+    if "file_name" in wanted and not FILE_NAME.search(header):
+        yield 1, "the header comment does not give the file name (such as `%s`)" % _file
+    if "name" in wanted and not gives_name(header):
+        yield 1, "the header comment does not give a name (such as `Name: A. Student`)"
+    if "date" in wanted and not DATE.search(header):
+        yield 1, "the header comment does not give a date"
+
+
+def gives_name(header):
+    """Whether a header line gives a name: after a label or `by`, or alone. Whose name it
+    is, the grader cannot know."""
+    for line in header.splitlines():
+        line = line.strip()
+        label = NAME_LABEL.match(line)
+        if label:
+            value = DATE.sub("", FILE_NAME.sub("", label.group(2)))
+            if re.search(r"[A-Za-z]{2}", value):
+                return True
+        if BY_NAME.search(line) or BARE_NAME.match(line):
+            return True
+    return False
+
+
+def dotted(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted(node.value)
+        return inner + "." + node.attr if inner else None
+    return None
+
+
+def no_print(rule, source, tree, _file):
+    functions = rule.get("functions", ["*"])
+    calls = rule.get("calls", ["print", "input"])
+    for name, function in functions_of(tree):
+        if not named(name, functions):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and dotted(node.func) in calls:
+                verb = "asks for input" if dotted(node.func) == "input" else "prints"
+                yield node.lineno, "function `%s` %s: `%s`" % (name, verb, snippet(source, node))
+
+
+def forbidden_imports(rule, _source, tree, _file):
+    modules = rule.get("modules", [])
+
+    def forbidden(module):
+        return any(module == m or module.startswith(m + ".") for m in modules)
+
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Call) and dotted(node.func) in ("__import__", "importlib.import_module"):
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        for module in names:
+            if forbidden(module):
+                yield node.lineno, "forbidden import: `%s`" % module
+
+
+def exempt_lines(tree, exempt):
+    lines = set()
+    for name, function in functions_of(tree):
+        if named(name, exempt):
+            lines |= set(range(function.lineno, (function.end_lineno or function.lineno) + 1))
+    return lines
+
+
+def line_length(rule, source, tree, _file):
+    limit = rule.get("max", 80)
+    skip = exempt_lines(tree, rule.get("except", []))
+    for number, line in enumerate(source.splitlines(), 1):
+        width = len(line.rstrip("\r\n").expandtabs(4))
+        if width > limit and number not in skip:
+            yield number, "line is %d characters long (at most %d)" % (width, limit)
+
+
+def naming(rule, _source, tree, _file):
+    exempt = rule.get("except", [])
+    seen = set()
+
+    def check(kind, name, line, pattern, form):
+        if (kind, name) in seen or pattern(name):
+            return None
+        seen.add((kind, name))
+        return line, "%s name `%s` is not %s" % (kind, name, form)
+
+    snake = lambda n: SNAKE.match(n) or DUNDER.match(n)
+    findings = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            findings.append(check("class", stmt.name, stmt.lineno, CAP_WORDS.match, "CapWords"))
+        for target in getattr(stmt, "targets", []) + ([stmt.target] if isinstance(stmt, ast.AnnAssign) else []):
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    findings.append(check("variable", node.id, stmt.lineno,
+                                          lambda n: snake(n) or UPPER.match(n), "snake_case or UPPER_CASE"))
+    for name, function in functions_of(tree):
+        if named(name, exempt):
+            continue
+        short = name.split(".")[-1]
+        findings.append(check("function", short, function.lineno, snake, "snake_case"))
+        args = function.args
+        for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
+            findings.append(check("parameter", arg.arg, function.lineno, snake, "snake_case"))
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                findings.append(check("variable", node.id, node.lineno, snake, "snake_case"))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not function:
+                findings.append(check("function", node.name, node.lineno, snake, "snake_case"))
+    return sorted(f for f in findings if f)
+
+
+def no_global(_rule, source, tree, _file):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            yield node.lineno, "`global` statement: `%s`" % snippet(source, node)
+
+
+RULES = {
+    "outside_functions": outside_functions,
+    "unchanged": unchanged,
+    "string_literals": string_literals,
+    "required": required,
+    "docstrings": docstrings,
+    "header_comment": header_comment,
+    "no_print": no_print,
+    "forbidden_imports": forbidden_imports,
+    "line_length": line_length,
+    "naming": naming,
+    "no_global": no_global,
+}
+
+
+def check(rule, files):
+    findings = []
+    every_file = rule["rule"] == "forbidden_imports"
+    for entry in files:
+        if not (entry["entry"] or every_file):
+            continue
+        name, source = entry["name"], entry["source"]
+        try:
+            tree = ast.parse(source, filename=name)
+        except SyntaxError as error:
+            findings.append({"file": name, "line": error.lineno or 1,
+                             "message": "the file does not parse: %s" % (error.msg or "invalid syntax")})
+            continue
+        except (ValueError, RecursionError, MemoryError) as error:
+            findings.append({"file": name, "line": 1, "message": "the file does not parse: %s" % error})
+            continue
+        if entry["entry"] and not functions_of(tree):
+            # Nothing to grade is not good code: a file without a function (an empty or
+            # unrelated upload) earns no code-check points.
+            findings.append({"file": name, "line": 1,
+                             "message": "the file defines no function: no code to check"})
+            continue
+        found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
+        findings += [{"file": name, "line": line, "message": message} for line, message in found]
+    return findings
+
+
+def main():
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    answers = [{"findings": check(rule, request["files"])} for rule in request["rules"]]
+    sys.stdout.write(json.dumps({"answers": answers}) + "\n")
+
+
+main()

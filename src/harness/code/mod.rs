@@ -1,0 +1,175 @@
+//! Running a code check: the submission's files are read by the grader, their text handed to
+//! a Python script (`checks.py`) that parses them with Python's own `ast` and applies the
+//! scenario's rule, in one of the target's jails under its sandbox. Nothing of the
+//! submission runs. The check passes with no finding, fails (`wrong`) with its findings, each
+//! naming file, line and rule; a checker that cannot run is the grader's `error`.
+
+mod sources;
+
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use super::judge::{base_outcome, error_outcome};
+use super::outcome::{Finding, Outcome, Verdict};
+use crate::execution::{Ending, Limits, Target, TargetSpec};
+use crate::scenario::code::CodeCheck;
+use crate::scenario::Scenario;
+
+const CHECKER: &str = include_str!("checks.py");
+
+/// Most findings a report keeps (the count of the others is said).
+const MAX_FINDINGS: usize = 20;
+/// Wall-clock limit of the checker: parsing is fast, a large upload included.
+const CHECK_WALL: Duration = Duration::from_secs(20);
+
+#[derive(Deserialize)]
+struct Answers {
+    answers: Vec<Answer>,
+}
+
+#[derive(Deserialize)]
+struct Answer {
+    findings: Vec<Finding>,
+}
+
+/// Checks the target's code against `check`.
+pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Limits) -> Outcome {
+    let mut judged = check_all(&[scenario], target, limits);
+    judged.pop().flatten().unwrap_or_else(|| {
+        error_outcome(
+            scenario,
+            format!("the code check `{}` gave no answer", check.rule),
+        )
+    })
+}
+
+/// Judges every code check among `scenarios` against the target's code, with one run of the
+/// checker per entry file (starting Python is most of a check's cost): each check's outcome
+/// at its scenario's index, `None` for the other scenarios.
+pub fn check_all<S: Borrow<Scenario>>(
+    scenarios: &[S],
+    target: &Target,
+    limits: &Limits,
+) -> Vec<Option<Outcome>> {
+    let TargetSpec::Python(path) = target.spec() else {
+        return (scenarios.iter().map(Borrow::borrow))
+            .map(|s: &Scenario| s.code.as_ref().map(|_| unreadable(s, target.spec())))
+            .collect();
+    };
+    let mut judged: Vec<Option<Outcome>> = vec![None; scenarios.len()];
+    let mut by_entry: BTreeMap<String, Vec<(usize, &Scenario, &CodeCheck)>> = BTreeMap::new();
+    for (index, scenario) in scenarios.iter().enumerate() {
+        let scenario = scenario.borrow();
+        let Some(check) = &scenario.code else {
+            continue;
+        };
+        let layout = scenario.dialect.layout(scenario.game);
+        let entry = target.entry_file(&layout).to_string();
+        by_entry
+            .entry(entry)
+            .or_default()
+            .push((index, scenario, check));
+    }
+    for (entry, checks) in by_entry {
+        let started = Instant::now();
+        let answers = sources::read(path, &entry)
+            .map_err(|e| e.to_string())
+            .and_then(|files| findings(&checks, &files, target, limits));
+        let elapsed = started.elapsed().as_millis() as u64 / checks.len() as u64;
+        let found: Vec<Result<Vec<Finding>, String>> = match answers {
+            Ok(answers) => answers.into_iter().map(|a| Ok(a.findings)).collect(),
+            Err(why) => vec![Err(why); checks.len()],
+        };
+        for ((index, scenario, check), found) in checks.into_iter().zip(found) {
+            let mut outcome = verdict(scenario, check, found);
+            outcome.duration_ms = elapsed;
+            judged[index] = Some(outcome);
+        }
+    }
+    judged
+}
+
+/// A code check of a target with no Python code to read.
+fn unreadable(scenario: &Scenario, spec: &TargetSpec) -> Outcome {
+    match spec {
+        TargetSpec::Command(_) => error_outcome(
+            scenario,
+            "a code check reads a Python submission's code: a command gives none (use --python)"
+                .into(),
+        ),
+        _ => Outcome {
+            score: scenario.points,
+            detail: Some("not checked: the reference has no code to read".into()),
+            ..base_outcome(scenario, Verdict::Pass)
+        },
+    }
+}
+
+/// The check's outcome from its findings (or why the checker could not run).
+fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Vec<Finding>, String>) -> Outcome {
+    match found {
+        Err(why) => error_outcome(scenario, format!("the code check could not run: {why}")),
+        Ok(found) if found.is_empty() => Outcome {
+            score: scenario.points,
+            ..base_outcome(scenario, Verdict::Pass)
+        },
+        Ok(mut found) => {
+            let total = found.len();
+            found.truncate(MAX_FINDINGS);
+            let more = match total - found.len() {
+                0 => String::new(),
+                n => format!(" (the first {MAX_FINDINGS} are shown; {n} more)"),
+            };
+            Outcome {
+                detail: Some(format!(
+                    "{} finding(s) against the rule `{}`: {}{more}",
+                    total,
+                    check.rule,
+                    check.about()
+                )),
+                findings: found,
+                ..base_outcome(scenario, Verdict::Wrong)
+            }
+        }
+    }
+}
+
+/// The checker's answers on `files`, one per check in order.
+fn findings(
+    checks: &[(usize, &Scenario, &CodeCheck)],
+    files: &[sources::SourceFile],
+    target: &Target,
+    limits: &Limits,
+) -> Result<Vec<Answer>, String> {
+    let rules: Vec<&serde_json::Value> = checks.iter().map(|(_, _, c)| &c.settings).collect();
+    let request = serde_json::json!({ "rules": rules, "files": files });
+    let limits = Limits {
+        wall: CHECK_WALL,
+        output_bytes: 8 << 20,
+        ..limits.clone()
+    };
+    let execution = target
+        .inspect(CHECKER, request.to_string().as_bytes(), &limits)
+        .map_err(|e| e.to_string())?;
+    if execution.ending != Ending::Exited(0) {
+        let stderr = String::from_utf8_lossy(&execution.stderr_tail);
+        let last = stderr.trim().lines().last().unwrap_or_default().to_string();
+        return Err(format!(
+            "the checker ended with {:?}: {last}",
+            execution.ending
+        ));
+    }
+    let answer: Answers = serde_json::from_slice(&execution.stdout)
+        .map_err(|e| format!("the checker's answer does not read: {e}"))?;
+    if answer.answers.len() != checks.len() {
+        return Err(format!(
+            "the checker answered {} of {} checks",
+            answer.answers.len(),
+            checks.len()
+        ));
+    }
+    Ok(answer.answers)
+}

@@ -1,0 +1,180 @@
+//! Hanging code costs one limit, not one per scenario: a class of correct project5
+//! submissions with a module that sleeps at import, one whose `is_game_over` loops, one that
+//! reads its input at import and one whose import takes a second, graded with `--jobs 2`
+//! under both Python runners. The grades are asserted, not the time (the time is measured by
+//! the `hangs` section of `benches/grading.rs`).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use boardgrade::scenario::sources;
+use common::{grade_json, hangs};
+use serde_json::Value;
+
+/// The submission `id` of a grade report.
+fn member<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} is graded"))
+}
+
+/// The names of the scenarios of `submission` that did not pass, with verdict and detail.
+fn not_passed(submission: &Value) -> Vec<(String, String, String)> {
+    submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["verdict"] != "pass")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["verdict"].as_str().unwrap().to_string(),
+                s["detail"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn grade_class(correct: usize, runner: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let class = hangs::write_class(dir.path(), correct);
+    let out = dir.path().join("out");
+    let (code, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5",
+        "--jobs",
+        "2",
+        "--python-runner",
+        runner,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "every submission is graded: {stderr}");
+    report
+}
+
+/// The names of the bundled project5 scenarios whose input calls `is_game_over`.
+fn calling_is_game_over() -> BTreeSet<String> {
+    let files = sources::from_paths(&[common::root().join("specs/one-d-chess/project5")]).unwrap();
+    sources::load_all(&files)
+        .scenarios
+        .iter()
+        .filter(|s| {
+            s.steps
+                .iter()
+                .any(|step| step.send.starts_with("is_game_over"))
+        })
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// The looper's failures are exactly the scenarios whose input calls `is_game_over`, each
+/// a timeout naming the call.
+fn assert_looper(report: &Value) {
+    let looper = member(report, "looper");
+    let failed = not_passed(looper);
+    for (name, verdict, detail) in &failed {
+        assert_eq!(verdict, "timeout", "{name}");
+        assert_eq!(detail, "is_game_over did not return within 2 s", "{name}");
+    }
+    let failed: BTreeSet<String> = failed.into_iter().map(|(name, _, _)| name).collect();
+    let calling = calling_is_game_over();
+    assert!(!calling.is_empty());
+    assert_eq!(failed, calling);
+    assert!(looper["does_not_load"].is_null());
+}
+
+fn assert_grades(report: &Value, correct: usize) {
+    for n in 1..=correct {
+        let s = member(report, &format!("correct-{n:02}"));
+        assert_eq!(s["score"], s["max_score"], "{s}");
+    }
+    // Slow but correct: full marks.
+    let slow = member(report, "slow");
+    assert_eq!(slow["score"], slow["max_score"], "{:?}", not_passed(slow));
+    assert!(slow["does_not_load"].is_null());
+    // Reading input at import meets the end of an empty input at once (never the protocol's
+    // commands, never a wait): its functions are graded as they are.
+    let reader = member(report, "reader");
+    assert_eq!(
+        reader["score"],
+        reader["max_score"],
+        "{:?}",
+        not_passed(reader)
+    );
+    // The sleeper does not load: one finding that says where it was, no scenario run.
+    let sleeper = member(report, "sleeper");
+    assert_eq!(sleeper["score"], 0.0);
+    assert_eq!(sleeper["scenarios"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        sleeper["does_not_load"],
+        serde_json::json!({
+            "file": "one_d_chess.py",
+            "line": 3,
+            "message": "the import did not finish in 10 s; it was in `time.sleep`"
+        })
+    );
+    assert_looper(report);
+}
+
+#[test]
+fn a_class_with_hangs_grades_each_hang_once_under_the_loaded_runner() {
+    let report = grade_class(20, "fork");
+    assert_eq!(report["submissions"].as_array().unwrap().len(), 24);
+    assert_grades(&report, 20);
+}
+
+#[test]
+fn a_class_with_hangs_grades_each_hang_once_under_fresh_processes() {
+    let report = grade_class(1, "fresh");
+    assert_grades(&report, 1);
+}
+
+#[test]
+fn an_import_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
+    // With one job, `a-sleeper` comes first; its import check waits out its limit on the
+    // wall clock while `b-correct` takes the slot and is graded.
+    let dir = tempfile::tempdir().unwrap();
+    let correct = std::fs::read_to_string(
+        common::root().join("fixtures/one-d-chess/project5/one_d_chess.py"),
+    )
+    .unwrap();
+    let sleeper = hangs::hanging_members(&correct)
+        .into_iter()
+        .find(|(name, _)| *name == "sleeper")
+        .unwrap()
+        .1;
+    let class = dir.path().join("class");
+    for (name, text) in [("a-sleeper", &sleeper), ("b-correct", &correct)] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("one_d_chess.py"), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (code, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5/move_king.toml",
+        "--jobs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        member(&report, "b-correct")["score"],
+        member(&report, "b-correct")["max_score"]
+    );
+    assert!(member(&report, "a-sleeper")["does_not_load"].is_object());
+    // Each submission's line on stderr, as it finishes: `[1/2] b-correct 6/6`.
+    let finished: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert_eq!(finished, ["b-correct", "a-sleeper"], "{stderr}");
+}

@@ -1,0 +1,203 @@
+//! A whole csc110 program is graded on its game and on each of its handout functions, called
+//! one by one: a program whose game runs but whose function is wrong loses that function's
+//! points only, and a debug print in a function no longer costs the function scenarios.
+
+mod common;
+
+use common::grade_json;
+use serde_json::Value;
+
+const SPECS: [&str; 2] = [
+    "specs/one-d-chess/csc110",
+    "specs/one-d-chess/csc110-functions",
+];
+
+/// The report of grading one csc110 fixture with the program's and the functions' specs.
+fn grade(fixture: &str) -> Value {
+    let path = format!("fixtures/one-d-chess/csc110/{fixture}");
+    let (_, report, stderr) = grade_json(&[&path, "--specs", SPECS[0], "--specs", SPECS[1]]);
+    let submission = report["submissions"][0].clone();
+    assert_eq!(submission["dialect"], "csc110", "{stderr}");
+    submission
+}
+
+/// (score, max score) and the names of the scenarios that did not pass, by dialect.
+fn scores(submission: &Value) -> (f64, f64, Vec<(String, String)>) {
+    let failed = submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["verdict"] != "pass")
+        .map(|s| {
+            (
+                s["dialect"].as_str().unwrap().to_string(),
+                s["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (
+        submission["score"].as_f64().unwrap(),
+        submission["max_score"].as_f64().unwrap(),
+        failed,
+    )
+}
+
+#[test]
+fn a_correct_program_scores_its_game_and_its_functions() {
+    let submission = grade("chess.py");
+    let (score, max, failed) = scores(&submission);
+    // 15 for the games, 6 for the functions, 7 for the code checks.
+    assert_eq!((score, max), (28.0, 28.0), "{failed:?}");
+    let functions = submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["dialect"] == "csc110-functions")
+        .count();
+    assert_eq!(functions, 6);
+}
+
+#[test]
+fn a_game_that_runs_with_a_wrong_function_loses_that_function_only() {
+    let (score, max, failed) = scores(&grade("bug-move-king-unused.py"));
+    assert_eq!((score, max), (27.0, 28.0));
+    assert_eq!(
+        failed,
+        [(
+            "csc110-functions".to_string(),
+            "move_king: slides to a piece or the edge".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_wrong_function_the_game_uses_fails_the_games_that_reach_it_and_its_own_scenario() {
+    let (score, max, failed) = scores(&grade("bug-king-short-of-edge.py"));
+    assert_eq!((score, max), (24.0, 28.0), "{failed:?}");
+    assert_eq!(
+        failed,
+        [
+            (
+                "csc110".to_string(),
+                "Black wins: the board, then Black wins!".to_string()
+            ),
+            (
+                "csc110".to_string(),
+                "a lone king slides to an empty edge".to_string()
+            ),
+            (
+                "csc110-functions".to_string(),
+                "move_king: slides to a piece or the edge".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_debug_print_costs_the_scenarios_about_printing_but_not_the_functions() {
+    let submission = grade("bug-debug-print.py");
+    let (score, max, failed) = scores(&submission);
+    // The scenarios about printing (the games leave the stray line out and note it), and the
+    // code check of string literals: the debug print's literal is outside the functions the
+    // handout allows them in.
+    assert_eq!((score, max), (24.0, 28.0), "{failed:?}");
+    let names: Vec<&str> = failed
+        .iter()
+        .map(|(dialect, name)| {
+            assert_eq!(dialect, "csc110", "{failed:?}");
+            name.as_str()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "code: string literals only where the handout allows them",
+            "the program prints the game and nothing else",
+            "invalid moves prompt the same player again, silently",
+        ]
+    );
+    let valid = submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "is_valid_move: the player's own pieces, on the board")
+        .unwrap();
+    assert_eq!(valid["verdict"], "pass");
+    assert!(
+        valid["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("got \"checking 1 Black\" (not judged by this scenario)"),
+        "{valid}"
+    );
+}
+
+#[test]
+fn the_functions_dialect_is_never_routed_to_by_itself() {
+    // A project5 file defines csc110's function names too; it is still graded as project5,
+    // with none of the csc110 function scenarios.
+    let (_, report, stderr) = grade_json(&[
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+        "--specs",
+        "specs/one-d-chess",
+    ]);
+    let submission = &report["submissions"][0];
+    assert_eq!(submission["dialect"], "project5", "{stderr}");
+    assert!(submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["dialect"] != "csc110-functions"));
+}
+
+/// The report of grading one pown fixture with the shipped pown specs.
+fn grade_pown(fixture: &str) -> Value {
+    let path = format!("fixtures/pown-chess/{fixture}");
+    let (_, report, stderr) = grade_json(&[&path, "--specs", "specs/pown-chess"]);
+    let submission = report["submissions"][0].clone();
+    assert_eq!(submission["dialect"], "pown", "{stderr}");
+    submission
+}
+
+#[test]
+fn a_correct_pown_program_scores_its_games_and_its_required_functions() {
+    let submission = grade_pown("pown-chess.py");
+    let (score, max, failed) = scores(&submission);
+    // 22 for the games, 2 for the code checks, 5 for the functions, 4 for the rule battery.
+    assert_eq!((score, max), (33.0, 33.0), "{failed:?}");
+    let functions: f64 = submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["dialect"] == "pown-functions")
+        .map(|s| s["score"].as_f64().unwrap())
+        .sum();
+    // moves_remaining('w') and ('b') at the start (2), on set positions (1), display_board (2).
+    assert_eq!(functions, 5.0);
+}
+
+#[test]
+fn a_pown_moves_remaining_that_counts_stuck_powns_fails_its_own_function_scenario() {
+    let (score, max, failed) = scores(&grade_pown("bug-last-row.py"));
+    // Its games fail where a pown stands on its last row, the rule battery's game-end family
+    // among them (1 of its 4 points).
+    assert_eq!((score, max), (21.0, 33.0), "{failed:?}");
+    let functions: Vec<&str> = failed
+        .iter()
+        .filter(|(dialect, _)| dialect == "pown-functions")
+        .map(|(_, name)| name.as_str())
+        .collect();
+    assert_eq!(
+        functions,
+        ["moves_remaining counts only the powns that can move"]
+    );
+}
+
+#[test]
+fn a_display_board_with_the_challenges_score_line_passes_the_function_scenarios() {
+    let (_, _, failed) = scores(&grade_pown("pown-chess-challenges.py"));
+    assert!(
+        failed.iter().all(|(dialect, _)| dialect == "pown"),
+        "{failed:?}"
+    );
+}
