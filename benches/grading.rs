@@ -235,6 +235,7 @@ fn class(dir: &Path, size: usize) -> Vec<Submission> {
             Submission {
                 id: format!("student{i:03}"),
                 path: folder,
+                own_folder: false,
             }
         })
         .collect()
@@ -382,6 +383,7 @@ fn chess_team(interpreter: &python::Interpreter) {
     let team = [Submission {
         id: "team".into(),
         path: Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),
+        own_folder: false,
     }];
     for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
         for jobs in [1, 2] {

@@ -157,6 +157,16 @@ impl schemars::JsonSchema for Points {
     }
 }
 
+/// A number of points or a percentage as people write it: no decimals when whole, else at
+/// most two, without trailing zeros (`1`, `0.5`, `66.67`).
+pub fn number(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{:.2}", x).trim_end_matches('0').to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

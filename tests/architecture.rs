@@ -1,6 +1,7 @@
 //! The library's layering, read from the source: the top-level modules of `src/` import one
-//! another in the order `src/lib.rs` documents, with no cycle, and the modules that run every
-//! game alike never name one.
+//! another in the order `src/lib.rs` documents, with no cycle, no file imports another that
+//! imports it back (however many files lie between), and the modules that run every game alike
+//! never name one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -264,6 +265,207 @@ fn src() -> PathBuf {
 fn the_top_level_modules_import_one_another_without_a_cycle() {
     let found = cycles(&import_graph(&src()));
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The module path of a file of a crate's source folder: `execution/fork/mod.rs` and
+/// `execution/fork.rs` are `execution::fork`, the crate roots are the empty path.
+fn module_of(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts
+        .last()
+        .is_some_and(|last| ["mod", "lib", "main"].contains(&last.as_str()))
+    {
+        parts.pop();
+    }
+    parts
+}
+
+/// `code` up to its test module, without doc comments: what the file needs to compile (an
+/// intra-doc link to a sibling is no dependency).
+fn compiled_code(text: &str) -> String {
+    let code = code_of(text);
+    let code = code.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path in `code` that starts at `crate`, `super` or `self`, as (byte offset, segments),
+/// a use group giving one path per item (`use super::{a, b::C}` gives `super::a`,
+/// `super::b`).
+fn relative_paths(code: &str) -> Vec<(usize, Vec<String>)> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for root in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(root) {
+            let start = from + at;
+            from = start + root.len();
+            if code[..start]
+                .chars()
+                .next_back()
+                .is_some_and(|c| ident(c) || c == ':')
+            {
+                continue;
+            }
+            let mut segments = vec![root.trim_end_matches(':').to_string()];
+            let mut rest = &code[from..];
+            loop {
+                let word: String = rest.chars().take_while(|&c| ident(c)).collect();
+                if word.is_empty() {
+                    break;
+                }
+                rest = &rest[word.len()..];
+                segments.push(word);
+                match rest.strip_prefix("::") {
+                    Some(after) => rest = after,
+                    None => break,
+                }
+            }
+            if rest.starts_with('{') {
+                for head in group_heads(rest) {
+                    let mut path = segments.clone();
+                    path.push(head);
+                    found.push((start, path));
+                }
+            } else {
+                found.push((start, segments));
+            }
+        }
+    }
+    found
+}
+
+/// The file a path written in the module `current` names: the deepest module on the path
+/// that is a file of `modules`.
+fn file_named<'a>(
+    modules: &'a BTreeMap<Vec<String>, String>,
+    current: &[String],
+    path: &[String],
+) -> Option<&'a String> {
+    let mut base: Vec<String> = Vec::new();
+    let mut rest = path;
+    match path.first().map(String::as_str) {
+        Some("crate") => rest = &path[1..],
+        Some("self") => {
+            base = current.to_vec();
+            rest = &path[1..];
+        }
+        Some("super") => {
+            base = current.to_vec();
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        _ => return None,
+    }
+    (0..=rest.len()).rev().find_map(|k| {
+        let mut module = base.clone();
+        module.extend(rest[..k].iter().cloned());
+        modules.get(&module)
+    })
+}
+
+/// The import graph of the files of the crate whose source folder is `root` (the binary's
+/// files, under `src/cli`, form a crate of their own with `src/main.rs`): for each file, the
+/// files of its crate it uses and where.
+fn file_graph(root: &Path) -> BTreeMap<String, BTreeMap<String, Vec<Import>>> {
+    let files = rust_files(root);
+    let crate_of = |relative: &Path| {
+        let first = relative
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_owned());
+        first.is_some_and(|f| f == "cli" || f == "main.rs")
+    };
+    let mut graph: BTreeMap<String, BTreeMap<String, Vec<Import>>> = BTreeMap::new();
+    for binary in [false, true] {
+        let members: Vec<&PathBuf> = files
+            .iter()
+            .filter(|f| crate_of(f.strip_prefix(root).unwrap()) == binary)
+            .collect();
+        let name = |f: &Path| f.strip_prefix(root).unwrap().display().to_string();
+        let modules: BTreeMap<Vec<String>, String> = members
+            .iter()
+            .map(|f| (module_of(f.strip_prefix(root).unwrap()), name(f)))
+            .collect();
+        for file in members {
+            let from = name(file);
+            let code = compiled_code(&fs::read_to_string(file).unwrap());
+            let current = module_of(file.strip_prefix(root).unwrap());
+            graph.entry(from.clone()).or_default();
+            for (offset, path) in relative_paths(&code) {
+                let Some(to) = file_named(&modules, &current, &path) else {
+                    continue;
+                };
+                if *to == from {
+                    continue;
+                }
+                graph
+                    .entry(from.clone())
+                    .or_default()
+                    .entry(to.clone())
+                    .or_default()
+                    .push(Import {
+                        file: from.clone(),
+                        line: code[..offset].matches('\n').count() + 1,
+                        path: path.join("::"),
+                    });
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn no_file_imports_another_that_imports_it_back() {
+    let found = cycles(&file_graph(&src()));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn a_circle_between_files_is_found_however_it_is_written() {
+    // A planted circle of three files, through a use group, `self::` and a nested `super::`.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("outer/inner")).unwrap();
+    fs::write(root.join("lib.rs"), "pub mod outer;\n").unwrap();
+    fs::write(
+        root.join("outer/mod.rs"),
+        "pub mod inner;\nmod side;\nuse self::inner::{deep::Thing, other};\n",
+    )
+    .unwrap();
+    fs::write(root.join("outer/inner/mod.rs"), "pub mod deep;\n").unwrap();
+    fs::write(
+        root.join("outer/inner/deep.rs"),
+        "pub struct Thing;\nfn f() -> super::super::side::Side { todo!() }\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("outer/side.rs"),
+        "/// Not [`crate::outer`]: a doc link is no use.\npub struct Side;\nfn g() { crate::outer::go(); }\n\
+         #[cfg(test)]\nmod tests { use super::super::inner::deep::Thing; }\n",
+    )
+    .unwrap();
+    let found = cycles(&file_graph(root));
+    assert_eq!(found.len(), 1, "{found:?}");
+    for file in ["outer/mod.rs", "outer/inner/deep.rs", "outer/side.rs"] {
+        assert!(found[0].contains(file), "{}", found[0]);
+    }
+    // Without the use in `side.rs`'s code, no circle is left: its doc link and its tests
+    // do not count.
+    fs::write(
+        root.join("outer/side.rs"),
+        "/// Not [`crate::outer`].\npub struct Side;\n#[cfg(test)]\nmod tests { use crate::outer::go; }\n",
+    )
+    .unwrap();
+    assert_eq!(cycles(&file_graph(root)), Vec::<String>::new());
 }
 
 #[test]

@@ -199,6 +199,12 @@ fn the_class_report_opens_in_chromium_with_everything_and_no_error() {
     // A common mistake (two students with the same king bug) drawn with its boards.
     let mistakes = &dom[dom.find("id=\"mistakes\"").unwrap()..dom.find("id=\"students\"").unwrap()];
     assert!(mistakes.contains("<svg"), "no boards among common mistakes");
+    // Read by the course staff: a student's board is the submission's, never "your program".
+    assert!(
+        dom.contains(">submission</text>"),
+        "the actual board's caption"
+    );
+    assert!(!dom.contains("your program"));
     assert!(mistakes.contains("square differs"));
     assert!(mistakes.contains("href=\"#student-cy\"") && mistakes.contains("href=\"#student-di\""));
     // Chess boards too: the promotion bug is shared by two students.

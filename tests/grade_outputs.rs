@@ -264,6 +264,35 @@ fn one_mistake_across_many_scenarios_is_one_group() {
 }
 
 #[test]
+fn a_mistakes_values_are_quoted_once() {
+    // Two teams that refuse a legal queen-side castle: `play_move` answers `''` where the
+    // reference answers `'0-0-0'`.
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for team in ["team1", "team2"] {
+        common::copy_tree(
+            &root().join("fixtures/chess/ecs198f/bug-queen-side-castle-refused"),
+            &class.join(team),
+        );
+    }
+    let out = dir.path().join("out");
+    grade(&class, &root().join("specs/chess"), &out, &[]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let refused = summary["common_failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["difference"]["actual_line"] == "''")
+        .unwrap_or_else(|| panic!("{summary:#}"));
+    // The value as the program wrote it, for each output to quote in its own way.
+    assert_eq!(refused["difference"]["actual"], "''", "{refused:#}");
+    let text = read(&out.join("summary.txt"));
+    assert!(text.contains(r#"got "''""#), "{text}");
+    assert!(!text.contains(r#"\""#), "{text}");
+}
+
+#[test]
 fn test_writes_junit_and_json_from_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let (junit, json) = (dir.path().join("j.xml"), dir.path().join("r/r.json"));

@@ -135,11 +135,70 @@ fn a_class_with_hangs_grades_each_hang_once_under_fresh_processes() {
     assert_grades(&report, 1);
 }
 
+/// A class of two folders, `a-...` graded first, and its `grade --jobs 1` report on the
+/// specs `specs`, with the order the submissions finished in.
+fn grade_in_order(first: (&str, &str), second: (&str, &str), specs: &str) -> (Value, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for (name, text) in [first, second] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("one_d_chess.py"), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (code, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        specs,
+        "--jobs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // Each submission's line on stderr, as it finishes: `[1/2] b-correct 6/6`.
+    let finished = stderr
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(str::to_string)
+        .collect();
+    (report, finished)
+}
+
+#[test]
+fn a_scenario_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
+    // With one job, `a-slow` comes first; each of its `move_king` calls sleeps 0.8 s (within
+    // the 2 s call limit): its slot is lent while a scenario sleeps, and `b-correct` is
+    // graded meanwhile. Both get full marks.
+    let correct = std::fs::read_to_string(
+        common::root().join("fixtures/one-d-chess/project5/one_d_chess.py"),
+    )
+    .unwrap();
+    let slow = correct.replacen(
+        "def move_king(board, position, direction):\n",
+        "def move_king(board, position, direction):\n    __import__('time').sleep(0.8)\n",
+        1,
+    );
+    assert_ne!(slow, correct);
+    let (report, finished) = grade_in_order(
+        ("a-slow", &slow),
+        ("b-correct", &correct),
+        "specs/one-d-chess/project5/move_king.toml",
+    );
+    for id in ["a-slow", "b-correct"] {
+        assert_eq!(
+            member(&report, id)["score"],
+            member(&report, id)["max_score"],
+            "{id}"
+        );
+    }
+    assert_eq!(finished, ["b-correct", "a-slow"]);
+}
+
 #[test]
 fn an_import_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
     // With one job, `a-sleeper` comes first; its import check waits out its limit on the
     // wall clock while `b-correct` takes the slot and is graded.
-    let dir = tempfile::tempdir().unwrap();
     let correct = std::fs::read_to_string(
         common::root().join("fixtures/one-d-chess/project5/one_d_chess.py"),
     )
@@ -149,32 +208,15 @@ fn an_import_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
         .find(|(name, _)| *name == "sleeper")
         .unwrap()
         .1;
-    let class = dir.path().join("class");
-    for (name, text) in [("a-sleeper", &sleeper), ("b-correct", &correct)] {
-        std::fs::create_dir_all(class.join(name)).unwrap();
-        std::fs::write(class.join(name).join("one_d_chess.py"), text).unwrap();
-    }
-    let out = dir.path().join("out");
-    let (code, report, stderr) = grade_json(&[
-        class.to_str().unwrap(),
-        "--specs",
+    let (report, finished) = grade_in_order(
+        ("a-sleeper", &sleeper),
+        ("b-correct", &correct),
         "specs/one-d-chess/project5/move_king.toml",
-        "--jobs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
+    );
     assert_eq!(
         member(&report, "b-correct")["score"],
         member(&report, "b-correct")["max_score"]
     );
     assert!(member(&report, "a-sleeper")["does_not_load"].is_object());
-    // Each submission's line on stderr, as it finishes: `[1/2] b-correct 6/6`.
-    let finished: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with('['))
-        .filter_map(|l| l.split_whitespace().nth(1))
-        .collect();
-    assert_eq!(finished, ["b-correct", "a-sleeper"], "{stderr}");
+    assert_eq!(finished, ["b-correct", "a-sleeper"]);
 }

@@ -327,6 +327,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
                 ("reaps_on_signal", "runner/reaps_on_signal.py", ONE_D),
                 ("shared_page", "runner/shared_page.py", ONE_D),
                 ("tmp_carried", "runner/tmp_carried.py", ONE_D),
+                ("sysv_carried", "runner/sysv_carried.py", ONE_D),
+                ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
                 ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
                 ("wakes_runner", "runner/wakes_runner.py", ONE_D),
             ],
@@ -351,6 +353,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "reaps_on_signal",
             "shared_page",
             "tmp_carried",
+            "sysv_carried",
+            "sysv_at_import",
             "offloads_cpu",
             "wakes_runner",
         ] {
@@ -376,11 +380,12 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("ignores_sigchld", "ignores SIGCHLD");
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
+        fell_back("sysv_at_import", "makes IPC objects");
         // The runner is stopped while a scenario runs: asked for work, it does none, and a
         // scenario that wakes it is run again fresh.
         fell_back("offloads_cpu", "a scenario signalled its runner");
         fell_back("wakes_runner", "its runner was woken while a scenario ran");
-        for id in ["plain", "tmp_carried"] {
+        for id in ["plain", "tmp_carried", "sysv_carried"] {
             let notes = notes_of(&fork, id);
             assert!(
                 !notes.iter().any(|n| n.contains("Python process")),
@@ -393,7 +398,14 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         }
         // A board drawn only with what an earlier scenario left is never drawn; the work
         // done by the runner outside the limit is stopped at the limit.
-        for id in ["shared_page", "tmp_carried", "offloads_cpu", "wakes_runner"] {
+        for id in [
+            "shared_page",
+            "tmp_carried",
+            "sysv_carried",
+            "sysv_at_import",
+            "offloads_cpu",
+            "wakes_runner",
+        ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }
         let verdict = |id: &str, name: &str| {

@@ -1,7 +1,9 @@
 //! A student's self-check (`test --python`) takes the submission through the pipeline a class
 //! run (`grade`) takes it through: a file that does not load, or whose import does not
 //! finish, is one line in both, with the same message, and a variant of the course the
-//! file answers better is named, with the command that tests it.
+//! file answers better is named, with the command that tests it. A file checked in its own
+//! folder brings the helper modules beside it, as Python would find them; in a class folder
+//! the files beside it are other students', and never come.
 
 mod common;
 
@@ -203,5 +205,77 @@ fn test_points_out_a_missing_name_with_the_closest_one_defined() {
              `moveKing`?)"
         ),
         "{stderr}"
+    );
+}
+
+/// The correct project5 file, importing a helper module and a package it needs beside it.
+fn with_helpers() -> String {
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/project5/one_d_chess.py").unwrap();
+    format!("from helpers import EMPTY_CELL\nfrom tools.words import SIDES\n{correct}")
+}
+
+#[test]
+fn a_students_helper_modules_beside_the_file_come_with_it_and_a_classmates_never_do() {
+    // A project folder: the file, a helper module (which imports another), and a package.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("tools")).unwrap();
+    hand_in(&project, "one_d_chess.py", &with_helpers());
+    hand_in(
+        &project,
+        "helpers.py",
+        "from shared import EMPTY\nEMPTY_CELL = EMPTY\n",
+    );
+    hand_in(&project, "shared.py", "EMPTY = 'EMPTY'\n");
+    hand_in(&project.join("tools"), "__init__.py", "");
+    hand_in(
+        &project.join("tools"),
+        "words.py",
+        "SIDES = ('WHITE', 'BLACK')\n",
+    );
+    for sandbox in ["none", "limits"] {
+        let output = boardgrade()
+            .current_dir(&project)
+            .args([
+                "test",
+                "--dialect",
+                "project5",
+                "--python",
+                "one_d_chess.py",
+            ])
+            .args(["--sandbox", sandbox])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{sandbox}: {stdout}");
+        assert!(stdout.contains(" passed, 0 failed"), "{sandbox}: {stdout}");
+    }
+    // In a class folder, the files beside a one-file submission are other students': never
+    // importable by it.
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    hand_in(&class, "alice.py", &with_helpers());
+    hand_in(&class, "helpers.py", "EMPTY_CELL = 'EMPTY'\n");
+    let out = dir.path().join("out");
+    let (_, report, stderr) = grade_json(&[
+        "--dialect",
+        "project5",
+        "--sandbox",
+        "none",
+        "--out",
+        out.to_str().unwrap(),
+        class.to_str().unwrap(),
+    ]);
+    let alice = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "alice")
+        .unwrap_or_else(|| panic!("{report:#}{stderr}"));
+    assert!(
+        alice["does_not_load"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("No module named 'helpers'")),
+        "{alice:#}"
     );
 }

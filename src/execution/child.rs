@@ -14,7 +14,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
-use super::fork::Forked;
+use super::forked::Forked;
 use super::spawn::{spawn, Launch, Limits};
 use super::sys::{kill_group, pidfd, poll, set_nonblocking, Interest};
 
@@ -116,7 +116,7 @@ impl Process {
 
     /// CPU time the process has used; of an ended process, until it is reaped.
     fn cpu_time(&self) -> Option<Duration> {
-        super::fork::cpu_time_of(self.id() as i32)
+        super::forked::cpu_time_of(self.id() as i32)
     }
 
     /// Kills the process's group (and a forked process itself, whatever its group).

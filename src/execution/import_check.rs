@@ -15,10 +15,10 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::child::{Ending, Execution};
-use super::python::PythonLaunch;
+use super::layout::{Layout, PythonLaunch};
 use super::sandbox::share;
 use super::spawn::Limits;
-use super::target::{Layout, Target, TargetSpec};
+use super::target::{Target, TargetSpec};
 use crate::error::Error;
 
 /// What the adapter's last stderr line starts with when its import limit ran out, followed

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::child::{self, Ending};
+use super::layout::{Layout, PythonLaunch};
 use super::spawn::{Launch, Limits};
-use super::target::Layout;
 use crate::error::{Error, SetupError};
 
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
@@ -16,24 +16,6 @@ const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 
 /// How long an interpreter may take to start (asking its version, or inside the sandbox).
 pub const START_WAIT: Duration = Duration::from_secs(60);
-
-/// How a Python submission under an interface is started.
-#[derive(Debug, Clone, Copy)]
-pub enum PythonLaunch {
-    /// Run this embedded adapter script, which imports the submission and serves the call
-    /// protocol. `call_limit` is the wall-clock time one call may take (far above what a
-    /// correct function needs, far below a scenario's limit), so a function that loops or
-    /// sleeps is found in that call: `None` where a call may rightly think for long.
-    Adapter {
-        script: &'static str,
-        call_limit: Option<Duration>,
-    },
-    /// Run the submission itself, with these stub modules (file name, source) importable
-    /// ahead of anything else.
-    Program {
-        stubs: &'static [(&'static str, &'static str)],
-    },
-}
 
 /// A resolved Python interpreter.
 #[derive(Debug, Clone, PartialEq, Eq)]

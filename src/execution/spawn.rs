@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use rustix::process::{setrlimit, Resource, Rlimit};
 
-use super::sandbox::Confinement;
+use super::sandbox::confine::Confinement;
 
 /// What a student process may use.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,8 @@ use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
 use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
-use super::python::{self, PythonLaunch};
+use super::layout::{Layout, Secrecy};
+use super::python;
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::sandbox::{self, Sandbox};
@@ -31,30 +32,6 @@ pub enum TargetSpec {
     Python(PathBuf),
 }
 
-/// What a target lays out beside a submission to start it under one dialect of a game: the
-/// plain description a dialect gives execution.
-#[derive(Debug, Clone, Copy)]
-pub struct Layout {
-    /// The game's and the dialect's names: the laid-out files are named after them, and a
-    /// jail keeps one layout for each pair.
-    pub game: &'static str,
-    pub dialect: &'static str,
-    /// The file name a submission's entry file has in a submission folder.
-    pub entry_file: &'static str,
-    pub python: PythonLaunch,
-    /// How secret the scenario's results are (its visibility). A loaded runner serves
-    /// scenarios in rising secrecy only: a hidden scenario's calls never reach a runner that
-    /// serves visible ones.
-    pub audience: Secrecy,
-}
-
-/// How secret a scenario's results are, from 0 (shown to the student now) up. What a
-/// scenario leaves in its loaded runner (a record of its calls, kept at import) can reach
-/// later scenarios of that runner, so a runner that served a scenario never serves a less
-/// secret one: that gets a runner of its own.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Secrecy(pub u8);
-
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
 /// grader, a user of their own), one per program running at once, each reused for the
 /// target's later scenarios.
@@ -69,6 +46,8 @@ pub struct Target {
     scratch: tempfile::TempDir,
     /// The entry file to look for in a submission folder, instead of the dialect's.
     entry: Option<String>,
+    /// Files and folders copied beside a one-file submission (its own helper modules).
+    beside: Vec<PathBuf>,
     sandbox: Sandbox,
     /// Paths a sandboxed program must not see (the specs).
     hidden: Vec<PathBuf>,
@@ -143,6 +122,7 @@ impl Target {
             made: AtomicUsize::new(0),
             scratch: sandbox::scratch::create()?,
             entry: None,
+            beside: Vec::new(),
             sandbox: Sandbox::Limits,
             hidden: Vec::new(),
             runner: PythonRunner::default(),
@@ -221,6 +201,13 @@ impl Target {
 
     pub fn sandbox(&self) -> Sandbox {
         self.sandbox
+    }
+
+    /// Copies `beside` (files and folders) next to a one-file submission: the student's own
+    /// helper modules.
+    pub fn with_beside(mut self, beside: Vec<PathBuf>) -> Self {
+        self.beside = beside;
+        self
     }
 
     /// Looks for `entry` in a submission folder instead of the dialect's entry file.
@@ -559,6 +546,7 @@ impl Target {
         }
         let entry_name = self.entry.as_deref().unwrap_or(layout.entry_file);
         let entry = copy_submission(path, entry_name, &work)?;
+        copy_beside(&self.beside, &entry)?;
         python::launch(
             interpreter,
             layout,
@@ -801,6 +789,31 @@ fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf
             .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
         Ok(entry)
     }
+}
+
+/// Copies `beside` (files, and folders whole) into the folder of the copied `entry`.
+fn copy_beside(beside: &[PathBuf], entry: &Path) -> Result<(), Error> {
+    let Some(folder) = entry.parent() else {
+        return Ok(());
+    };
+    for path in beside {
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        let dest = folder.join(name);
+        if dest.exists() {
+            continue;
+        }
+        if path.is_dir() {
+            std::fs::create_dir_all(&dest)
+                .map_err(|e| Error::io(format!("cannot create {}", dest.display()), e))?;
+            copy_tree(path, &dest)?;
+        } else {
+            std::fs::copy(path, &dest)
+                .map_err(|e| Error::io(format!("cannot copy {}", path.display()), e))?;
+        }
+    }
+    Ok(())
 }
 
 /// For an entry file inside folders (`pychess/logic/chess_logic.py`): the folder of the

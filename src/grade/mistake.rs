@@ -10,13 +10,18 @@ pub struct Difference {
     /// The first differing line, expected and actual (`None`: no such line).
     pub expected_line: Option<String>,
     pub actual_line: Option<String>,
-    /// Within those lines, the words that differ (whole words, for reading).
+    /// Within those lines, the words that differ (whole words, for reading), as written: a
+    /// report quotes them once. The whole line where no word differs (a space, a quote), and
+    /// [`NO_LINE`] where the output has no such line.
     pub expected: String,
     pub actual: String,
     /// The characters that differ: what identifies the mistake across scenarios.
     #[serde(skip)]
     pub key: (String, String),
 }
+
+/// What a [`Difference`] shows for a line the output does not have.
+pub const NO_LINE: &str = "(no line)";
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -80,8 +85,8 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<Difference> {
                 return (expected != actual).then(|| Difference {
                     expected_line: None,
                     actual_line: None,
-                    expected: format!("{:?}", expected.rsplit('\n').next().unwrap_or("")),
-                    actual: format!("{:?}", actual.rsplit('\n').next().unwrap_or("")),
+                    expected: expected.rsplit('\n').next().unwrap_or("").to_string(),
+                    actual: actual.rsplit('\n').next().unwrap_or("").to_string(),
                     key: (expected.to_string(), actual.to_string()),
                 });
             }
@@ -90,8 +95,8 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<Difference> {
                 let (line_e, line_a) = (x.unwrap_or(""), y.unwrap_or(""));
                 let (range_e, range_a) = changed_middle(line_e, line_a);
                 let shown = |line: Option<&str>, range| match line {
-                    None => "(no line)".to_string(),
-                    Some(text) if widen(text, range).is_empty() => format!("{text:?}"),
+                    None => NO_LINE.to_string(),
+                    Some(text) if widen(text, range).is_empty() => text.to_string(),
                     Some(text) => widen(text, range).to_string(),
                 };
                 return Some(Difference {
@@ -131,10 +136,16 @@ mod tests {
         assert_eq!(d.expected_line.as_deref(), Some("| a | b |"));
         assert_eq!((d.expected.as_str(), d.actual.as_str()), ("b", "c"));
         let short = first_difference("False\nWhite wins!\n", "False\n").unwrap();
-        assert_eq!(short.actual, "(no line)");
+        assert_eq!(short.actual, NO_LINE);
         assert_eq!(short.expected, "White wins!");
         let spaces = first_difference("| x |\n", "| x | \n").unwrap();
         assert_ne!(spaces.expected, spaces.actual, "{spaces:?}");
+        // A value is kept as written, for a report to quote once.
+        let refused = first_difference("''\n", "'Ng1f3'\n").unwrap();
+        assert_eq!(
+            (refused.expected.as_str(), refused.actual.as_str()),
+            ("''", "Ng1f3")
+        );
         assert!(first_difference("same\n", "same\n").is_none());
     }
 }

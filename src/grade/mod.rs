@@ -27,7 +27,7 @@ use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::Dialect;
-use crate::harness::judge::not_run_outcome;
+use crate::harness::outcome::not_run_outcome;
 use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
@@ -275,6 +275,15 @@ fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<
     })
 }
 
+/// Where a submission's own modules are found: its folder; for a one-file submission, the
+/// folder its layout puts it in, the folder it sits in when that is the student's own, or
+/// else the file alone.
+fn modules_root(submission: &Submission, dialects: &[&'static Dialect]) -> PathBuf {
+    layout_root(&submission.path, dialects)
+        .or_else(|| submission.own_folder_of_file())
+        .unwrap_or_else(|| submission.path.clone())
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
 pub fn plan(
@@ -294,7 +303,7 @@ pub fn plan(
         .flat_map(|(s, files)| {
             files.iter().map(|(path, _)| ProbeFile {
                 path: path.clone(),
-                root: layout_root(&s.path, &dialects).unwrap_or_else(|| s.path.clone()),
+                root: modules_root(s, &dialects),
             })
         })
         .collect();
@@ -359,7 +368,7 @@ pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> S
 }
 
 /// [`grade_one`], running `scenario_jobs` of its scenarios at once in a slot of `slots`,
-/// taken once its import check has passed.
+/// taken once its import check has passed (and lent while a scenario runs long).
 fn grade_with(
     plan: &Plan,
     scenarios: &[Scenario],
@@ -425,7 +434,7 @@ fn grade_with(
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            let checked = check_code(&mine, target, &config.limits);
+            let checked = slot.run(|| check_code(&mine, target, &config.limits));
             let ran = crate::pool::map(&order, scenario_jobs, |_, &index| {
                 if let Some(outcome) = &checked[index] {
                     return outcome.clone();
@@ -434,7 +443,7 @@ fn grade_with(
                 if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                     return not_run_outcome(s, BUDGET_SPENT.to_string());
                 }
-                run_one(s, target, &config.limits)
+                slot.run(|| run_one(s, target, &config.limits))
             });
             let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
             for (index, outcome) in order.iter().zip(ran) {
@@ -514,41 +523,44 @@ pub fn grade_all(
     // Fewer submissions than workers: the spare workers run their scenarios.
     let scenario_jobs = (config.jobs / pending.len().clamp(1, config.jobs.max(1))).max(1);
     // Twice the slots in submissions under way: one whose import check waits on the wall
-    // clock leaves its slot to another.
+    // clock, or whose scenario runs long, leaves its slot to another.
     let slots = CpuSlots::new(config.jobs);
-    crate::pool::each(
-        &pending,
-        config.jobs.max(1) * 2,
-        |_, &index| {
-            // Once Ctrl-C is pressed, nothing more is started.
-            (!crate::cancel::is_requested()).then(|| {
-                let result = grade_with(&plans[index], scenarios, config, scenario_jobs, &slots);
-                (index, result)
-            })
-        },
-        |_, graded| {
-            // A result finished after Ctrl-C may be cut short: it is neither stored nor
-            // reported, and --resume grades that submission again.
-            let Some((index, mut result)) = graded.filter(|_| !crate::cancel::is_requested())
-            else {
-                return ControlFlow::Break(());
-            };
-            if let Some(store) = &config.store {
-                if let Err(error) = store.save(&result) {
-                    result.grader_failed(format!("the result could not be saved: {error}"));
+    slots.watching(|| {
+        crate::pool::each(
+            &pending,
+            config.jobs.max(1) * 2,
+            |_, &index| {
+                // Once Ctrl-C is pressed, nothing more is started.
+                (!crate::cancel::is_requested()).then(|| {
+                    let result =
+                        grade_with(&plans[index], scenarios, config, scenario_jobs, &slots);
+                    (index, result)
+                })
+            },
+            |_, graded| {
+                // A result finished after Ctrl-C may be cut short: it is neither stored nor
+                // reported, and --resume grades that submission again.
+                let Some((index, mut result)) = graded.filter(|_| !crate::cancel::is_requested())
+                else {
+                    return ControlFlow::Break(());
+                };
+                if let Some(store) = &config.store {
+                    if let Err(error) = store.save(&result) {
+                        result.grader_failed(format!("the result could not be saved: {error}"));
+                    }
                 }
-            }
-            done += 1;
-            listen(GradeEvent::Finished {
-                result: &result,
-                done,
-                total: submissions.len(),
-                resumed: false,
-            });
-            results[index] = Some(result);
-            ControlFlow::Continue(())
-        },
-    );
+                done += 1;
+                listen(GradeEvent::Finished {
+                    result: &result,
+                    done,
+                    total: submissions.len(),
+                    resumed: false,
+                });
+                results[index] = Some(result);
+                ControlFlow::Continue(())
+            },
+        )
+    });
     let results: Vec<SubmissionResult> = results.into_iter().flatten().collect();
     listen(GradeEvent::Done {
         results: &results,

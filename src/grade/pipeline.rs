@@ -14,7 +14,7 @@ use super::submission::Submission;
 use super::{plan, GradeConfig};
 use crate::error::{ClassError, Error};
 use crate::execution::{Target, TargetSpec};
-use crate::harness::judge::not_run_outcome;
+use crate::harness::outcome::not_run_outcome;
 use crate::harness::Outcome;
 use crate::scenario::Scenario;
 use crate::verdict::Verdict;
@@ -28,6 +28,7 @@ pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
     )?;
     Ok(target
         .with_entry(route.entry.clone())
+        .with_beside(route.beside.clone())
         .with_sandbox(config.sandbox, config.hidden.clone())
         .with_runner(config.runner)
         .with_import_limit(config.import_limit)
@@ -65,6 +66,7 @@ pub fn prepare(
     let submission = Submission {
         id: path.display().to_string(),
         path: path.to_path_buf(),
+        own_folder: true,
     };
     let planned = plan(
         std::slice::from_ref(&submission),

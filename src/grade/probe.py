@@ -50,7 +50,7 @@ def own_modules(root):
     if os.path.isfile(root):
         return {os.path.splitext(os.path.basename(root))[0]}
     found = set()
-    for folder, dirs, files in os.walk(root):
+    for _folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         found.update(dirs)
         found.update(os.path.splitext(f)[0] for f in files if f.endswith((".py", ".so", ".pyc")))
@@ -141,4 +141,5 @@ def main():
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -54,6 +54,8 @@ pub struct Route {
     /// What the target copies and runs: a file, or a folder with `entry` inside it.
     pub target: PathBuf,
     pub entry: Option<String>,
+    /// The student's modules beside a one-file target in their own folder, copied with it.
+    pub beside: Vec<PathBuf>,
     /// Required names the file does not define, with the closest it does.
     pub notes: Vec<String>,
     /// A dialect of the same family, not among those graded, that the file answers better.
@@ -248,6 +250,7 @@ pub fn route(
     Routing::Graded(Route {
         dialect,
         file: chosen.relative.display().to_string(),
+        beside: modules_beside(submission, chosen),
         target,
         entry,
         notes,
@@ -338,6 +341,54 @@ fn not_graded(candidates: &[Candidate], dialects: &[&'static Dialect]) -> Routin
 /// (`pychess/logic/chess_logic.py`, copied with its package, also when the submission is
 /// the `pychess` folder), else its folder with the file
 /// as the entry.
+/// How many Python files beside a one-file submission in its own folder come with it; past
+/// that (a file checked in a crowded folder) only the modules it imports do.
+const MAX_BESIDE: usize = 200;
+
+/// The modules a one-file submission in the student's own folder may import from beside it:
+/// the Python files there (helpers may import each other), and the folders it imports
+/// (packages). None for a submission in a class folder, whose neighbours are other students'.
+fn modules_beside(submission: &Submission, chosen: &Candidate) -> Vec<PathBuf> {
+    let path = &submission.path;
+    let Some(folder) = submission.own_folder_of_file() else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return Vec::new();
+    };
+    let imported = |name: &std::ffi::OsStr| {
+        let name = Path::new(name).with_extension("");
+        chosen
+            .definitions
+            .imports
+            .iter()
+            .any(|m| name.as_os_str() == m.as_str())
+    };
+    let mut files = Vec::new();
+    let mut packages = Vec::new();
+    for entry in entries.flatten() {
+        let (name, candidate) = (entry.file_name(), entry.path());
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if candidate == *path || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        if kind.is_dir() && imported(&name) {
+            packages.push(candidate);
+        } else if kind.is_file() && candidate.extension().is_some_and(|x| x == "py") {
+            files.push(candidate);
+        }
+    }
+    files.sort();
+    if files.len() > MAX_BESIDE {
+        files.retain(|file| file.file_name().is_some_and(imported));
+    }
+    packages.sort();
+    files.extend(packages);
+    files
+}
+
 fn target_of(
     submission: &Submission,
     chosen: &Candidate,
@@ -469,6 +520,7 @@ mod tests {
         Submission {
             id: "x".into(),
             path: PathBuf::from("/class/x"),
+            own_folder: false,
         }
     }
 

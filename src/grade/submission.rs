@@ -17,6 +17,24 @@ pub struct Submission {
     pub id: String,
     /// The file, or the folder holding the student's files.
     pub path: PathBuf,
+    /// Whether the modules beside a one-file submission are the student's own: in a
+    /// student's check of a file in their project folder they are (its helper modules);
+    /// in a class folder they are other students' files.
+    pub own_folder: bool,
+}
+
+impl Submission {
+    /// The folder of a one-file submission whose neighbours are the student's own (a
+    /// relative file's is `.`); `None` for a folder, or a file in a class folder.
+    pub fn own_folder_of_file(&self) -> Option<PathBuf> {
+        if !self.own_folder || !self.path.is_file() {
+            return None;
+        }
+        Some(match self.path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+            _ => PathBuf::from("."),
+        })
+    }
 }
 
 /// A member of a class folder that is not graded, and why.
@@ -107,7 +125,11 @@ pub fn discover(
         .into_iter()
         .map(|path| {
             let id = unique_id(&path, entries, &mut used);
-            Submission { id, path }
+            Submission {
+                id,
+                path,
+                own_folder: false,
+            }
         })
         .collect();
     Ok(Discovery {

@@ -2,8 +2,8 @@
 //! response's end, so every step is compared with exactly what its command produced, on
 //! the parts the scenario judges. A divergence in another part is a note.
 
+use super::classify::{classify, later_steps_note, scored, Judged};
 use super::expectation::Expectation;
-use super::judge::{classify, later_steps_note, scored, Judged};
 use super::outcome::{Divergence, Outcome};
 use crate::compare::framed::{decode, Response};
 use crate::compare::pattern::render;

@@ -2,10 +2,9 @@
 //! expectation, then how the program ended.
 
 use std::ops::Range;
-use std::time::Duration;
 
 use super::banner::{banner_note, without_banner};
-use super::ending::{decided_by_ending, describe_ending};
+use super::classify::{classify, later_steps_note, scored, Judged};
 use super::expectation::Expectation;
 use super::outcome::{Divergence, Outcome, Verdict};
 use super::stray::{stray_note, without_stray};
@@ -13,10 +12,9 @@ use crate::compare::{
     later_mismatches, match_split, match_steps, prepare, reads, visible, ExtraLines, Mismatch,
     StepPattern,
 };
-use crate::execution::{Ending, Execution};
+use crate::execution::Execution;
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
-use crate::points::Points;
 use crate::scenario::Scenario;
 
 /// Most lines of a step's output kept in a divergence.
@@ -131,176 +129,6 @@ fn judge_program(scenario: &Scenario, expectation: &Expectation, run: &Execution
             notes: Vec::new(),
         },
     )
-}
-
-/// The note that says how many steps after the first divergence differ too, if any.
-pub(crate) fn later_steps_note(later: usize) -> Option<String> {
-    match later {
-        0 => None,
-        1 => Some("and 1 later step differs".to_string()),
-        n => Some(format!("and {n} later steps differ")),
-    }
-}
-
-/// What judging found, before scoring.
-pub(crate) struct Judged {
-    pub verdict: Verdict,
-    pub detail: Option<String>,
-    pub first_divergence: Option<Divergence>,
-    pub steps_matched: usize,
-    pub transcript: Option<String>,
-    /// Divergences in parts the scenario does not judge.
-    pub notes: Vec<String>,
-}
-
-/// The verdict of a run from how it ended and whether its output matched: `failed` is
-/// `None` when it matched, else whether the output stopped short of the expectation.
-pub(crate) fn classify(
-    scenario: &Scenario,
-    run: &Execution,
-    failed: Option<bool>,
-    exit_ignored: bool,
-    same_positions: impl FnOnce() -> bool,
-) -> (Verdict, Option<String>) {
-    let stderr = visible::lossless(&run.stderr_tail);
-    let decided = decided_by_ending(
-        &run.ending,
-        &stderr,
-        || {
-            format!(
-                "no end after {} of wall-clock time (the scenario's time limit is {} of CPU \
-                 time)",
-                seconds(run.elapsed),
-                seconds(scenario.time_limit)
-            )
-        },
-        run.stdout.len(),
-    );
-    if let Some((verdict, detail)) = decided {
-        return (verdict, Some(detail));
-    }
-    let abnormal = !matches!(run.ending, Ending::Exited(0));
-    let crashed = abnormal
-        && match failed {
-            None => !exit_ignored,
-            // Output that differs is wrong however the program then ended; output that
-            // stops short is a crash when the program died.
-            Some(output_ended) => output_ended,
-        };
-    if crashed {
-        (Verdict::Crash, Some(describe_ending(&run.ending)))
-    } else if failed.is_none() {
-        (Verdict::Pass, None)
-    } else if same_positions() {
-        let detail =
-            "the content is right (board positions included) but it is printed differently";
-        (Verdict::Presentation, Some(detail.to_string()))
-    } else {
-        (Verdict::Wrong, None)
-    }
-}
-
-/// The outcome with its score.
-pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Outcome {
-    let stderr = visible::lossless(&run.stderr_tail);
-    let verdict = judged.verdict;
-    let steps_total = scenario.steps.len();
-    let mut outcome = base_outcome(scenario, verdict);
-    if verdict == Verdict::Pass {
-        outcome.score = scenario.points;
-    } else if scenario.partial_credit && verdict != Verdict::Error && steps_total > 0 {
-        outcome.score = scenario.points.share(judged.steps_matched, steps_total);
-    }
-    if verdict == Verdict::Presentation {
-        let credit = scenario
-            .points
-            .scaled(scenario.policy.presentation_credit());
-        outcome.score = outcome.score.max(credit);
-    }
-    Outcome {
-        first_divergence: judged.first_divergence,
-        steps_matched: judged.steps_matched,
-        detail: judged.detail,
-        stderr_tail: (verdict != Verdict::Pass && !stderr.trim().is_empty())
-            .then(|| stderr.trim_end().to_string()),
-        transcript: judged.transcript,
-        notes: judged.notes,
-        duration_ms: run.elapsed.as_millis() as u64,
-        ..outcome
-    }
-}
-
-/// An outcome with the scenario's identity, no score yet, and nothing else known.
-pub fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
-    Outcome {
-        file: scenario.file.clone(),
-        line: scenario.line,
-        name: scenario.name.clone(),
-        game: scenario.game.name().to_string(),
-        dialect: scenario.dialect.name.to_string(),
-        verdict,
-        score: Points::ZERO,
-        // The maximum is the scenario's, whatever happened: an `error` scores none of it.
-        max_score: scenario.points,
-        first_divergence: None,
-        steps_matched: 0,
-        steps_total: scenario.steps.len(),
-        group: scenario.group.clone(),
-        detail: None,
-        stderr_tail: None,
-        transcript: None,
-        visibility: scenario.visibility,
-        hidden_message: scenario.hidden_message.clone(),
-        tags: scenario.tags.clone(),
-        handout: handout_label(scenario),
-        section: scenario.handout.section.clone(),
-        duration_ms: 0,
-        matches: None,
-        notes: Vec::new(),
-        findings: Vec::new(),
-    }
-}
-
-/// `outcome` (a crash, or a timeout) seen for what it was: the program used up its CPU time.
-pub fn cpu_limit_outcome(scenario: &Scenario, outcome: Outcome) -> Outcome {
-    Outcome {
-        verdict: Verdict::Timeout,
-        detail: Some(format!(
-            "killed at the CPU-time limit ({})",
-            seconds(scenario.time_limit)
-        )),
-        ..outcome
-    }
-}
-
-/// An outcome for a scenario that could not be run at all.
-/// A scenario the submission's own slowness left no time for (its time budget was spent
-/// by its other scenarios): a timeout, scored 0, never run.
-pub fn not_run_outcome(scenario: &Scenario, detail: String) -> Outcome {
-    Outcome {
-        detail: Some(detail),
-        ..base_outcome(scenario, Verdict::Timeout)
-    }
-}
-
-pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
-    Outcome {
-        detail: Some(detail),
-        ..base_outcome(scenario, Verdict::Error)
-    }
-}
-
-fn handout_label(scenario: &Scenario) -> Option<String> {
-    match (&scenario.handout.seed, &scenario.handout.section) {
-        (Some(seed), Some(section)) => Some(format!("{seed}, {section}")),
-        (Some(seed), None) => Some(seed.clone()),
-        (None, Some(section)) => Some(section.clone()),
-        (None, None) => None,
-    }
-}
-
-fn seconds(d: Duration) -> String {
-    format!("{}s", (d.as_secs_f64() * 100.0).round() / 100.0)
 }
 
 /// True when the output says the same as the expectation with only its printing different

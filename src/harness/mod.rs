@@ -3,6 +3,7 @@
 
 mod banner;
 mod calls;
+mod classify;
 mod code;
 pub mod ending;
 pub mod expectation;

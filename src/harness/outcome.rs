@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::CellDiff;
 use crate::points::Points;
-use crate::scenario::Visibility;
+use crate::scenario::{Scenario, Visibility};
 pub use crate::verdict::Verdict;
 
 /// Where the output first went wrong.
@@ -87,8 +87,65 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// A match scenario's record, awards and lost games.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub matches: Option<super::matchplay::MatchReport>,
+    pub matches: Option<super::matchplay::record::MatchReport>,
     /// A code check's findings (none when it passed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Finding>,
+}
+
+/// An outcome with the scenario's identity, no score yet, and nothing else known.
+pub fn base_outcome(scenario: &Scenario, verdict: Verdict) -> Outcome {
+    Outcome {
+        file: scenario.file.clone(),
+        line: scenario.line,
+        name: scenario.name.clone(),
+        game: scenario.game.name().to_string(),
+        dialect: scenario.dialect.name.to_string(),
+        verdict,
+        score: Points::ZERO,
+        // The maximum is the scenario's, whatever happened: an `error` scores none of it.
+        max_score: scenario.points,
+        first_divergence: None,
+        steps_matched: 0,
+        steps_total: scenario.steps.len(),
+        group: scenario.group.clone(),
+        detail: None,
+        stderr_tail: None,
+        transcript: None,
+        visibility: scenario.visibility,
+        hidden_message: scenario.hidden_message.clone(),
+        tags: scenario.tags.clone(),
+        handout: handout_label(scenario),
+        section: scenario.handout.section.clone(),
+        duration_ms: 0,
+        matches: None,
+        notes: Vec::new(),
+        findings: Vec::new(),
+    }
+}
+
+/// A scenario the submission's own slowness left no time for (its time budget was spent
+/// by its other scenarios): a timeout, scored 0, never run.
+pub fn not_run_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Timeout)
+    }
+}
+
+/// An outcome for a scenario that could not be run at all.
+pub fn error_outcome(scenario: &Scenario, detail: String) -> Outcome {
+    Outcome {
+        detail: Some(detail),
+        ..base_outcome(scenario, Verdict::Error)
+    }
+}
+
+fn handout_label(scenario: &Scenario) -> Option<String> {
+    match (&scenario.handout.seed, &scenario.handout.section) {
+        (Some(seed), Some(section)) => Some(format!("{seed}, {section}")),
+        (Some(seed), None) => Some(seed.clone()),
+        (None, Some(section)) => Some(section.clone()),
+        (None, None) => None,
+    }
 }

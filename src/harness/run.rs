@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
+use super::classify::cpu_limit_outcome;
 use super::ending::call_overran;
 use super::expectation::{expectations, input, Expectation};
-use super::judge::{cpu_limit_outcome, error_outcome, judge};
+use super::judge::judge;
+use super::outcome::error_outcome;
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
 use crate::execution::{Ending, Execution, Layout, Limits, Target};

@@ -94,7 +94,13 @@ fn shorten(line: &str) -> String {
 
 /// The expected and the actual board side by side, the `marked` squares (by cell name) on
 /// both, and `under` (the lines that led there, a few) below them.
-pub fn side_by_side(expected: &Grid, actual: &Grid, marked: &[&str], under: &[String]) -> String {
+pub fn side_by_side(
+    expected: &Grid,
+    actual: &Grid,
+    actual_caption: &str,
+    marked: &[&str],
+    under: &[String],
+) -> String {
     let width_of = |g: &Grid| columns(g) * SQUARE;
     let height_of = |g: &Grid| g.rows.len() * SQUARE;
     let left = GAP / 2;
@@ -127,7 +133,7 @@ pub fn side_by_side(expected: &Grid, actual: &Grid, marked: &[&str], under: &[St
          .under{font:12px monospace;fill:#222}</style>",
     );
     board(&mut out, expected, left, 0, "expected", marked);
-    board(&mut out, actual, right, 0, "your program", marked);
+    board(&mut out, actual, right, 0, actual_caption, marked);
     for (i, line) in lines.iter().enumerate() {
         let _ = write!(
             out,
@@ -165,6 +171,7 @@ mod tests {
         let svg = side_by_side(
             &expected,
             &actual,
+            "your program",
             &["cell 0", "cell 1"],
             &["sent: move_king 0 RIGHT".to_string()],
         );
@@ -188,7 +195,13 @@ mod tests {
     fn text_from_a_submission_is_escaped() {
         let expected = strip(&[None]);
         let actual = strip(&[Some(("<script>&", Side::Unknown))]);
-        let svg = side_by_side(&expected, &actual, &["cell 0"], &["a < b".to_string()]);
+        let svg = side_by_side(
+            &expected,
+            &actual,
+            "your program",
+            &["cell 0"],
+            &["a < b".to_string()],
+        );
         assert!(!svg.contains("<script>"));
         assert!(svg.contains("&lt;script&gt;&amp;"));
         assert!(svg.contains("a &lt; b"));

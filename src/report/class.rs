@@ -11,6 +11,7 @@ use super::style::Style;
 use crate::compare::visible::{show_controls, show_name};
 use crate::grade::class::ClassSummary;
 use crate::grade::class_run::{ClassEvent, Graded};
+use crate::grade::mistake::NO_LINE;
 use crate::grade::{GradeEvent, SubmissionResult};
 
 /// Most common failures listed.
@@ -237,11 +238,16 @@ pub fn summary_text(s: &ClassSummary) -> String {
                         .map(|l| format!(" in {:?}", clip(l)))
                         .unwrap_or_default()
                 };
+                // Each value quoted once; a missing line is said, not quoted.
+                let quoted = |text: &str| match text {
+                    NO_LINE => text.to_string(),
+                    _ => format!("{:?}", clip(text)),
+                };
                 out.push_str(&format!(
-                    "      expected {:?}{}, got {:?}{}\n",
-                    clip(&d.expected),
+                    "      expected {}{}, got {}{}\n",
+                    quoted(&d.expected),
                     line(&d.expected_line, &d.expected),
-                    clip(&d.actual),
+                    quoted(&d.actual),
                     line(&d.actual_line, &d.actual)
                 ));
             }

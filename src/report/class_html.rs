@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::details::details;
-use super::html::divergence_picture;
+use super::html::{divergence_picture, Reader};
 use super::markup::escape;
 use super::style::Style;
 use crate::grade::class::{ClassSummary, FailureGroup};
@@ -166,7 +166,7 @@ fn common_mistakes(out: &mut String, results: &[SubmissionResult], summary: &Cla
         }
         out.push_str("</h3>");
         if let Some(o) = example(results, group) {
-            if let Some(picture) = divergence_picture(o) {
+            if let Some(picture) = divergence_picture(o, Reader::Course) {
                 out.push_str(&picture);
             }
         }
@@ -266,7 +266,7 @@ fn student_section(out: &mut String, r: &SubmissionResult) {
             verdict_span(o.verdict),
             escape(&o.name)
         );
-        if let Some(picture) = divergence_picture(o) {
+        if let Some(picture) = divergence_picture(o, Reader::Course) {
             out.push_str(&picture);
         }
         let text = details(o, Style { color: false }, true);

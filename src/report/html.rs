@@ -32,15 +32,39 @@ fn lines_under(d: &Divergence) -> Vec<String> {
     lines
 }
 
+/// Who reads a report: the student whose program it is, or the course staff reading a
+/// class's; the actual board is captioned for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    Student,
+    Course,
+}
+
+impl Reader {
+    /// The caption of the board the program printed.
+    fn actual_caption(self) -> &'static str {
+        match self {
+            Reader::Student => "your program",
+            Reader::Course => "submission",
+        }
+    }
+}
+
 /// The expected and actual boards of the first divergence as SVG, where the game reads and
 /// draws its boards and the two outputs hold boards that differ.
-pub fn divergence_picture(o: &Outcome) -> Option<String> {
+pub fn divergence_picture(o: &Outcome, reader: Reader) -> Option<String> {
     let d = o.first_divergence.as_ref()?;
-    let reader = crate::games::find(&o.game)?.board_reader();
-    let (expected, actual, diffs) = drawn_difference(reader, &d.expected, &d.actual)?;
-    let (expected, actual) = (grid(reader, &expected)?, grid(reader, &actual)?);
+    let boards = crate::games::find(&o.game)?.board_reader();
+    let (expected, actual, diffs) = drawn_difference(boards, &d.expected, &d.actual)?;
+    let (expected, actual) = (grid(boards, &expected)?, grid(boards, &actual)?);
     let marked: Vec<&str> = diffs.iter().map(|c| c.cell.as_str()).collect();
-    Some(side_by_side(&expected, &actual, &marked, &lines_under(d)))
+    Some(side_by_side(
+        &expected,
+        &actual,
+        reader.actual_caption(),
+        &marked,
+        &lines_under(d),
+    ))
 }
 
 /// What a picture of the boards is called where it is not shown.
@@ -49,7 +73,7 @@ pub const PICTURE_LABEL: &str = "expected and actual board";
 /// [`divergence_picture`] as a `data:` URL, for an image of its own.
 pub fn divergence_data_url(o: &Outcome) -> Option<String> {
     use base64::Engine as _;
-    let svg = divergence_picture(o)?;
+    let svg = divergence_picture(o, Reader::Student)?;
     Some(format!(
         "data:image/svg+xml;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(svg)

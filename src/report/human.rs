@@ -73,7 +73,7 @@ impl<W: Write> HumanReporter<W> {
     }
 }
 
-pub use crate::harness::scoring::number;
+pub use crate::points::number;
 
 impl<W: Write> Reporter for HumanReporter<W> {
     fn invalid_file(&mut self, error: &ScenarioFileError) -> io::Result<()> {

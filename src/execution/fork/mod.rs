@@ -22,12 +22,14 @@
 //! for work), it used no CPU (work it did would escape the scenario's CPU limit), and its
 //! signal handling is what it was. A scenario the
 //! grader cannot vouch for runs again in a fresh process, and so do the submission's next
-//! ones: it gets the grade fresh processes give, never `error`.
+//! ones: it gets the grade fresh processes give, never `error`. Once a scenario's processes
+//! are dead, what it left in the runner's own `/tmp`, `/dev/shm` and IPC namespace is removed
+//! ([`ipc`]), so the next scenario starts from the state right after the import.
 
 mod channel;
 mod inspect;
+mod ipc;
 mod limits;
-mod process;
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
@@ -38,9 +40,8 @@ use std::time::{Duration, Instant};
 use rustix::pipe::{pipe_with, PipeFlags};
 use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
 
-pub(crate) use process::{cpu_time_of, Forked};
-
 use super::child::Running;
+use super::forked::{self, Forked};
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run};
 use super::spawn::{spawn_with, Launch, Limits};
@@ -103,6 +104,9 @@ pub struct Server {
     broken: AtomicBool,
     /// What the runner held before its import, checked again after each scenario.
     baseline: inspect::Baseline,
+    /// The runner's own IPC namespace, emptied after each scenario (none when the runner
+    /// shares the grader's).
+    ipc: Option<ipc::IpcNamespace>,
     /// Set by a forked process whose exit status the runner took.
     status_lost: Arc<AtomicBool>,
     /// The runner's CPU time (microseconds) when the current scenario began.
@@ -211,9 +215,23 @@ impl Server {
         if let Err(why) = baseline.check_loaded(pid) {
             return Err(end(&mut process, why));
         }
+        let ipc = match ipc::IpcNamespace::of(pid) {
+            Ok(ipc) => ipc,
+            Err(why) => return Err(end(&mut process, why)),
+        };
+        match ipc.as_ref().map(ipc::IpcNamespace::clear) {
+            None | Some(Ok(0)) => {}
+            Some(Ok(_)) => {
+                return Err(end(
+                    &mut process,
+                    "its import makes IPC objects (System V, or POSIX message queues)".into(),
+                ))
+            }
+            Some(Err(why)) => return Err(end(&mut process, why)),
+        }
         Ok(Server {
             control,
-            loaded_cpu: process::cpu_time_of(pid).unwrap_or_default(),
+            loaded_cpu: forked::cpu_time_of(pid).unwrap_or_default(),
             chain: chain_to_grader(pid),
             process,
             run,
@@ -222,6 +240,7 @@ impl Server {
             uid,
             broken: AtomicBool::new(false),
             baseline,
+            ipc,
             status_lost: Arc::new(AtomicBool::new(false)),
             cpu_at_start: AtomicU64::new(0),
             distrust: Mutex::new(None),
@@ -315,17 +334,23 @@ impl Server {
         Ok(())
     }
 
-    /// Empties the runner's own `/tmp` and `/dev/shm` for the next scenario; call it once
-    /// every process of the last one is dead. A runner whose folders cannot be emptied is not
-    /// used again.
+    /// Empties the runner's own `/tmp`, `/dev/shm` and IPC namespace for the next scenario;
+    /// call it once every process of the last one is dead. A runner that cannot be emptied is
+    /// not used again.
     pub fn clear_after_scenario(&self) {
-        if let Err(why) = self.baseline.clear_temporary() {
+        let cleared = self.baseline.clear_temporary().and_then(|()| {
+            self.ipc
+                .as_ref()
+                .map_or(Ok(0), ipc::IpcNamespace::clear)
+                .map(drop)
+        });
+        if let Err(why) = cleared {
             self.distrust(why);
         }
     }
 
     fn worked_since_start(&self) -> bool {
-        let now = process::cpu_time_of(self.pid.as_raw_nonzero().get());
+        let now = forked::cpu_time_of(self.pid.as_raw_nonzero().get());
         let start = Duration::from_micros(self.cpu_at_start.load(Ordering::Relaxed));
         now.is_none_or(|now| now.saturating_sub(start) > IDLE_CPU)
     }
@@ -415,7 +440,7 @@ impl Server {
         };
         let forked = self.adopt(&ready)?;
         limits::verify(ready.pid, &scenario_limits)?;
-        let runner_cpu = process::cpu_time_of(self.pid.as_raw_nonzero().get())
+        let runner_cpu = forked::cpu_time_of(self.pid.as_raw_nonzero().get())
             .ok_or("cannot read the runner's CPU time")?;
         self.cpu_at_start
             .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
@@ -436,7 +461,7 @@ impl Server {
     fn adopt(&self, ready: &Message) -> Result<Forked, String> {
         let pid = ready.pid.as_raw_nonzero().get();
         let runner = self.pid.as_raw_nonzero().get();
-        let ours = || process::parent_of(pid) == Some(runner);
+        let ours = || forked::parent_of(pid) == Some(runner);
         if ready.uid != self.uid || !ours() {
             return Err("a process other than the runner's child answered".into());
         }
@@ -515,7 +540,7 @@ fn chain_to_grader(pid: i32) -> Vec<i32> {
     let mut current = pid;
     while current > 1 && current != me && chain.len() < 16 {
         chain.push(current);
-        match process::parent_of(current) {
+        match forked::parent_of(current) {
             Some(parent) => current = parent,
             None => break,
         }

@@ -195,6 +195,17 @@ def _sets_up(stmt, imported):
     return root.id in imported or func.attr in _FILLING_METHODS
 
 
+def _mentions_name_dunder(test):
+    """Whether a condition reads `__name__` (a main guard, however it is written: `"__main__"
+    == __name__`, `__name__ in ("__main__",)`, `sys.modules[__name__]`)."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name) and node.id == "__name__":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__name__":
+            return True
+    return False
+
+
 def _keep_at_load(stmt, imported=frozenset()):
     """Definitions, imports, assignments, set-up calls and the `for` loops made of them run
     at load; programs (bare calls, `while` loops, main guards, prints) do not, so a bare
@@ -205,8 +216,7 @@ def _keep_at_load(stmt, imported=frozenset()):
     if _sets_up(stmt, imported):
         return True
     if isinstance(stmt, ast.If):
-        test = ast.unparse(stmt.test).replace("'", '"').replace(" ", "")
-        if "__name__" in test:
+        if _mentions_name_dunder(stmt.test):
             return False
         return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, ast.For):

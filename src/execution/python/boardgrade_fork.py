@@ -357,4 +357,5 @@ def main():
         _end_scenario(0)
 
 
-main()
+if __name__ == "__main__":
+    main()

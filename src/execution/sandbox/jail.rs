@@ -362,7 +362,7 @@ impl Drop for Run {
         // Then what it left in the machine's shared folders and IPC, so that nothing of it
         // reaches the run after it (another submission, maybe) or piles up.
         if let (Some(id), true) = (self.user, all_dead) {
-            residue::remove_left_by(id);
+            residue::remove_left_by(id.uid);
         }
     }
 }

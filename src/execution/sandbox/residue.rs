@@ -12,8 +12,6 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::student::StudentId;
-
 /// The folders every user may write to on a usual system (those missing here are skipped).
 const SHARED_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
 
@@ -21,13 +19,13 @@ const SHARED_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "
 /// searched for what the student left in them.
 const DEPTH: usize = 3;
 
-/// Removes every file, folder and System V IPC object `id` owns in the places every user
-/// may write to. Call it only when no process of `id` runs (none could add more).
-pub fn remove_left_by(id: StudentId) {
+/// Removes every file, folder and System V IPC object user `uid` owns in the places every
+/// user may write to. Call it only when no process of the user runs (none could add more).
+pub fn remove_left_by(uid: u32) {
     for folder in shared_folders() {
-        remove_owned_in(folder, id.uid, DEPTH);
+        remove_owned_in(folder, uid, DEPTH);
     }
-    remove_ipc_of(id.uid);
+    remove_ipc_of(uid);
 }
 
 /// The shared folders of this machine: world-writable, each once (`/var/lock` is often

@@ -60,7 +60,7 @@ static GIVEN_BACK: Mutex<Vec<(StudentId, File)>> = Mutex::new(Vec::new());
 impl Drop for Lease {
     fn drop(&mut self) {
         if kill_all(self.id) {
-            residue::remove_left_by(self.id);
+            residue::remove_left_by(self.id.uid);
             if let Some(lock) = self.lock.take() {
                 GIVEN_BACK
                     .lock()
@@ -110,7 +110,7 @@ pub fn lease() -> Result<Lease, Error> {
             // A grader killed while this id was its own may have left processes and files
             // behind.
             if kill_all(id) {
-                residue::remove_left_by(id);
+                residue::remove_left_by(id.uid);
             }
             return Ok(Lease {
                 id,
@@ -150,7 +150,7 @@ pub fn kill_unleased() -> usize {
         if try_lock(&file) {
             let id = StudentId { uid, gid: uid };
             if kill_all(id) {
-                residue::remove_left_by(id);
+                residue::remove_left_by(id.uid);
             }
             killed += count;
         }

@@ -3,10 +3,8 @@
 
 use super::bitboard::Bitboard;
 use super::magic;
+use super::rays::{slide, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 use super::types::{Color, Square};
-
-pub(crate) const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-pub(crate) const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 const KNIGHT_DELTAS: [(i8, i8); 8] = [
     (1, 2),
@@ -28,27 +26,6 @@ const KING_DELTAS: [(i8, i8); 8] = [
     (0, -1),
     (1, -1),
 ];
-
-/// Squares reached by sliding from `sq` along `directions`, each ray stopping at (and
-/// including) the first square of `occupied`. Slow; used to build tables.
-pub(crate) const fn slide(sq: Square, directions: &[(i8, i8)], occupied: u64) -> u64 {
-    let mut attacks = 0;
-    let mut i = 0;
-    while i < directions.len() {
-        let (df, dr) = directions[i];
-        let mut current = sq;
-        while let Some(next) = current.offset(df, dr) {
-            let bit = 1u64 << next.index();
-            attacks |= bit;
-            if occupied & bit != 0 {
-                break;
-            }
-            current = next;
-        }
-        i += 1;
-    }
-    attacks
-}
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];

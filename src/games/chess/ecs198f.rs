@@ -30,10 +30,6 @@ use crate::games::{
 /// `board`, `result`), notation scenarios the `notation`.
 pub const PARTS: &[&str] = &["accepted", "notation", "board", "result"];
 
-/// The `accepted` part of a `play_move` answered with a message that is no move notation:
-/// a refusal, compared as one where the course accepts a message (`invalid_move_answer`).
-pub const REFUSED_WITH_MESSAGE: &str = "refused, with a message";
-
 /// The named parts of a response to `command` (see [`PARTS`]).
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
     let value = response.value.clone().unwrap_or_default();
@@ -43,7 +39,9 @@ pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
             accepted = match value.trim_end() {
                 "" => String::new(),
                 "''" | "\"\"" => "refused\n".to_string(),
-                answer if spellings::is_message(answer) => format!("{REFUSED_WITH_MESSAGE}\n"),
+                answer if spellings::is_message(answer) => {
+                    format!("{}\n", spellings::REFUSED_WITH_MESSAGE)
+                }
                 _ => "accepted\n".to_string(),
             };
             notation = value;

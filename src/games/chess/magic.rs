@@ -5,8 +5,8 @@
 //! then bishops) until one mapped every blocker set without a harmful collision. The test
 //! below checks exactly that property for every embedded constant.
 
-use super::attacks::{slide, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 use super::bitboard::Bitboard;
+use super::rays::{slide, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
 use super::types::Square;
 use std::sync::LazyLock;
 

@@ -21,6 +21,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod rays;
 pub mod render;
 mod rules;
 mod spellings;

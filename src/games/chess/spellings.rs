@@ -88,6 +88,10 @@ fn is_notation(text: &str) -> bool {
     rest.is_empty() || (rest.len() == 2 && rest.starts_with('=') && "QRBNqrbn".contains(&rest[1..]))
 }
 
+/// The `accepted` part of a `play_move` answered with a message that is no move notation:
+/// a refusal, compared as one where the course accepts a message (`invalid_move_answer`).
+pub const REFUSED_WITH_MESSAGE: &str = "refused, with a message";
+
 /// The policy rules of chess.
 pub struct Spellings;
 
@@ -100,7 +104,7 @@ impl PolicyRules for Spellings {
     /// letter, where the policy accepts the others.
     fn canonical<'a>(&self, policy: &Policy, line: &'a str) -> Cow<'a, str> {
         if policy.word(INVALID_ANSWER) == ANY_MESSAGE {
-            if line == super::ecs198f::REFUSED_WITH_MESSAGE {
+            if line == REFUSED_WITH_MESSAGE {
                 return Cow::Borrowed("refused");
             }
             if is_message(line) {

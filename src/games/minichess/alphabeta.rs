@@ -2,7 +2,7 @@
 
 use super::board::{Board, Color};
 use super::eval::evaluate;
-use super::players::Player;
+use super::player::Player;
 use super::rules::Move;
 
 /// Score of a won position; wins found sooner score higher.

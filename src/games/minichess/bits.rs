@@ -4,7 +4,7 @@
 //! shift by 8 and a diagonal step a shift by 7 or 9. Bits outside the `size x size` corner are
 //! always zero.
 
-use super::board::Color;
+use super::color::Color;
 
 /// Bits per row, independent of the board size.
 pub(crate) const STRIDE: usize = 8;

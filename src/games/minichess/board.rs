@@ -4,11 +4,10 @@
 //! the size and every cell, so every `Board` value is a valid position. Internally it is two
 //! bitboards (see `bits.rs`), which keeps boards `Copy` and the solver fast.
 
-use std::fmt;
-
 use thiserror::Error;
 
 use super::bits::{self, STRIDE};
+pub use super::color::Color;
 
 /// Smallest supported board size.
 pub const MIN_SIZE: usize = 3;
@@ -18,14 +17,6 @@ pub const MAX_SIZE: usize = 8;
 /// Cell code of an empty square in the list-of-lists form.
 pub const EMPTY: u8 = 0;
 
-/// The two sides. White (code 1) starts on row 0 and moves first; Black (code 2) starts on the
-/// last row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    White,
-    Black,
-}
-
 impl Color {
     /// The color of a cell code of the handout: 1 is white, 2 is black.
     pub fn from_code(code: u8) -> Result<Color, BoardError> {
@@ -34,38 +25,6 @@ impl Color {
             2 => Ok(Color::Black),
             _ => Err(BoardError::InvalidColor { code }),
         }
-    }
-
-    /// The handout's code for this color: 1 or 2.
-    pub fn code(self) -> u8 {
-        match self {
-            Color::White => 1,
-            Color::Black => 2,
-        }
-    }
-
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// Row change of one step forward.
-    pub fn forward(self) -> isize {
-        match self {
-            Color::White => 1,
-            Color::Black => -1,
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::White => "white",
-            Color::Black => "black",
-        })
     }
 }
 

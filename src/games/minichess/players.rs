@@ -4,18 +4,10 @@
 use super::alphabeta::AlphaBetaPlayer;
 use super::board::{Board, Color};
 use super::eval::advancement;
+pub use super::player::Player;
 use super::rules::Move;
 use super::solver::{Solver, Value};
 use crate::rng::Rng;
-
-/// Something that picks moves.
-pub trait Player {
-    /// A short description for reports, e.g. `random (seed 7)`.
-    fn name(&self) -> String;
-
-    /// The move `color` plays on `board`, or `None` when it has no legal move.
-    fn choose(&mut self, board: &Board, color: Color) -> Option<Move>;
-}
 
 /// Uniformly random legal moves, reproducible from the seed.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 
 use super::board::{Board, Color};
 use super::chooser::ReferenceChooser;
-use super::dialect::{Call, Functions};
 use super::events::{self, Event};
+use super::functions::{Call, Functions};
 use super::notation::{board_text, boards_text, rows_of};
 use super::players::{PerfectPlayer, Player};
 use super::render::render_grid;

@@ -30,7 +30,7 @@ def serve_interface(interface):
             if key in kind and given in (wire, tokens[key]):
                 return tokens[key]
         raise ValueError("%s must be %s, got %r" % (
-            kind[0], " or ".join(tokens[k] for k in kind), given))
+            kind[0], " or ".join(tokens[k] for k in kind[1:]), given))
 
     def invoke(role, **values):
         function = functions[role]

@@ -46,4 +46,5 @@ def main():
     })
 
 
-main()
+if __name__ == "__main__":
+    main()

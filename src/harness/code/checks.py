@@ -374,7 +374,9 @@ def naming(rule, _source, tree, _file):
         seen.add((kind, name))
         return line, "%s name `%s` is not %s" % (kind, name, form)
 
-    snake = lambda n: SNAKE.match(n) or DUNDER.match(n)
+    def snake(name):
+        return SNAKE.match(name) or DUNDER.match(name)
+
     findings = []
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
@@ -454,4 +456,5 @@ def main():
     sys.stdout.write(json.dumps({"answers": answers}) + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use super::judge::{base_outcome, error_outcome};
+use super::outcome::{base_outcome, error_outcome};
 use super::outcome::{Finding, Outcome, Verdict};
 use crate::execution::{Ending, Limits, Target, TargetSpec};
 use crate::scenario::code::CodeCheck;

@@ -14,7 +14,7 @@ use std::time::Instant;
 use conversation::ProcessConversation;
 pub use record::{AwardResult, MatchReport, Record};
 
-use super::judge::error_outcome;
+use super::outcome::error_outcome;
 use super::outcome::{Outcome, Verdict};
 use crate::execution::{Limits, Program, Target};
 use crate::games::matches::{Conversation, GameResult, MatchDef, ReferenceConversation};

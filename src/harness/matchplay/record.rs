@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::matches::{AwardDef, GameResult, MatchDef, MatchSide};
-use crate::harness::scoring::number;
+use crate::points::number;
 use crate::points::Points;
 
 /// Games won and lost against one opponent, in one colour, on one size.

@@ -1,0 +1,297 @@
+"""The shared core of the call-protocol adapters: framing, commands, and loading a student's
+file without running its program."""
+
+import ast
+import io
+import sys
+import textwrap
+
+import boardgrade_adapter as core
+import pytest
+
+
+
+def respond(commands, line):
+    out = io.StringIO()
+    core.respond(commands, line, out)
+    return out.getvalue()
+
+
+# Framing
+
+
+def test_a_return_value_is_one_equals_line_per_line_then_a_dot():
+    assert core.frame(None, "a\nb") == "=a\n=b\n.\n"
+
+
+def test_nothing_to_return_is_the_dot_alone():
+    assert core.frame(None, core.NOTHING) == ".\n"
+
+
+def test_an_error_is_one_line_however_many_its_message_has():
+    assert core.frame("ValueError: one\ntwo", core.NOTHING) == "!error ValueError: one two\n.\n"
+
+
+def test_findings_come_before_the_value():
+    answer = core.Answer("[[0, 1]]", [("changed-input", "[[1, 0]]")])
+    assert core.frame(None, answer) == "!changed-input [[1, 0]]\n=[[0, 1]]\n.\n"
+
+
+def test_findings_are_kept_when_the_call_failed():
+    answer = core.Answer("ignored", [("changed-input", "[]")])
+    assert core.frame("KeyError: 'x'", answer) == "!changed-input []\n!error KeyError: 'x'\n.\n"
+
+
+# One command
+
+
+def test_printed_lines_come_first_as_colon_lines():
+    def shout(word):
+        print("I say")
+        print(word, end="")
+        return repr(len(word))
+
+    assert respond({"shout": shout}, "shout hello\n") == ":I say\n:hello\n=5\n.\n"
+
+
+def test_a_call_that_raises_is_an_error_line_and_the_session_goes_on():
+    commands = {"divide": lambda a, b: str(int(a) // int(b))}
+    assert respond(commands, "divide 1 0") == "!error ZeroDivisionError: integer division or modulo by zero\n.\n"
+    assert respond(commands, "divide 7 2") == "=3\n.\n"
+
+
+def test_sys_exit_in_a_call_is_an_error_not_the_end():
+    def leave():
+        sys.exit(3)
+
+    assert respond({"leave": leave}, "leave") == "!error SystemExit: 3\n.\n"
+
+
+def test_an_unknown_command_and_a_wrong_arity_are_named():
+    commands = {"one": lambda x: x}
+    assert respond(commands, "two") == "!error UnknownCommand: 'two'\n.\n"
+    assert respond(commands, "one a b") == "!error UsageError: one takes 1 argument(s)\n.\n"
+
+
+def test_an_empty_line_gets_an_empty_response():
+    assert respond({}, "\n") == ".\n"
+    assert respond({}, "   ") == ".\n"
+
+
+def test_a_long_message_is_cut():
+    def fail():
+        raise ValueError("x" * 1000 + "\nsecond line")
+
+    line = respond({"fail": fail}, "fail").split("\n")[0]
+    assert line == "!error ValueError: " + "x" * 300 + "..."
+
+
+def test_every_line_gets_one_response_in_order():
+    out = io.StringIO()
+    core.serve_lines(io.StringIO("echo a\n\necho b\nnope\n"), out, {"echo": lambda w: w})
+    assert out.getvalue() == "=a\n.\n.\n=b\n.\n!error UnknownCommand: 'nope'\n.\n"
+
+
+def test_a_missing_student_function_raises_name_error():
+    module = type(sys)("student")
+    module.present = lambda: 1
+    assert core.call(module, "present") == 1
+    with pytest.raises(NameError, match="name 'absent' is not defined"):
+        core.call(module, "absent")
+
+
+# Reading the file
+
+
+def test_source_is_read_in_the_encoding_it_declares(tmp_path):
+    cookie = tmp_path / "latin.py"
+    cookie.write_bytes(b"# -*- coding: latin-1 -*-\nname = '\xe9'\n")
+    assert "name = '\u00e9'" in core.read_source(str(cookie))
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbfx = 1\n")
+    assert core.read_source(str(bom)) == "x = 1\n"
+    broken = tmp_path / "broken.py"
+    broken.write_bytes(b"x = '\xff'\n")
+    assert core.read_source(str(broken)) == "x = '\ufffd'\n"
+
+
+# What runs at load
+
+
+def kept(source):
+    tree = ast.parse(textwrap.dedent(source))
+    imported = core._imported_names(tree)
+    return [core._keep_at_load(stmt, imported) for stmt in tree.body]
+
+
+def test_definitions_and_set_up_run_at_load():
+    assert kept("""
+        import random, sys
+        from os import path as p
+        def f(): pass
+        class C: pass
+        X = 1
+        X += 1
+        Y: int = 2
+        sys.setrecursionlimit(10000)
+        random.seed(1)
+        MOVES = []
+        MOVES.append(3)
+        for i in range(3):
+            MOVES.append(i)
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        if X > 1:
+            Z = 3
+    """) == [True] * 14
+
+
+def test_programs_do_not_run_at_load():
+    assert kept("""
+        main()
+        print("hello")
+        while True:
+            pass
+        if __name__ == "__main__":
+            main()
+        if "__main__" == __name__:
+            main()
+        if __name__ in ("__main__",):
+            main()
+        if X:
+            main()
+        for i in range(3):
+            print(i)
+        helper.do()
+    """) == [False] * 9
+
+
+def load(tmp_path, monkeypatch, source, name):
+    """Loads a student file as the adapter does, the protocol's stdout held in memory."""
+    monkeypatch.setattr(core, "_protocol_out", io.StringIO())
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    path = tmp_path / (name + ".py")
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    try:
+        return core.load_submission(str(path))
+    finally:
+        sys.modules.pop(name, None)
+
+
+def test_a_loaded_file_has_its_definitions_but_its_program_never_ran(tmp_path, monkeypatch, capsys):
+    module = load(tmp_path, monkeypatch, """
+        RAN = []
+        def main():
+            RAN.append("main")
+        def double(x):
+            return 2 * x
+        main()
+        if __name__ == "__main__":
+            main()
+        while True:
+            main()
+    """, "guarded_student")
+    assert module.double(4) == 8
+    assert module.RAN == []
+    assert module.__file__ == str(tmp_path / "guarded_student.py")
+
+
+def test_a_failing_definition_is_reported_and_loading_goes_on(tmp_path, monkeypatch, capsys):
+    module = load(tmp_path, monkeypatch, """
+        name = input("Your name? ")
+        WIDTH = 1 / 0
+        def after():
+            return "still here"
+    """, "failing_student")
+    assert module.after() == "still here"
+    err = capsys.readouterr().err
+    assert "boardgrade: at load, line 2: EOFError" in err
+    assert "boardgrade: at load, line 3: ZeroDivisionError: division by zero" in err
+
+
+def test_a_syntax_error_stops_the_load_with_its_line(tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        load(tmp_path, monkeypatch, "def f():\n    return 1\nprint 'python 2'\n", "python2_student")
+    assert stopped.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("boardgrade: cannot load python2_student.py: SyntaxError:")
+    assert "(line 3)" in err
+
+
+def test_a_limit_in_the_environment_is_positive_seconds(monkeypatch):
+    monkeypatch.setenv("BOARDGRADE_TEST_LIMIT", "2.5")
+    assert core._seconds_from("BOARDGRADE_TEST_LIMIT") == 2.5
+    for bad in ("", "0", "-1", "soon"):
+        monkeypatch.setenv("BOARDGRADE_TEST_LIMIT", bad)
+        assert core._seconds_from("BOARDGRADE_TEST_LIMIT") is None
+
+
+# Whole sessions, as boardgrade starts them
+
+
+def write(tmp_path, name, source):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+def serving(functions):
+    """An adapter serving the named functions of the submission, as the game adapters do."""
+    return textwrap.dedent("""
+        import sys
+        from boardgrade_adapter import call, load_submission, serve
+        student = load_submission(sys.argv[1])
+        def command(name):
+            return lambda *words: repr(call(student, name, *words))
+        serve({name: command(name) for name in %r})
+    """ % (functions,))
+
+
+def test_a_session_keeps_student_output_out_of_the_protocol(tmp_path, serve_adapter):
+    entry = write(tmp_path, "student.py", """
+        import os
+        print("printed at import")
+        def echo(word):
+            os.write(1, b"straight to fd 1\\n")
+            print("printed in the call")
+            return word
+        def read():
+            return input()
+    """)
+    served = serve_adapter(serving(["echo", "read"]), entry, ["echo hi", "read", "echo bye"])
+    assert served.status == 0, served.stderr
+    assert served.responses == [
+        [":printed in the call", "='hi'", "."],
+        ["!error EOFError: EOF when reading a line", "."],
+        [":printed in the call", "='bye'", "."],
+    ]
+    assert served.unframed == []
+    assert "straight to fd 1" in served.stderr
+
+
+def test_a_call_over_its_limit_ends_the_session_naming_it(tmp_path, serve_adapter):
+    entry = write(tmp_path, "student.py", """
+        import time
+        def slow():
+            time.sleep(30)
+    """)
+    served = serve_adapter(serving(["slow"]), entry, ["slow"], env={"BOARDGRADE_CALL_LIMIT": "0.2"})
+    assert served.status == 124
+    assert served.stderr.rstrip().split("\n")[-1] == "boardgrade: call limit: slow did not return within 0.2 s"
+
+
+def test_an_import_over_its_limit_says_where_it_was(tmp_path, serve_adapter):
+    entry = write(tmp_path, "student.py", """
+        import time
+        X = time.sleep(30)
+    """)
+    served = serve_adapter(serving([]), entry, [], env={"BOARDGRADE_IMPORT_LIMIT": "0.2"})
+    assert served.status == 124
+    last = served.stderr.rstrip().split("\n")[-1]
+    assert last.startswith('boardgrade: import limit: {"file": "student.py", "line": 3')
+    assert "the import did not finish in 0.2 s" in last
+    if sys.version_info >= (3, 11):
+        assert "it was in `time.sleep`" in last

@@ -1,0 +1,216 @@
+"""The scripts that read a submission's code without running it: the definition probe
+(`grade` routes a file by what it defines) and the code checks (`code.toml` rules)."""
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+from conftest import SRC, load_script
+
+probe = load_script("grade/probe.py", "boardgrade_probe")
+checks = load_script("harness/code/checks.py", "boardgrade_checks")
+
+
+def tree(source):
+    return probe.ast.parse(textwrap.dedent(source))
+
+
+# The probe
+
+
+def test_definitions_include_fallbacks_guards_and_names_taken_from_helpers():
+    body = tree("""
+        from helpers import is_valid_move, create_board as make
+        from star import *
+        def main(): pass
+        class Game: pass
+        try:
+            def winner(): pass
+        except ImportError:
+            def fallback(): pass
+        if __name__ == "__main__":
+            def guarded(): pass
+        x = 1
+    """).body
+    assert probe.definitions(body) == ["is_valid_move", "make", "main", "Game", "winner", "fallback",
+                                       "guarded"]
+
+
+def test_only_unconditional_top_level_imports_count():
+    found = probe.imports(tree("""
+        import os.path, numpy as np
+        from pygame.locals import QUIT
+        from . import sibling
+        try:
+            import maybe
+        except ImportError:
+            pass
+        def f():
+            import inside
+    """))
+    assert found == [(2, "os"), (2, "numpy"), (3, "pygame")]
+
+
+def test_a_missing_import_is_the_first_no_finder_locates():
+    body = tree("""
+        import sys
+        import helpers
+        import surely_not_installed_boardgrade
+        import another_missing_one
+    """)
+    assert probe.missing_import(body, {"helpers"}) == (4, "surely_not_installed_boardgrade")
+
+
+def test_own_modules_are_every_python_file_and_folder_of_the_submission(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "board.py").write_text("")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "hook.py").write_text("")
+    (tmp_path / "main.py").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    assert probe.own_modules(str(tmp_path)) == {"pkg", "board", "main"}
+    assert probe.own_modules(str(tmp_path / "main.py")) == {"main"}
+
+
+def run_probe(files, provided=()):
+    request = {
+        "files": [[base64.b64encode(os.fsencode(p)).decode(), base64.b64encode(os.fsencode(r)).decode()]
+                  for p, r in files],
+        "provided": list(provided),
+    }
+    completed = subprocess.run([sys.executable, "-I", "-B", os.path.join(SRC, "grade", "probe.py")],
+                               input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    return [json.loads(line) for line in completed.stdout.splitlines()]
+
+
+def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text("import helper\ndef move(): pass\n")
+    (tmp_path / "helper.py").write_text("")
+    python2 = tmp_path / "old.py"
+    python2.write_text("def f():\n    print 'hello'\n")
+    missing = tmp_path / "needs.py"
+    missing.write_text("import pygame_not_here\ndef g(): pass\n")
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# -*- coding: latin-1 -*-\ndef caf\xe9(): pass\n")
+    root = str(tmp_path)
+    answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
+    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"]}
+    assert answers[1]["names"] == []
+    assert answers[1]["error"]["line"] == 2
+    assert answers[1]["error"]["message"].startswith("SyntaxError: ")
+    assert answers[2] == {"names": ["g"],
+                          "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
+                          "imports": ["pygame_not_here"]}
+    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": []}
+
+
+def test_a_module_the_course_provides_is_not_missing(tmp_path):
+    entry = tmp_path / "game.py"
+    entry.write_text("import graphics\n")
+    assert run_probe([(str(entry), str(tmp_path))], provided=["graphics"])[0]["error"] is None
+
+
+# The code checks
+
+
+def findings(rule, source, name="student.py", entry=True):
+    return checks.check(rule, [{"name": name, "source": textwrap.dedent(source), "entry": entry}])
+
+
+def test_no_global_names_each_global_statement():
+    assert findings({"rule": "no_global"}, """
+        count = 0
+        def bump():
+            global count
+            count += 1
+    """) == [{"file": "student.py", "line": 4, "message": "`global` statement: `global count`"}]
+
+
+def test_line_length_counts_tabs_as_four():
+    source = "def f():\n\treturn '%s'\n" % ("x" * 70)
+    assert findings({"rule": "line_length", "max": 83}, source) == []
+    assert findings({"rule": "line_length", "max": 82}, source) == [
+        {"file": "student.py", "line": 2, "message": "line is 83 characters long (at most 82)"},
+    ]
+
+
+def test_naming_reports_each_name_once():
+    found = findings({"rule": "naming"}, """
+        class board_state:
+            pass
+        def isValid(Position):
+            Temp = Position
+            Temp = Temp + 1
+            return Temp
+        MAX_SIZE = 9
+    """)
+    assert [f["message"] for f in found] == [
+        "class name `board_state` is not CapWords",
+        "function name `isValid` is not snake_case",
+        "parameter name `Position` is not snake_case",
+        "variable name `Temp` is not snake_case",
+    ]
+
+
+def test_outside_functions_allows_what_the_rule_names():
+    source = """
+        import sys
+        LIMIT = 3
+        board = make()
+        def main():
+            pass
+        if __name__ == "__main__":
+            main()
+        main()
+    """
+    found = findings({"rule": "outside_functions", "allow": ["imports", "constants", "main_guard"]}, source)
+    assert [(f["line"], f["message"]) for f in found] == [
+        (4, "code outside functions: `board = make()`"),
+        (9, "code outside functions: `main()`"),
+    ]
+
+
+def test_a_file_that_does_not_parse_or_defines_nothing_is_one_finding():
+    # The parser's own message, which differs between Python versions.
+    [broken] = findings({"rule": "no_global"}, "def f(:\n")
+    assert (broken["file"], broken["line"]) == ("student.py", 1)
+    assert broken["message"].startswith("the file does not parse: ")
+    assert findings({"rule": "no_global"}, "x = 1\n") == [
+        {"file": "student.py", "line": 1, "message": "the file defines no function: no code to check"},
+    ]
+
+
+def test_forbidden_imports_reads_every_file_others_only_the_entry():
+    files = [
+        {"name": "main.py", "source": "def f():\n    pass\n", "entry": True},
+        {"name": "helper.py", "source": "import numpy\nglobal x\n", "entry": False},
+    ]
+    assert checks.check({"rule": "no_global"}, files) == []
+    found = checks.check({"rule": "forbidden_imports", "modules": ["numpy"]}, files)
+    assert [(f["file"], f["line"]) for f in found] == [("helper.py", 1)]
+
+
+def test_the_checker_answers_every_rule_in_order():
+    request = {
+        "files": [{"name": "s.py", "source": "def f():\n    global g\n", "entry": True}],
+        "rules": [{"rule": "no_global"}, {"rule": "naming"}],
+    }
+    completed = subprocess.run([sys.executable, "-I", "-B", "-c", checks_source()],
+                               input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == {"answers": [
+        {"findings": [{"file": "s.py", "line": 2, "message": "`global` statement: `global g`"}]},
+        {"findings": []},
+    ]}
+
+
+def checks_source():
+    with open(os.path.join(SRC, "harness", "code", "checks.py"), encoding="utf-8") as handle:
+        return handle.read()

@@ -1,0 +1,229 @@
+"""The game adapters: their argument parsing and checks, and whole sessions on small
+submissions, each adapter started with the line boardgrade appends for its dialect."""
+
+import textwrap
+
+import pytest
+
+from conftest import interface_call, load_script, source_of
+
+minichess = load_script("games/minichess/adapter.py", "minichess_adapter")
+ecs198f = load_script("games/chess/ecs198f_adapter.py", "ecs198f_adapter")
+
+
+def write(folder, name, source):
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+# minichess: JSON arguments, boards the call changed
+
+
+def test_minichess_arguments_are_json_values_in_order():
+    assert minichess._arguments('[[0, 1], [1, 0]] 2  "w" null') == [[[0, 1], [1, 0]], 2, "w", None]
+    assert minichess._arguments("   ") == []
+    with pytest.raises(ValueError):
+        minichess._arguments("[1, 2")
+
+
+def test_minichess_a_board_is_a_list_of_lists_of_integers():
+    assert minichess._is_board([[0, 1], [2, 2]])
+    assert not minichess._is_board([])
+    assert not minichess._is_board([[[0]], [[1]]])
+    assert not minichess._is_board("w")
+    assert not minichess._is_board([[0, "x"]])
+
+
+def test_minichess_reports_a_board_the_call_changed(monkeypatch):
+    student = type(textwrap)("student")
+
+    def move_maker(board, color):
+        board[0][0] = color
+        return [[9]]
+
+    student.move_maker = move_maker
+    monkeypatch.setattr(minichess, "_student", student)
+    answer = minichess._command("move_maker")("[[0,", "1]]", "2")
+    assert answer.value == "[[9]]"
+    assert answer.tags == [("changed-input", "[[2, 1]]")]
+    student.move_maker = lambda board, color: board
+    assert minichess._command("move_maker")("[[0]] 1").tags == []
+
+
+def test_minichess_session(tmp_path, serve_adapter):
+    entry = write(tmp_path, "hexapawn.py", """
+        def move_maker(board, color):
+            return [row[:] for row in board]
+        def chooser(boards, color):
+            print("thinking")
+            return boards[0]
+    """)
+    script = source_of("games/minichess/adapter.py") + '\nserve_functions("move_maker", "chooser")\n'
+    served = serve_adapter(script, entry, ["move_maker [[1,1],[0,0]] 1", "chooser [[[1]],[[2]]] 2", "move 1"])
+    assert served.status == 0, served.stderr
+    assert served.responses == [
+        ["=[[1, 1], [0, 0]]", "."],
+        [":thinking", "=[[1]]", "."],
+        ["!error UnknownCommand: 'move'", "."],
+    ]
+
+
+# one-d-chess project5: the interface's names and tokens
+
+
+PROJECT5 = interface_call("serve_interface", "games/one_d_chess/project5.json")
+
+
+def test_project5_session_speaks_the_handout_words(tmp_path, serve_adapter):
+    entry = write(tmp_path, "one_d_chess.py", """
+        def create_board():
+            return ["WKi", "WKn", "WKn", "EMPTY", "EMPTY", "EMPTY", "BKn", "BKn", "BKi"]
+        def is_valid_move(board, position, player):
+            return board[position].startswith(player[0])
+        def move(board, position, direction):
+            step = 1 if direction == "RIGHT" else -1
+            board[position + step], board[position] = board[position], "EMPTY"
+        def is_game_over(board):
+            return False
+        if __name__ == "__main__":
+            while True:
+                input("move? ")
+    """)
+    served = serve_adapter(source_of("games/one_d_chess/project5_adapter.py") + PROJECT5, entry, [
+        "create_board",
+        "is_valid_move 2 WHITE",
+        "is_valid_move 2 BLACK",
+        "move 2 RIGHT",
+        "board",
+        "is_valid_move 2 PURPLE",
+        "set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY BKi",
+        "is_game_over",
+        "set_board WKi",
+        "whos_the_winner",
+    ])
+    assert served.status == 0, served.stderr
+    assert served.responses == [
+        ["=['WKi', 'WKn', 'WKn', 'EMPTY', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']", "."],
+        ["=True", "."],
+        ["=False", "."],
+        ["."],
+        ["=['WKi', 'WKn', 'EMPTY', 'WKn', 'EMPTY', 'EMPTY', 'BKn', 'BKn', 'BKi']", "."],
+        ["!error ValueError: player must be WHITE or BLACK, got 'PURPLE'", "."],
+        ["."],
+        ["=False", "."],
+        ["!error ValueError: set_board takes 9 cells, got 1", "."],
+        ["!error UnknownCommand: 'whos_the_winner'", "."],
+    ]
+
+
+# pown-chess functions: the handout's game_board dictionary
+
+
+def test_pown_functions_session_rewrites_game_board(tmp_path, serve_adapter):
+    entry = write(tmp_path, "pown-chess.py", """
+        game_board = {}
+        def moves_remaining(color):
+            return sum(1 for cell in game_board.values() if cell == color)
+        def display_board():
+            print(game_board["A1"] or ".")
+        while True:
+            input("your move: ")
+    """)
+    empty = " ".join(["........"] * 7)
+    served = serve_adapter(source_of("games/pown_chess/functions_adapter.py"), entry, [
+        "set_board wwb..... " + empty,
+        "moves_remaining w",
+        "display_board",
+        "set_board wwb.....",
+        "set_board x....... " + empty,
+    ])
+    assert served.status == 0, served.stderr
+    assert served.responses == [
+        ["."],
+        ["=2", "."],
+        [":w", "."],
+        ["!error ValueError: set_board takes 8 rows of 8 cells", "."],
+        ["!error ValueError: a cell is w, b or ., got 'x'", "."],
+    ]
+
+
+# chess ecs198f: a class, its method and fields
+
+
+def test_ecs198f_board_lines_checks_every_square():
+    board = [[""] * 8 for _ in range(8)]
+    board[0][4] = "k"
+    board[7][4] = "K"
+    assert ecs198f.board_lines(board).split("\n") == ["....k..."] + ["........"] * 6 + ["....K..."]
+    with pytest.raises(ValueError, match="board must be a list of 8 rows, got a list of 7"):
+        ecs198f.board_lines(board[:7])
+    board[6][0] = "x"
+    with pytest.raises(ValueError, match=r"square a2 \(board\[6\]\[0\]\) holds 'x'"):
+        ecs198f.board_lines(board)
+    board[6] = "pppppppp"
+    with pytest.raises(ValueError, match="board\\[6\\] must be a list of 8 squares, got 'pppppppp'"):
+        ecs198f.board_lines(board)
+
+
+def test_ecs198f_squares_are_named_from_white_side():
+    assert ecs198f.square(0, 0) == "a8"
+    assert ecs198f.square(7, 7) == "h1"
+
+
+ECS198F = interface_call("serve_interface", "games/chess/ecs198f.json")
+
+
+def test_ecs198f_session_on_the_template_layout(tmp_path, serve_adapter):
+    write(tmp_path, "pychess/logic/helpers.py", """
+        START = [list("rnbqkbnr"), list("pppppppp")] + [[""] * 8 for _ in range(4)] \\
+            + [list("PPPPPPPP"), list("RNBQKBNR")]
+    """)
+    entry = write(tmp_path, "pychess/logic/chess_logic.py", """
+        from .helpers import START
+        class ChessLogic:
+            def __init__(self):
+                self.board = [row[:] for row in START]
+                self.result = ""
+            def play_move(self, move):
+                print("student says", move)
+                if move == "e2e4":
+                    self.board[6][4], self.board[4][4] = "", "P"
+                    return "e2e4"
+                return ""
+        game = ChessLogic()
+        game.play_move(input("move: "))
+    """)
+    served = serve_adapter(source_of("games/chess/ecs198f_adapter.py") + ECS198F, entry, [
+        "play_move e2e5",
+        "play_move e2e4",
+        "board",
+        "result",
+        "new_game",
+        "board",
+    ])
+    assert served.status == 0, served.stderr
+    assert served.responses[:4] == [
+        ["=''", "."],
+        ["='e2e4'", "."],
+        ["=rnbqkbnr", "=pppppppp", "=........", "=........", "=....P...", "=........", "=PPPP.PPP", "=RNBQKBNR",
+         "."],
+        ["=''", "."],
+    ]
+    assert served.responses[4:] == [["."], served.responses[2][:4] + ["=........"] * 2 + [
+        "=PPPPPPPP", "=RNBQKBNR", "."]]
+    assert "student says e2e4" in served.stderr
+    assert "its top-level program stopped the import" in served.stderr
+
+
+def test_ecs198f_names_a_missing_class(tmp_path, serve_adapter):
+    entry = write(tmp_path, "pychess/logic/chess_logic.py", """
+        class ChessGame:
+            pass
+    """)
+    served = serve_adapter(source_of("games/chess/ecs198f_adapter.py") + ECS198F, entry, ["board"])
+    assert served.status == 1
+    assert served.responses == []
+    assert ("boardgrade: pychess/logic/chess_logic.py defines no class ChessLogic "
+            "(classes defined there: ChessGame)") in served.stderr

@@ -1,0 +1,109 @@
+"""The program launcher (whole programs with stub modules, reads marked on stdout), the
+course's graphics stand-in, and the loaded runner's helpers."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import SRC, load_script
+
+launch = load_script("execution/python/boardgrade_launch.py", "boardgrade_launch")
+runner = load_script("execution/python/boardgrade_fork.py", "boardgrade_fork")
+READ, BULK = launch.READ_MARK, launch.BULK_MARK
+
+
+def run_program(tmp_path, source, stdin):
+    """Runs `source` as a whole program the way boardgrade does, with the graphics stub."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    with open(os.path.join(SRC, "games", "one_d_chess", "graphics_stub.py"), encoding="utf-8") as handle:
+        (stubs / "graphics.py").write_text(handle.read(), encoding="utf-8")
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(source), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-B", os.path.join(SRC, "execution", "python", "boardgrade_launch.py"), str(stubs),
+         str(program)],
+        input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
+
+
+def test_each_line_read_is_marked_after_what_was_printed_before_it(tmp_path):
+    done = run_program(tmp_path, """
+        import sys
+        print("board")
+        first = input("move? ")
+        print("got", first)
+        for line in sys.stdin:
+            print("line", line.strip())
+        print("end", __name__, sys.argv[0].endswith("program.py"))
+    """, "a\nb\nc\n")
+    assert done.returncode == 0, done.stderr
+    # input() writes its prompt before it reads.
+    assert done.stdout == ("board\nmove? " + READ + "got a\n" + READ + "line b\n" + READ + "line c\n" + READ
+                           + "end __main__ True\n")
+
+
+def test_a_whole_read_is_a_bulk_mark(tmp_path):
+    done = run_program(tmp_path, """
+        import sys
+        print("start")
+        print(len(sys.stdin.read().split()))
+    """, "a b\nc\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "start\n" + BULK + "3\n"
+
+
+def test_asking_again_after_the_end_of_input_ends_the_program(tmp_path):
+    done = run_program(tmp_path, """
+        import sys
+        while True:
+            line = sys.stdin.readline()
+            print("turn", repr(line))
+    """, "x\n")
+    assert done.returncode == 1
+    assert done.stdout.count("turn") == 2
+    assert "EOFError: EOF when reading a line (boardgrade: no more input)" in done.stderr
+
+
+def test_the_graphics_stub_draws_nothing_however_it_is_imported(tmp_path):
+    done = run_program(tmp_path, """
+        from graphics import *
+        import graphics as module
+        gui = graphics(700, 200, "1 Dimensional Chess")
+        gui.rectangle(0, 0, 700, 200, "brown")
+        gui.update_frame(30)
+        win = module.GraphWin("board", 400, 400)
+        module.Circle(module.Point(1, 2), 3).draw(win)
+        print(gui.text(1, 2, "x"), win.getMouse(), canvas is module.canvas)
+        print(hasattr(module, "__path__"), sorted(k for k in dir() if not k.startswith("__")))
+    """, "")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "None None True\nFalse ['canvas', 'graphics', 'gui', 'module', 'win']\n"
+
+
+def test_a_runner_scenario_ends_with_the_status_a_fresh_interpreter_would(capsys):
+    assert runner._exit_status(SystemExit()) == 0
+    assert runner._exit_status(SystemExit(3)) == 3
+    assert runner._exit_status(SystemExit(256 + 7)) == 7
+    assert runner._exit_status(SystemExit("bye")) == 1
+    assert capsys.readouterr().err == "bye\n"
+
+
+def test_a_read_of_stdin_while_loading_is_noted_and_fails():
+    class Noting(object):
+        reads_stdin = False
+
+    noting = Noting()
+    stdin = runner._StdinAtImport(noting)
+    assert stdin.isatty() is False
+    assert stdin.encoding == sys.__stdin__.encoding
+    assert not noting.reads_stdin
+    with pytest.raises(runner._ReadsStdin):
+        stdin.readline()
+    assert noting.reads_stdin
+    with pytest.raises(runner._ReadsStdin):
+        iter(stdin)
