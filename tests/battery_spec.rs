@@ -75,7 +75,7 @@ fn a_bad_battery_is_an_error_naming_its_key() {
         (
             FILE.replace(
                 "game = \"chess\"\ndialect = \"ecs198f\"",
-                "game = \"pown-chess\"",
+                "game = \"one-d-chess\"\ndialect = \"csc110\"",
             ),
             "battery",
         ),

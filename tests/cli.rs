@@ -135,7 +135,11 @@ fn json_has_the_fields_of_the_design() {
             assert!(s.get(key).is_some(), "scenarios[].{key}");
         }
     }
-    let failed = scenarios.iter().find(|s| s["verdict"] == "wrong").unwrap();
+    // The handout's asserts (the rule battery's families fail too, in their own file).
+    let failed = scenarios
+        .iter()
+        .find(|s| s["verdict"] == "wrong" && !s["file"].as_str().unwrap().ends_with("battery.toml"))
+        .unwrap();
     let d = &failed["first_divergence"];
     assert_eq!(d["step"], 5);
     assert_eq!(d["send"], "is_valid_move -1 BLACK");

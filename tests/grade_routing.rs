@@ -81,19 +81,21 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
             r["max_score"].as_f64().unwrap(),
         )
     };
+    // ecs10: 26 for the handout's scenarios, 4 for the code checks, 4 for the rule battery's
+    // families; hexapawn: 8.5 and 4 for its battery's families.
     assert_eq!(
         summary("ecs"),
-        ("ecs10".into(), "prog67.py".into(), 30.0, 30.0)
+        ("ecs10".into(), "prog67.py".into(), 34.0, 34.0)
     );
     assert_eq!(
         summary("hex"),
-        ("hexapawn".into(), "prog67.py".into(), 8.5, 8.5)
+        ("hexapawn".into(), "prog67.py".into(), 12.5, 12.5)
     );
-    assert_eq!(summary("john.smith").2, 30.0);
-    assert!(summary("john.doe").2 < 30.0);
+    assert_eq!(summary("john.smith").2, 34.0);
+    assert!(summary("john.doe").2 < 34.0);
     assert_eq!(
         summary(upload),
-        ("ecs10".into(), "My Solution (2).py".into(), 30.0, 30.0)
+        ("ecs10".into(), "My Solution (2).py".into(), 34.0, 34.0)
     );
     let broken = result(&report, "broken");
     assert_eq!(broken["score"], 0.0);
@@ -212,7 +214,7 @@ fn entry_keeps_a_submission_folder_one_submission() {
     assert_eq!(all.len(), 1, "{report:#}");
     assert_eq!(all[0]["id"], "alice");
     assert_eq!(all[0]["file"], "solution.py");
-    assert_eq!(all[0]["score"], 36.0);
+    assert_eq!(all[0]["score"], 40.0);
 }
 
 /// `(student, score, whether the stored result was reused)` per submission of a `--resume` run.

@@ -38,7 +38,8 @@ fn correct_and_quirky_project5_submissions_pass() {
 }
 
 /// The totals of `fixture` graded by the project5 specs under a course file holding `line`
-/// (none when empty); every run is out of 36 (3 of them the style guide's code checks).
+/// (none when empty); every run is out of 40 (3 of them the style guide's code checks, 4 the
+/// rule battery's families).
 fn project5_totals(line: &str, fixture: &str) -> (u64, u64, f64, f64) {
     let dir = tempfile::tempdir().unwrap();
     let course = dir.path().join("course.toml");
@@ -55,15 +56,16 @@ fn project5_totals(line: &str, fixture: &str) -> (u64, u64, f64, f64) {
 #[test]
 fn the_order_of_the_winner_and_the_board_is_a_course_option() {
     let handout = "game_over_order = \"handout\"";
+    // The rule battery's game-over family judges the order too: the board first fails it.
     for (line, fixture, passed, failed, score) in [
-        ("", "one_d_chess.py", 34, 0, 36.0),
-        ("", "quirk-board-then-winner.py", 34, 0, 36.0),
-        (handout, "one_d_chess.py", 34, 0, 36.0),
-        (handout, "quirk-board-then-winner.py", 33, 1, 33.0),
+        ("", "one_d_chess.py", 38, 0, 40.0),
+        ("", "quirk-board-then-winner.py", 38, 0, 40.0),
+        (handout, "one_d_chess.py", 38, 0, 40.0),
+        (handout, "quirk-board-then-winner.py", 36, 2, 36.0),
     ] {
         assert_eq!(
             project5_totals(line, fixture),
-            (passed, failed, score, 36.0),
+            (passed, failed, score, 40.0),
             "{line} {fixture}"
         );
     }
@@ -74,16 +76,16 @@ fn printable_board_returns_or_prints_as_the_course_reads_it() {
     let returns = "printable_board = \"return\"";
     let prints = "printable_board = \"print\"";
     for (line, fixture, passed, failed, score) in [
-        ("", "one_d_chess.py", 34, 0, 36.0),
-        ("", "quirk-prints-board.py", 34, 0, 36.0),
-        (returns, "one_d_chess.py", 34, 0, 36.0),
-        (returns, "quirk-prints-board.py", 32, 2, 34.0),
-        (prints, "one_d_chess.py", 32, 2, 34.0),
-        (prints, "quirk-prints-board.py", 34, 0, 36.0),
+        ("", "one_d_chess.py", 38, 0, 40.0),
+        ("", "quirk-prints-board.py", 38, 0, 40.0),
+        (returns, "one_d_chess.py", 38, 0, 40.0),
+        (returns, "quirk-prints-board.py", 36, 2, 38.0),
+        (prints, "one_d_chess.py", 36, 2, 38.0),
+        (prints, "quirk-prints-board.py", 38, 0, 40.0),
     ] {
         assert_eq!(
             project5_totals(line, fixture),
-            (passed, failed, score, 36.0),
+            (passed, failed, score, 40.0),
             "{line} {fixture}"
         );
     }
@@ -309,6 +311,8 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         &[
             ("is_valid_move: the handout's asserts", 5),
             ("is_valid_move: a negative index is off the board", 2),
+            // The rule battery: `is_valid_move -9 WHITE` on a set-up board.
+            ("rules: valid move", 9),
         ],
     ),
     (
@@ -320,6 +324,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
             ("random game 1 of seed 2026", 16),
             ("random game 2 of seed 2026", 18),
             ("random game 4 of seed 2026", 28),
+            ("rules: king", 15),
         ],
     ),
     (
@@ -327,6 +332,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
         &[
             ("move_knight: captures its own piece", 3),
             ("random game 3 of seed 2026", 4),
+            ("rules: knight", 5),
         ],
     ),
     (
@@ -341,6 +347,8 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
             ("random game 2 of seed 2026", 2),
             ("random game 3 of seed 2026", 3),
             ("random game 4 of seed 2026", 2),
+            ("rules: knight", 6),
+            ("rules: king", 6),
         ],
     ),
     (
@@ -361,7 +369,10 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
     ),
     (
         "bug-winner-message.py",
-        &[("is_game_over: the handout's game, White wins", 30)],
+        &[
+            ("is_game_over: the handout's game, White wins", 30),
+            ("rules: game over", 2),
+        ],
     ),
     (
         // Prints too little: charged to the is_game_over step, never to the next command.
@@ -373,6 +384,7 @@ const ONLY_ITS_SCENARIOS: &[(&str, &[(&str, u64)])] = &[
                 "is_game_over: a knight that takes its own king loses the game",
                 3,
             ),
+            ("rules: game over", 2),
         ],
     ),
 ];

@@ -59,6 +59,9 @@ pub enum Command {
     /// List the scenarios bundled into boardgrade (or of the files given), by game,
     /// dialect and file.
     List(ListArgs),
+    /// Replay scenarios (default: the bundled specs, batteries included) on the reference
+    /// and count the rule events they reach; exit 1 if some event is never reached.
+    Coverage(CoverageArgs),
     /// Print a shell's completion script for boardgrade.
     Completions(CompletionsArgs),
     /// Write the man pages (boardgrade.1 and one per subcommand) to a folder.
@@ -74,6 +77,24 @@ pub struct ListArgs {
     /// Only scenarios whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CoverageArgs {
+    /// Scenario files or folders (default: the specs bundled into boardgrade).
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub only: ScenarioFilter,
+    /// The table for people, or one JSON document.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CoverageFormat,
+}
+
+/// How `coverage` writes its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CoverageFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -7,7 +7,8 @@ use boardgrade::{cancel, Error};
 /// was graded, whatever the grades).
 pub const SUCCESS: i32 = 0;
 /// `test`: some scenario did not pass (`bless --check`: an expectation would change; `fuzz`: a
-/// failure was found; the Gradescope autograder refused to grade).
+/// failure was found; `coverage`: a rule event is never reached; the Gradescope autograder
+/// refused to grade).
 pub const FAILED: i32 = 1;
 /// Bad invocation, an invalid scenario file, or a file that cannot be read or written.
 pub const INVALID: i32 = 2;

@@ -6,6 +6,7 @@ pub mod args;
 pub mod bless;
 pub mod completions;
 pub mod console;
+pub mod coverage;
 pub mod engine;
 pub mod exit;
 pub mod fuzz;
@@ -68,6 +69,7 @@ pub fn main() -> i32 {
         Command::Merge(args) => grade::merge(args),
         Command::Variant(args) => variant::run(args),
         Command::List(args) => list::run(args),
+        Command::Coverage(args) => coverage::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     };

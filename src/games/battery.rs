@@ -5,8 +5,12 @@
 //!
 //! A game that has a battery lists its families and writes each family's lines; the
 //! scenario loader (`scenario::battery`) turns a file's `[battery]` table into one scenario
-//! per family. The lines are a call protocol's commands: a battery starts each of its games
-//! with the dialect's new-game command, so the whole family runs in one process.
+//! per family. The lines are a call protocol's commands (a battery starts each of its games
+//! with the dialect's new-game command or sets its position up, so the whole family runs in
+//! one process), or what a player types into a program protocol's program: one game, since
+//! the program ends with it.
+
+use crate::rng::Rng;
 
 /// One rule family of a game's battery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +48,18 @@ pub trait Battery: Sync {
     /// submission answers each exactly as the reference does). The same plan gives the same
     /// lines.
     fn lines(&self, family: &Family, plan: Plan) -> Vec<String>;
+}
+
+impl Plan {
+    /// The random numbers of one family under this plan: each family its own stream, so
+    /// choosing fewer families plays the same games in each.
+    pub fn rng(&self, family: &Family) -> Rng {
+        let salt = family
+            .name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        Rng::new(self.seed ^ salt)
+    }
 }
 
 /// The family of that name among `families`.

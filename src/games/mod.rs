@@ -13,6 +13,7 @@ pub mod minichess;
 pub mod one_d_chess;
 mod policy_rules;
 pub mod pown_chess;
+pub mod rule_events;
 #[cfg(test)]
 mod toy;
 pub mod variant;
@@ -39,6 +40,7 @@ use std::fmt;
 pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
 pub use policy_rules::{OptionsOnly, PolicyRules, UnsetPart, NO_POLICY_RULES};
+pub use rule_events::RuleEvent;
 
 use crate::execution::{Layout, PythonLaunch, Secrecy};
 
@@ -257,6 +259,17 @@ pub trait Session {
     fn board_view(&self) -> Option<String> {
         None
     }
+
+    // Coverage (`rule_events`): which rules the inputs reach. Off until asked for.
+
+    /// Starts counting the rule events this session's answers reach.
+    fn count_rule_events(&mut self) {}
+
+    /// The names of the rule events reached since the last call (each one of its game's
+    /// [`Game::rule_events`]); empty while not counting.
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// A game: its dialects, its reference sessions and its board reader.
@@ -296,6 +309,11 @@ pub trait Game: Sync {
     /// moves buggy programs get wrong, one scenario per rule family.
     fn battery(&self, _dialect: &str) -> Option<&'static dyn battery::Battery> {
         None
+    }
+
+    /// Every rule event its reference sessions count, in report order (none by default).
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        &[]
     }
 
     /// Whole games against the game's reference players, where the game has them.

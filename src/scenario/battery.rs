@@ -1,6 +1,7 @@
 //! A scenario file's `battery` table: one scenario per rule family of the game's battery
 //! (`games::battery`), named `NAME: FAMILY`, each with its own points and the parts its family
-//! judges. The steps are the battery's lines for the seed; a course file or `--seed` may
+//! judges (a program protocol's family: its whole output). The steps are the battery's lines
+//! for the seed; a course file or `--seed` may
 //! give another seed, and [`reseed`] plays the families again under it.
 
 use std::fmt;
@@ -12,7 +13,6 @@ use super::model::{BatteryDef, Entry, StepDef};
 use super::{Scenario, Step};
 use crate::error::ScenarioFileError;
 use crate::games::battery::{family, Battery, Family, Plan};
-use crate::games::Protocol;
 
 /// Most games per family and moves per game a battery may ask for.
 const MAX_GAMES: usize = 200;
@@ -100,8 +100,8 @@ pub fn expand(
     )]);
     let template = resolve(&Spanned::new(spanned.span(), template_entry))?;
     let battery = match template.game.battery(template.dialect.name) {
-        Some(battery) if template.dialect.protocol == Protocol::Call => battery,
-        _ => {
+        Some(battery) => battery,
+        None => {
             return Err(at(
                 def.span(),
                 "battery",
@@ -124,7 +124,8 @@ pub fn expand(
             };
             let mut scenario = template.clone();
             scenario.name = format!("{}: {}", template.name, family.name);
-            scenario.judge = Some(family.judge.to_vec());
+            // A program protocol's output is judged whole.
+            scenario.judge = (!family.judge.is_empty()).then(|| family.judge.to_vec());
             scenario.steps = source.steps();
             scenario.battery = Some(source);
             scenario

@@ -9,7 +9,7 @@ use super::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{classify_among, History, Kind, Rule};
+use super::rules::{classify_among, Event, History, Kind, Rule};
 use super::types::{Color, Role, Square};
 use crate::games::battery::{Battery, Family, Plan};
 use crate::rng::Rng;
@@ -147,11 +147,7 @@ impl Battery for ChessBattery {
 
     fn lines(&self, family: &Family, plan: Plan) -> Vec<String> {
         let kind = Kind::ALL.into_iter().find(|k| k.name() == family.name);
-        let salt = family
-            .name
-            .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-        let mut rng = Rng::new(plan.seed ^ salt);
+        let mut rng = plan.rng(family);
         let openings = steering(kind);
         let first = rng.below(openings.len());
         let mut lines = Vec::new();
@@ -332,7 +328,7 @@ impl<'a> Player<'a> {
         let captures: Vec<&Candidate> = plain
             .iter()
             .copied()
-            .filter(|c| c.rule.event == "capture")
+            .filter(|c| c.rule.event == Event::Capture)
             .collect();
         if !captures.is_empty() && rng.chance(1, 2) {
             return rng.pick(&captures).copied();
@@ -451,7 +447,7 @@ fn attempts(position: &Position) -> Vec<(Square, Square)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::chess::rules::EVENTS;
+    use crate::games::Game;
     use std::collections::BTreeSet;
 
     #[test]
@@ -468,35 +464,16 @@ mod tests {
         }
     }
 
-    /// The events each family's lines reach, replayed with the classifier.
+    /// The events each family's lines reach, counted by the reference session.
     fn events(family: &Family, plan: Plan) -> BTreeSet<&'static str> {
-        let mut found = BTreeSet::new();
-        let mut position = Position::startpos();
-        let mut history = History::default();
+        let mut session = crate::games::chess::Chess
+            .start("ecs198f", &Default::default())
+            .unwrap();
+        session.count_rule_events();
         for line in ChessBattery.lines(family, plan) {
-            if line == "new_game" {
-                position = Position::startpos();
-                history = History::default();
-                continue;
-            }
-            let Some(mv) = line.strip_prefix("play_move").map(str::trim) else {
-                continue;
-            };
-            let rule = super::super::rules::classify_text(&position, &history, mv);
-            found.insert(rule.event);
-            let found_move = (mv.len() == 4)
-                .then(|| {
-                    position
-                        .parse_uci(mv)
-                        .or_else(|| position.parse_uci(&format!("{mv}q")))
-                })
-                .flatten();
-            if let Some(m) = found_move {
-                history.record(&position, &m);
-                position.play_unchecked(m);
-            }
+            session.respond(&line);
         }
-        found
+        session.take_rule_events().into_iter().collect()
     }
 
     #[test]
@@ -509,11 +486,12 @@ mod tests {
         for kind in Kind::ALL {
             let family = FAMILIES.iter().find(|f| f.name == kind.name()).unwrap();
             let reached = events(family, plan);
-            for (_, event) in EVENTS.iter().filter(|(k, _)| *k == kind) {
+            for event in Event::ALL.iter().filter(|e| e.family == kind.name()) {
                 assert!(
-                    reached.contains(event),
-                    "{}: {event} never reached",
-                    kind.name()
+                    reached.contains(event.name),
+                    "{}: {} never reached",
+                    kind.name(),
+                    event.name
                 );
             }
         }

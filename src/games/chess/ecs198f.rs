@@ -8,13 +8,18 @@
 //! - `new_game` starts a new game (a new `ChessLogic()`), answering nothing: a battery
 //!   plays many games in one session.
 
+use std::borrow::Cow;
+
 use super::attacks::{king_attacks, knight_attacks};
 use super::interface::{Interface, HANDOUT};
 use super::logic::{ChessLogic, ChessOptions};
+use super::notation::parse_move;
 use super::position::Position;
 use super::render::board_lines;
+use super::rules::{classify, classify_text, Event, History};
 use super::spellings;
 use super::types::{Color, Role, Square};
+use crate::games::rule_events::EventLog;
 use crate::games::{
     bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
 };
@@ -97,6 +102,9 @@ pub struct Ecs198f {
     interface: &'static Interface,
     /// Whether the last command was a move answered `''` or a command answered `!error`.
     refused: bool,
+    /// The rule events its moves reached, when counted, and the history that tells them.
+    events: EventLog<Event>,
+    history: History,
 }
 
 impl Ecs198f {
@@ -112,15 +120,21 @@ impl Ecs198f {
             options,
             interface,
             refused: false,
+            events: EventLog::default(),
+            history: History::default(),
         }
     }
 
     fn play_move(&mut self, mv: &str) -> Reply {
-        let answer = if self.options.upper_case_moves {
-            self.game.play_move(&mv.to_ascii_lowercase())
-        } else {
-            self.game.play_move(mv)
+        let mv = match self.options.upper_case_moves {
+            true => Cow::Owned(mv.to_ascii_lowercase()),
+            false => Cow::Borrowed(mv),
         };
+        let before = self.events.is_on().then(|| self.game.clone());
+        let answer = self.game.play_move(&mv);
+        if let Some(before) = before {
+            self.note(&before, &mv, !answer.is_empty());
+        }
         self.refused = answer.is_empty();
         let reply = Reply::new(format!("{}\n", py_str(&self.interface.spell(&answer))));
         match lenient_spelling(&answer) {
@@ -128,6 +142,22 @@ impl Ecs198f {
                 .or(format!("{}\n", py_str(&answer)))
                 .or(format!("{}\n", py_str(&other))),
             _ => reply,
+        }
+    }
+
+    /// Counts the rule `mv` exercised in the game `before` it, and remembers it in the
+    /// history when it was `played`.
+    fn note(&mut self, before: &ChessLogic, mv: &str, played: bool) {
+        let position = before.position();
+        let parsed = parse_move(position, mv, before.options().lenient_notation);
+        let event = match (before.outcome(), parsed) {
+            (Some(_), _) => Event::MoveAfterTheEnd,
+            (None, Some(m)) => classify(position, &self.history, m.from(), m.to()).event,
+            (None, None) => classify_text(position, &self.history, mv).event,
+        };
+        self.events.note(event);
+        if let Some(m) = parsed.filter(|_| played) {
+            self.history.record(position, &m);
         }
     }
 }
@@ -213,6 +243,14 @@ impl Session for Ecs198f {
         })
     }
 
+    fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
+    }
+
     fn board_view(&self) -> Option<String> {
         let status = match self.game.result() {
             "" if self.game.position().turn() == Color::White => "white to move",
@@ -281,6 +319,7 @@ impl Ecs198f {
             ["play_move", ..] => usage("play_move", 1),
             ["new_game"] => {
                 self.game = self.options.new_game();
+                self.history = History::default();
                 Reply::default()
             }
             ["board"] => Reply::new(board_lines(&self.game.board_rows())),

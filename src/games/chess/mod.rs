@@ -42,7 +42,7 @@ use crate::games::battery::Battery;
 use crate::games::variant::{Derived, Variant};
 use crate::games::{
     BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, PolicyRules,
-    Protocol, Response, Session,
+    Protocol, Response, RuleEvent, Session,
 };
 
 /// The ecs198f adapter: it serves the class, method and fields of the interface it is given
@@ -126,6 +126,10 @@ impl Game for Chess {
 
     fn battery(&self, _dialect: &str) -> Option<&'static dyn Battery> {
         Some(&battery::ChessBattery)
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        rules::Event::ALL
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

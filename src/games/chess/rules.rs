@@ -31,7 +31,7 @@ impl Kind {
         Kind::GameEnd,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Kind::MoveShape => "move shape",
             Kind::CheckAndPins => "check and pins",
@@ -48,14 +48,14 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
     pub kind: Kind,
-    pub event: &'static str,
+    pub event: Event,
     pub text: String,
     /// Whether the reference plays the move.
     pub legal: bool,
 }
 
 impl Rule {
-    fn new(kind: Kind, event: &'static str, text: impl Into<String>, legal: bool) -> Rule {
+    fn new(kind: Kind, event: Event, text: impl Into<String>, legal: bool) -> Rule {
         Rule {
             kind,
             event,
@@ -81,43 +81,44 @@ impl Rule {
     }
 }
 
-/// Every event the classifier names, by family: what coverage counts.
-#[cfg(test)]
-pub const EVENTS: &[(Kind, &str)] = &[
-    (Kind::MoveShape, "ordinary move"),
-    (Kind::MoveShape, "capture"),
-    (Kind::MoveShape, "malformed move"),
-    (Kind::MoveShape, "from an empty square"),
-    (Kind::MoveShape, "piece of the side not to move"),
-    (Kind::MoveShape, "onto an own piece"),
-    (Kind::MoveShape, "pawn step onto a piece"),
-    (Kind::MoveShape, "off the piece's pattern"),
-    (Kind::MoveShape, "through a piece"),
-    (Kind::CheckAndPins, "king step onto a safe square"),
-    (Kind::CheckAndPins, "check evaded by the king"),
-    (Kind::CheckAndPins, "check evaded by capturing the checker"),
-    (Kind::CheckAndPins, "check evaded by a block"),
-    (Kind::CheckAndPins, "check ignored"),
-    (Kind::CheckAndPins, "pinned piece leaves its line"),
-    (Kind::CheckAndPins, "king onto an attacked square"),
-    (Kind::CheckAndPins, "king next to the enemy king"),
-    (Kind::CheckAndPins, "king onto a square a pawn attacks"),
-    (Kind::Castling, "king-side castle"),
-    (Kind::Castling, "queen-side castle"),
-    (Kind::Castling, "castle refused: king moved"),
-    (Kind::Castling, "castle refused: rook moved"),
-    (Kind::Castling, "castle refused: path occupied"),
-    (Kind::Castling, "castle refused: in check"),
-    (Kind::Castling, "castle refused: path attacked"),
-    (Kind::EnPassant, "en passant"),
-    (Kind::EnPassant, "en passant refused: window passed"),
-    (Kind::EnPassant, "pawn diagonal onto an empty square"),
-    (Kind::Promotion, "promotion"),
-    (Kind::Promotion, "promotion with capture"),
-    (Kind::GameEnd, "checkmate"),
-    (Kind::GameEnd, "stalemate"),
-    (Kind::GameEnd, "move after the end"),
-];
+crate::rule_events! {
+    /// Every event the classifier names, by family: what coverage counts.
+    pub enum Event {
+        OrdinaryMove => (Kind::MoveShape.name(), "ordinary move"),
+        Capture => (Kind::MoveShape.name(), "capture"),
+        MalformedMove => (Kind::MoveShape.name(), "malformed move"),
+        FromAnEmptySquare => (Kind::MoveShape.name(), "from an empty square"),
+        PieceOfTheSideNotToMove => (Kind::MoveShape.name(), "piece of the side not to move"),
+        OntoAnOwnPiece => (Kind::MoveShape.name(), "onto an own piece"),
+        PawnStepOntoAPiece => (Kind::MoveShape.name(), "pawn step onto a piece"),
+        OffThePiecesPattern => (Kind::MoveShape.name(), "off the piece's pattern"),
+        ThroughAPiece => (Kind::MoveShape.name(), "through a piece"),
+        KingStepOntoASafeSquare => (Kind::CheckAndPins.name(), "king step onto a safe square"),
+        CheckEvadedByTheKing => (Kind::CheckAndPins.name(), "check evaded by the king"),
+        CheckEvadedByCapturingTheChecker => (Kind::CheckAndPins.name(), "check evaded by capturing the checker"),
+        CheckEvadedByABlock => (Kind::CheckAndPins.name(), "check evaded by a block"),
+        CheckIgnored => (Kind::CheckAndPins.name(), "check ignored"),
+        PinnedPieceLeavesItsLine => (Kind::CheckAndPins.name(), "pinned piece leaves its line"),
+        KingOntoAnAttackedSquare => (Kind::CheckAndPins.name(), "king onto an attacked square"),
+        KingNextToTheEnemyKing => (Kind::CheckAndPins.name(), "king next to the enemy king"),
+        KingOntoASquareAPawnAttacks => (Kind::CheckAndPins.name(), "king onto a square a pawn attacks"),
+        KingSideCastle => (Kind::Castling.name(), "king-side castle"),
+        QueenSideCastle => (Kind::Castling.name(), "queen-side castle"),
+        CastleRefusedKingMoved => (Kind::Castling.name(), "castle refused: king moved"),
+        CastleRefusedRookMoved => (Kind::Castling.name(), "castle refused: rook moved"),
+        CastleRefusedPathOccupied => (Kind::Castling.name(), "castle refused: path occupied"),
+        CastleRefusedInCheck => (Kind::Castling.name(), "castle refused: in check"),
+        CastleRefusedPathAttacked => (Kind::Castling.name(), "castle refused: path attacked"),
+        EnPassant => (Kind::EnPassant.name(), "en passant"),
+        EnPassantRefusedWindowPassed => (Kind::EnPassant.name(), "en passant refused: window passed"),
+        PawnDiagonalOntoAnEmptySquare => (Kind::EnPassant.name(), "pawn diagonal onto an empty square"),
+        Promotion => (Kind::Promotion.name(), "promotion"),
+        PromotionWithCapture => (Kind::Promotion.name(), "promotion with capture"),
+        Checkmate => (Kind::GameEnd.name(), "checkmate"),
+        Stalemate => (Kind::GameEnd.name(), "stalemate"),
+        MoveAfterTheEnd => (Kind::GameEnd.name(), "move after the end"),
+    }
+}
 
 /// What a game's history says about castling: whether each king and rook has left its
 /// square (rights alone do not say which of them moved).
@@ -155,7 +156,7 @@ pub fn classify_text(position: &Position, history: &History, text: &str) -> Rule
         Some((from, to)) => classify(position, history, from, to),
         None => Rule::new(
             Kind::MoveShape,
-            "malformed move",
+            Event::MalformedMove,
             format!("a malformed move {text:?}"),
             false,
         ),
@@ -179,7 +180,7 @@ pub fn classify_among(
     if legal.is_empty() {
         return Rule::new(
             Kind::GameEnd,
-            "move after the end",
+            Event::MoveAfterTheEnd,
             "a move after the game ended",
             false,
         );
@@ -194,17 +195,17 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
     let mut after = *position;
     after.play_unchecked(*m);
     if let Some(side) = m.castling_side() {
-        let event = match side {
-            CastlingSide::KingSide => "king-side castle",
-            CastlingSide::QueenSide => "queen-side castle",
+        let (event, name) = match side {
+            CastlingSide::KingSide => (Event::KingSideCastle, "king-side castle"),
+            CastlingSide::QueenSide => (Event::QueenSideCastle, "queen-side castle"),
         };
-        let text = format!("{event} {}{}", m.from(), m.to());
+        let text = format!("{name} {}{}", m.from(), m.to());
         return Rule::new(Kind::Castling, event, text, true);
     }
     if m.is_en_passant() {
         return Rule::new(
             Kind::EnPassant,
-            "en passant",
+            Event::EnPassant,
             format!("en passant capture {}{}", m.from(), m.to()),
             true,
         );
@@ -213,13 +214,13 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
         return match m.is_capture() {
             true => Rule::new(
                 Kind::Promotion,
-                "promotion with capture",
+                Event::PromotionWithCapture,
                 format!("promotion with a capture {}{}", m.from(), m.to()),
                 true,
             ),
             false => Rule::new(
                 Kind::Promotion,
-                "promotion",
+                Event::Promotion,
                 format!("promotion {}{}", m.from(), m.to()),
                 true,
             ),
@@ -229,7 +230,7 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
         Some(super::Outcome::Checkmate { .. }) => {
             return Rule::new(
                 Kind::GameEnd,
-                "checkmate",
+                Event::Checkmate,
                 format!("mating move {}{}", m.from(), m.to()),
                 true,
             )
@@ -237,7 +238,7 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
         Some(_) => {
             return Rule::new(
                 Kind::GameEnd,
-                "stalemate",
+                Event::Stalemate,
                 format!("stalemating move {}{}", m.from(), m.to()),
                 true,
             )
@@ -246,14 +247,14 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
     }
     if position.is_check() {
         let (event, how) = if m.role() == Role::King {
-            ("check evaded by the king", "king move out of check")
+            (Event::CheckEvadedByTheKing, "king move out of check")
         } else if m.is_capture() {
             (
-                "check evaded by capturing the checker",
+                Event::CheckEvadedByCapturingTheChecker,
                 "capture of the checking piece",
             )
         } else {
-            ("check evaded by a block", "block of a check")
+            (Event::CheckEvadedByABlock, "block of a check")
         };
         return Rule::new(
             Kind::CheckAndPins,
@@ -265,14 +266,14 @@ fn legal_rule(position: &Position, m: &Move) -> Rule {
     if m.role() == Role::King {
         return Rule::new(
             Kind::CheckAndPins,
-            "king step onto a safe square",
+            Event::KingStepOntoASafeSquare,
             format!("king step {}{} onto a safe square", m.from(), m.to()),
             true,
         );
     }
     let (event, text) = match m.is_capture() {
-        true => ("capture", "capture"),
-        false => ("ordinary move", "move"),
+        true => (Event::Capture, "capture"),
+        false => (Event::OrdinaryMove, "move"),
     };
     Rule::new(
         Kind::MoveShape,
@@ -287,21 +288,21 @@ fn illegal_rule(position: &Position, history: &History, from: Square, to: Square
     let mv = format!("{from}{to}");
     let Some(piece) = position.piece_at(from) else {
         return shape(
-            "from an empty square",
+            Event::FromAnEmptySquare,
             format!("a move {mv} from an empty square"),
         );
     };
     let us = position.turn();
     if piece.color != us {
         return shape(
-            "piece of the side not to move",
+            Event::PieceOfTheSideNotToMove,
             format!("a move {mv} of the side not to move"),
         );
     }
     let target = position.piece_at(to);
     if target.is_some_and(|t| t.color == us) {
         return shape(
-            "onto an own piece",
+            Event::OntoAnOwnPiece,
             format!("a move {mv} onto an own piece"),
         );
     }
@@ -326,13 +327,13 @@ fn illegal_rule(position: &Position, history: &History, from: Square, to: Square
             }
             if (step || double) && target.is_some() {
                 return shape(
-                    "pawn step onto a piece",
+                    Event::PawnStepOntoAPiece,
                     format!("a pawn step {mv} onto a piece"),
                 );
             }
             if double && (between(from, to) & occupied).non_empty() {
                 return shape(
-                    "through a piece",
+                    Event::ThroughAPiece,
                     format!("a pawn's double step {mv} through a piece"),
                 );
             }
@@ -347,9 +348,9 @@ fn illegal_rule(position: &Position, history: &History, from: Square, to: Square
             _ => false,
         };
         return match open {
-            true => shape("through a piece", format!("a move {mv} through a piece")),
+            true => shape(Event::ThroughAPiece, format!("a move {mv} through a piece")),
             false => shape(
-                "off the piece's pattern",
+                Event::OffThePiecesPattern,
                 format!("a move {mv} the piece cannot make"),
             ),
         };
@@ -366,7 +367,7 @@ fn check_rule(position: &Position, role: Role, from: Square, to: Square) -> Rule
         if let Some(theirs) = position.board.king_of(!us) {
             if king_attacks(theirs).contains(to) {
                 return check(
-                    "king next to the enemy king",
+                    Event::KingNextToTheEnemyKing,
                     format!("a king step {mv} next to the enemy king"),
                 );
             }
@@ -374,23 +375,23 @@ fn check_rule(position: &Position, role: Role, from: Square, to: Square) -> Rule
         let pawns = position.board.pieces(!us, Role::Pawn);
         if (pawn_attacks(us, to) & pawns).non_empty() {
             return check(
-                "king onto a square a pawn attacks",
+                Event::KingOntoASquareAPawnAttacks,
                 format!("a king step {mv} onto a square an enemy pawn attacks"),
             );
         }
         return check(
-            "king onto an attacked square",
+            Event::KingOntoAnAttackedSquare,
             format!("a king step {mv} onto an attacked square"),
         );
     }
     if position.is_check() {
         return check(
-            "check ignored",
+            Event::CheckIgnored,
             format!("a move {mv} that leaves the king in check"),
         );
     }
     check(
-        "pinned piece leaves its line",
+        Event::PinnedPieceLeavesItsLine,
         format!("a move {mv} of a pinned piece"),
     )
 }
@@ -404,7 +405,7 @@ fn pawn_diagonal_rule(position: &Position, history: &History, from: Square, to: 
         // Pseudo-legal en passant that would leave the king in check.
         return Rule::new(
             Kind::CheckAndPins,
-            "pinned piece leaves its line",
+            Event::PinnedPieceLeavesItsLine,
             format!("an en passant capture {mv} that leaves the king in check"),
             false,
         );
@@ -424,7 +425,7 @@ fn pawn_diagonal_rule(position: &Position, history: &History, from: Square, to: 
         if pawn_there {
             return Rule::new(
                 Kind::EnPassant,
-                "en passant refused: window passed",
+                Event::EnPassantRefusedWindowPassed,
                 format!("an en passant capture {mv} one move after its window"),
                 false,
             );
@@ -432,7 +433,7 @@ fn pawn_diagonal_rule(position: &Position, history: &History, from: Square, to: 
     }
     Rule::new(
         Kind::EnPassant,
-        "pawn diagonal onto an empty square",
+        Event::PawnDiagonalOntoAnEmptySquare,
         format!("a pawn's diagonal step {mv} onto an empty square"),
         false,
     )
@@ -462,47 +463,50 @@ fn castle_rule(position: &Position, history: &History, from: Square, to: Square)
     let home = Square::from_coords(4, rank);
     let rook_home = Square::from_coords(if side == CastlingSide::KingSide { 7 } else { 0 }, rank);
     let (Some(home), Some(rook_home)) = (home, rook_home) else {
-        return castle("castle refused: king moved", "off the board".into());
+        return castle(Event::CastleRefusedKingMoved, "off the board".into());
     };
     if from != home {
         return Rule::new(
             Kind::MoveShape,
-            "off the piece's pattern",
+            Event::OffThePiecesPattern,
             format!("a king move {from}{to} of two squares away from its home square"),
             false,
         );
     }
     if history.left & (1 << home.index()) != 0 {
-        return castle("castle refused: king moved", "after the king moved".into());
+        return castle(Event::CastleRefusedKingMoved, "after the king moved".into());
     }
     let rook_there = position
         .piece_at(rook_home)
         .is_some_and(|p| p.role == Role::Rook && p.color == us);
     if history.left & (1 << rook_home.index()) != 0 || !rook_there {
         return castle(
-            "castle refused: rook moved",
+            Event::CastleRefusedRookMoved,
             "after that rook moved or was taken".into(),
         );
     }
     let occupied = position.board.occupied();
     if let Some(blocker) = squares(between(home, rook_home) & occupied).next() {
         return castle(
-            "castle refused: path occupied",
+            Event::CastleRefusedPathOccupied,
             format!("with {blocker} occupied"),
         );
     }
     if position.is_check() {
-        return castle("castle refused: in check", "while in check".into());
+        return castle(Event::CastleRefusedInCheck, "while in check".into());
     }
     let path = between(home, to) | Bitboard::from_square(to);
     let attacked =
         squares(path).find(|sq| position.board.attackers(*sq, !us, occupied).non_empty());
     match attacked {
         Some(sq) => castle(
-            "castle refused: path attacked",
+            Event::CastleRefusedPathAttacked,
             format!("with {sq} attacked"),
         ),
-        None => castle("castle refused: king moved", "that the rules forbid".into()),
+        None => castle(
+            Event::CastleRefusedKingMoved,
+            "that the rules forbid".into(),
+        ),
     }
 }
 

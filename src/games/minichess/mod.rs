@@ -11,12 +11,14 @@
 //! - `matches`: a submission playing whole games against the players above.
 
 mod alphabeta;
+mod battery;
 mod bits;
 mod board;
 mod chooser;
 mod color;
 pub mod dialect;
 mod eval;
+mod events;
 mod explain;
 mod functions;
 mod game;
@@ -27,6 +29,7 @@ mod players;
 mod render;
 mod rules;
 mod session;
+mod slices;
 mod solver;
 
 #[cfg(test)]
@@ -44,8 +47,9 @@ pub use solver::{Solution, SolveError, Solver, SolverStats, Value};
 
 use std::borrow::Cow;
 
+use crate::games::battery::Battery;
 use crate::games::matches::MatchPlay;
-use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response};
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response, RuleEvent};
 
 /// The game's name on the command line and in scenario files.
 pub const NAME: &str = "minichess";
@@ -92,20 +96,39 @@ impl Game for MiniChess {
 
     /// `boards`: the return value (the boards of `move_maker`, the board chosen); `input`: a
     /// board argument the call changed (`!changed-input`); `printed`: what the call printed.
+    ///
+    /// `steps` and `captures`: the boards of a `move_maker` answer sorted out by the rule
+    /// they follow or break (`slices`), what the battery's families judge.
     fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
-        &["boards", "input", "printed"]
+        &["boards", "input", "printed", "steps", "captures"]
     }
 
-    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        events::Event::ALL
+    }
+
+    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
+        match dialect {
+            "ecs10" => Some(&battery::ECS10),
+            "hexapawn" => Some(&battery::HEXAPAWN),
+            _ => None,
+        }
+    }
+
+    fn response_parts(&self, dialect: &str, command: &str, response: &Response) -> Vec<Part> {
         let changed: String = response
             .tags
             .iter()
             .map(|(tag, board)| format!("!{tag} {board}\n"))
             .collect();
+        let value = response.value.clone().unwrap_or_default();
+        let (steps, captures) = slices::slices(dialect, command, &value).unwrap_or_default();
         vec![
-            Part::new("boards", response.value.clone().unwrap_or_default()),
+            Part::new("boards", value),
             Part::new("input", changed),
             Part::new("printed", response.printed.clone()),
+            Part::new("steps", steps),
+            Part::new("captures", captures),
         ]
     }
 

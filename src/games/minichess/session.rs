@@ -3,10 +3,12 @@
 
 use super::board::{Board, Color};
 use super::chooser::ReferenceChooser;
+use super::events::{self, Event};
 use super::functions::{Call, Functions};
 use super::notation::{board_text, boards_text, rows_of};
 use super::players::{PerfectPlayer, Player};
 use super::render::render_grid;
+use crate::games::rule_events::EventLog;
 use crate::games::{Reply, Session};
 
 /// Board sizes whose start positions authoring tools begin their games from (larger boards
@@ -27,6 +29,8 @@ pub struct CallSession {
     position: Option<(Board, Color)>,
     /// Whether the last command could not be answered.
     refused: bool,
+    /// The rule events reached, when counted.
+    events: EventLog<Event>,
 }
 
 impl CallSession {
@@ -36,6 +40,7 @@ impl CallSession {
             chooser: ReferenceChooser::default(),
             position: None,
             refused: false,
+            events: EventLog::default(),
         }
     }
 
@@ -113,6 +118,12 @@ impl Session for CallSession {
         if let Some(position) = call.as_ref().ok().and_then(|c| self.advance(c)) {
             self.position = Some(position);
         }
+        if let Ok(call) = &call {
+            self.events.note_with(|| match call {
+                Call::Maker { board, color } => events::of_maker(board, *color),
+                Call::Chooser { boards, color } => events::of_chooser(boards, *color),
+            });
+        }
         let answer = call.and_then(|call| self.answer(call));
         self.refused = answer.is_err();
         match answer {
@@ -123,6 +134,14 @@ impl Session for CallSession {
 
     fn is_finished(&self) -> bool {
         false
+    }
+
+    fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
     }
 
     /// The moves of a start position for white, before any; then a game played one call at

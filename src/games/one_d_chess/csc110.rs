@@ -6,8 +6,10 @@
 //! same player, with no message.
 
 use super::engine::{Board, Direction, Side};
+use super::events::{self, Event};
 use super::inputs::{own_cells, refused_positions};
 use super::render::render;
+use crate::games::rule_events::EventLog;
 use crate::games::{OptionsOnly, Reply, Session};
 use crate::policy::{DefaultValue, PolicyOption};
 
@@ -54,6 +56,8 @@ pub struct Csc110 {
     /// Whether the move being typed (or just typed) is refused: its index is not one of the
     /// player's pieces, its direction is neither `l` nor `r`, or the index was no integer.
     refused: bool,
+    /// The rule events reached, when counted.
+    events: EventLog<Event>,
 }
 
 impl Csc110 {
@@ -63,6 +67,7 @@ impl Csc110 {
             player: Side::White,
             phase: Phase::AwaitIndex,
             refused: false,
+            events: EventLog::default(),
         }
     }
 
@@ -87,9 +92,12 @@ impl Csc110 {
         };
         if let Some(direction) = direction {
             // Valid moves never fail; the board stays as it is if one somehow did.
-            let _ = self.board.play(position, direction);
+            let made = self.board.play(position, direction);
+            self.events.note_with(|| events::of_move(&made, direction));
         }
         self.player = self.player.opponent();
+        let board = &self.board;
+        self.events.note_with(|| [events::of_game_end(board)]);
         match self.board.winner() {
             Some(winner) => {
                 self.phase = Phase::Ended;
@@ -125,6 +133,9 @@ impl Session for Csc110 {
         let text = match self.phase {
             Phase::AwaitIndex => match python_int(line) {
                 Some(position) => {
+                    let (board, player) = (&self.board, self.player);
+                    self.events
+                        .note_with(|| [events::of_validity(board, position, player)]);
                     self.refused = !self.board.is_valid_move(position, self.player);
                     self.phase = Phase::AwaitDirection(position);
                     format!("{} enter direction (l or r):\n", side_name(self.player))
@@ -148,6 +159,14 @@ impl Session for Csc110 {
 
     fn is_finished(&self) -> bool {
         self.phase == Phase::Ended
+    }
+
+    fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
     }
 
     /// The player's pieces at the index prompt, `l` and `r` at the direction prompt.

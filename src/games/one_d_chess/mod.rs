@@ -1,7 +1,9 @@
 //! 1D chess (seeds 000 and 001): a 1 x 9 board with a king and two knights a side.
 
+mod battery;
 pub mod csc110;
 pub mod engine;
+mod events;
 mod inputs;
 pub mod interface;
 mod policy;
@@ -11,10 +13,11 @@ pub mod render;
 use std::time::Duration;
 
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
-    Protocol, Response, Session, NO_POLICY_RULES,
+    Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -126,6 +129,15 @@ impl Game for OneDChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &render::OneDBoards
+    }
+
+    /// project5 only: a variant may rename the functions the battery calls.
+    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
+        (dialect == "project5").then_some(&battery::OneDBattery as &dyn Battery)
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        events::Event::ALL
     }
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {

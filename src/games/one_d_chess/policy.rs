@@ -17,6 +17,10 @@ const EITHER: &str = "either";
 /// The scenario option under which the reference prints what `is_game_over` prints in the
 /// other order.
 pub const REVERSED: &str = "game_over_reversed";
+/// The scenario option under which the reference accepts what `is_game_over` prints in
+/// either order at each call: a scenario where both sides win is passed by a program that
+/// prints the board first (or the message first) for both.
+pub const EITHER_ORDER: &str = "game_over_either_order";
 /// The scenario option under which the reference's `printable_board` prints the board and
 /// returns nothing.
 pub const PRINTS_BOARD: &str = "printable_board_prints";
@@ -63,13 +67,18 @@ impl PolicyRules for Readings {
             .flatten()
     }
 
-    /// The other order and the other `printable_board`, each where the course accepts
-    /// either, and both together.
+    /// Either order at each `is_game_over` and the other `printable_board`, each where the
+    /// course accepts either, and both together. A scenario that sets the order itself
+    /// (`game_over_reversed`) is graded in that order.
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
         let mut all = vec![options.clone()];
-        for (key, scenario_option) in [(GAME_OVER_ORDER, REVERSED), (PRINTABLE_BOARD, PRINTS_BOARD)]
-        {
-            if policy.word(key) == EITHER {
+        for (key, scenario_option) in [
+            (GAME_OVER_ORDER, EITHER_ORDER),
+            (PRINTABLE_BOARD, PRINTS_BOARD),
+        ] {
+            if policy.word(key) == EITHER
+                && !(key == GAME_OVER_ORDER && options.contains_key(REVERSED))
+            {
                 let other: Vec<GameOptions> = all
                     .iter()
                     .filter_map(|o| with_on(o, scenario_option))
@@ -100,9 +109,9 @@ mod tests {
         assert_eq!(
             Readings.variants(&policy, &none),
             vec![
-                on(&[REVERSED]),
+                on(&[EITHER_ORDER]),
                 on(&[PRINTS_BOARD]),
-                on(&[REVERSED, PRINTS_BOARD])
+                on(&[EITHER_ORDER, PRINTS_BOARD])
             ]
         );
         assert_eq!(Readings.required(&policy, &none), None);
@@ -115,5 +124,10 @@ mod tests {
         assert_eq!(Readings.required(&policy, &none), Some(on(&[PRINTS_BOARD])));
         // A scenario that sets a reading itself is graded as written.
         assert_eq!(Readings.required(&policy, &on(&[PRINTS_BOARD])), None);
+        let either = Policy::defaults(OPTIONS);
+        assert_eq!(
+            Readings.variants(&either, &on(&[REVERSED])),
+            vec![on(&[REVERSED, PRINTS_BOARD])]
+        );
     }
 }

@@ -2,10 +2,12 @@
 //! variants: the names, tokens and messages come from an [`Interface`].
 
 use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
+use super::events::{self, Event};
 use super::inputs::{own_cells, refused_positions};
 use super::interface::{Interface, Printed, HANDOUT};
-use super::policy::{PRINTS_BOARD, REVERSED};
+use super::policy::{EITHER_ORDER, PRINTS_BOARD, REVERSED};
 use super::render::{list_repr, render};
+use crate::games::rule_events::EventLog;
 use crate::games::{
     bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
 };
@@ -236,9 +238,13 @@ pub struct Project5 {
     refused: bool,
     /// Whether `is_game_over` prints the message and the board in the other order.
     reversed: bool,
+    /// Whether `is_game_over` is also answered in the other order at each call.
+    either_order: bool,
     /// Whether `printable_board` prints the board and returns nothing (a reading of seed
     /// 000 a course may accept).
     prints_board: bool,
+    /// The rule events reached, when counted.
+    events: EventLog<Event>,
 }
 
 /// A string as Python's `repr` writes it (tokens hold no quote or backslash).
@@ -261,20 +267,25 @@ impl Project5 {
             turn: Side::White,
             refused: false,
             reversed: false,
+            either_order: false,
             prints_board: false,
+            events: EventLog::default(),
         }
     }
 
     /// A variant's functions under a scenario's options: the readings of seed 000 a course
     /// may accept, printing the message and the board of `is_game_over` in the other order
-    /// (`game_over_reversed`) and `printable_board` printing the board (`printable_board_prints`).
+    /// (`game_over_reversed`) or accepting either order at each call
+    /// (`game_over_either_order`), and `printable_board` printing the board
+    /// (`printable_board_prints`).
     pub fn with_options(
         interface: &'static Interface,
         options: &GameOptions,
     ) -> Result<Self, OptionError> {
-        check_option_keys(options, &[REVERSED, PRINTS_BOARD])?;
+        check_option_keys(options, &[REVERSED, EITHER_ORDER, PRINTS_BOARD])?;
         Ok(Project5 {
             reversed: bool_option(options, REVERSED)?,
+            either_order: bool_option(options, EITHER_ORDER)?,
             prints_board: bool_option(options, PRINTS_BOARD)?,
             ..Self::with(interface)
         })
@@ -306,20 +317,28 @@ impl Project5 {
             }
             Command::PrintableBoard => Reply::new(format!("{}\n", render(&self.board))),
             Command::IsValidMove(position, side) => {
+                let board = &self.board;
+                self.events
+                    .note_with(|| [events::of_validity(board, position, side)]);
                 Reply::new(truth(self.board.is_valid_move(position, side)))
             }
             Command::Move(position, direction, kind) => {
                 let mut after = self.board;
-                match kind {
+                let made = match kind {
                     Some(kind) => after.play_kind(position, direction, kind),
                     None => after.play(position, direction),
-                }
-                .map_err(|e| format!("InvalidMove: {e}"))?;
+                };
+                self.events.note_with(|| events::of_move(&made, direction));
+                made.map_err(|e| format!("InvalidMove: {e}"))?;
                 self.board = after;
                 self.turn = self.turn.opponent();
                 Reply::new("")
             }
-            Command::IsGameOver => self.game_over_reply(),
+            Command::IsGameOver => {
+                let board = &self.board;
+                self.events.note_with(|| [events::of_game_end(board)]);
+                self.game_over_reply()
+            }
             Command::WhosTheWinner => {
                 let tokens = &self.interface.tokens;
                 Reply::new(match self.board.winner() {
@@ -335,7 +354,9 @@ impl Project5 {
     /// Seed 000's example prints `White wins!` then the board; graders accept the message
     /// with or without the board (DESIGN.md, rule decisions), however the board is drawn:
     /// drawing it is printable_board's concern, judged by its own scenarios. A variant
-    /// chooses the messages and what is printed in which order.
+    /// chooses the messages and what is printed in which order; under `game_over_either_order`
+    /// the other order is accepted at each call, so a program that prints the board first for
+    /// both winners (or the message first for both) passes a scenario where each side wins.
     fn game_over_reply(&self) -> Reply {
         let messages = &self.interface.messages;
         let (message, prints) = match self.board.winner() {
@@ -343,12 +364,11 @@ impl Project5 {
             Some(Side::White) => (&messages.white_wins, &messages.white_wins_prints),
             Some(Side::Black) => (&messages.black_wins, &messages.black_wins_prints),
         };
-        let ordered: Vec<&Printed> = if self.reversed {
-            prints.iter().rev().collect()
-        } else {
-            prints.iter().collect()
-        };
-        let text = |board: &str| {
+        let text = |reversed: bool, board: &str| {
+            let mut ordered: Vec<&Printed> = prints.iter().collect();
+            if reversed {
+                ordered.reverse();
+            }
             let mut text: String = ordered
                 .iter()
                 .map(|p| match p {
@@ -359,12 +379,20 @@ impl Project5 {
             text.push_str("True\n");
             text
         };
-        let reply = Reply::new(text(&render(&self.board)));
-        if prints.contains(&Printed::Board) {
-            reply.or(text("..."))
+        let orders = if self.either_order {
+            vec![self.reversed, !self.reversed]
         } else {
-            reply
+            vec![self.reversed]
+        };
+        let board = render(&self.board);
+        let mut reply = Reply::new(text(self.reversed, &board));
+        for reversed in orders {
+            reply = reply.or(text(reversed, &board));
+            if prints.contains(&Printed::Board) {
+                reply = reply.or(text(reversed, "..."));
+            }
         }
+        reply
     }
 }
 
@@ -390,6 +418,14 @@ impl Session for Project5 {
 
     fn is_finished(&self) -> bool {
         false
+    }
+
+    fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
     }
 
     /// `create_board` first; then every move of the side to move, through `move` and
@@ -521,6 +557,37 @@ mod tests {
             reply.text
         );
         assert_eq!(reply.also_accepted, ["...\nBlack wins!\nTrue\n"]);
+    }
+
+    #[test]
+    fn either_order_accepts_the_other_order_at_each_call() {
+        let options: GameOptions = [(EITHER_ORDER.to_string(), toml::Value::Boolean(true))]
+            .into_iter()
+            .collect();
+        let mut s = Project5::with_options(&HANDOUT, &options).unwrap();
+        assert_eq!(
+            s.respond("set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY")
+                .text,
+            ""
+        );
+        let board = render(&s.board);
+        let reply = s.respond("is_game_over");
+        assert_eq!(reply.text, format!("White wins!\n{board}\nTrue\n"));
+        assert_eq!(
+            reply.also_accepted,
+            [
+                "White wins!\n...\nTrue\n".to_string(),
+                format!("{board}\nWhite wins!\nTrue\n"),
+                "...\nWhite wins!\nTrue\n".to_string(),
+            ]
+        );
+        // Without the option, one order only.
+        let mut strict = Project5::new();
+        strict.respond("set_board WKi EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY EMPTY");
+        assert_eq!(
+            strict.respond("is_game_over").also_accepted,
+            ["White wins!\n...\nTrue\n"]
+        );
     }
 
     #[test]

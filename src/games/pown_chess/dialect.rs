@@ -11,10 +11,11 @@ use super::policy;
 use super::program::PownProgram;
 use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
     BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Part, PolicyRules, Protocol,
-    Reply, Response, Session, NO_POLICY_RULES,
+    Reply, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 
 static DIALECTS: &[Dialect] = &[
@@ -59,6 +60,14 @@ impl Session for Program {
 
     fn is_finished(&self) -> bool {
         self.program.is_finished()
+    }
+
+    fn count_rule_events(&mut self) {
+        self.program.count_rule_events();
+    }
+
+    fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.program.take_rule_events()
     }
 
     /// The squares of the powns the player to move can move.
@@ -138,6 +147,16 @@ impl Game for PownChess {
 
     fn board_reader(&self) -> &dyn BoardReader {
         &PownBoards
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        super::events::Event::ALL
+    }
+
+    /// One game per family, typed into the whole program: the `pown` dialect only, as the
+    /// functions of `pown-functions` are a different protocol.
+    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
+        (dialect == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
     }
 
     fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {

@@ -5,8 +5,10 @@
 //! program prints. The rules live in [`Board`]; `specs/pown-chess/PROTOCOL.md` documents the
 //! protocol and the rule decisions.
 
+mod battery;
 mod board;
 mod dialect;
+mod events;
 mod functions;
 mod lenient;
 mod messages;

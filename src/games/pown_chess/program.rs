@@ -8,10 +8,12 @@
 //! starts at once.
 
 use super::board::{Board, InvalidMove, MoveOutcome};
+use super::events::{self, Event};
 use super::messages;
 use super::options::{CountOrder, PownOptions};
 use super::render::display_board;
 use super::square::Color;
+use crate::games::rule_events::EventLog;
 
 /// A correct pown-chess program, fed one typed line at a time.
 #[derive(Debug, Clone)]
@@ -20,6 +22,8 @@ pub struct PownProgram {
     board: Board,
     moves_played: usize,
     finished: bool,
+    /// The rule events reached, when counted.
+    events: EventLog<Event>,
 }
 
 impl PownProgram {
@@ -29,6 +33,7 @@ impl PownProgram {
             board: Board::new(options.size),
             moves_played: 0,
             finished: false,
+            events: EventLog::default(),
         }
     }
 
@@ -43,6 +48,16 @@ impl PownProgram {
     /// How many moves were actually played (invalid input does not count).
     pub fn moves_played(&self) -> usize {
         self.moves_played
+    }
+
+    /// Starts counting the rule events its inputs reach.
+    pub fn count_rule_events(&mut self) {
+        self.events.start();
+    }
+
+    /// The names of the rule events reached since the last call.
+    pub fn take_rule_events(&mut self) -> Vec<&'static str> {
+        self.events.take()
     }
 
     /// Whether the program has printed `GAME OVER` and exited.
@@ -73,7 +88,9 @@ impl PownProgram {
         } else {
             trim_like_python(line)
         };
-        let mut out = match self.try_move(typed) {
+        let result = self.try_move(typed);
+        self.events.note_with(|| events::of_move(&result));
+        let mut out = match result {
             Ok(outcome) => {
                 self.moves_played += 1;
                 answer_lines(&outcome)
@@ -98,6 +115,8 @@ impl PownProgram {
         let player = self.board.to_move();
         if self.board.moves_remaining(player) == 0 {
             self.finished = true;
+            let board = &self.board;
+            self.events.note_with(|| events::of_end(board, player));
             return end_of_game(&self.board, player, self.options.count_order);
         }
         let mut out = display_board(&self.board, &self.options, self.moves_played + 1);

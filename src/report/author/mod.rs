@@ -2,6 +2,7 @@
 //! library function (`author::*`), so the commands hold no text of their own.
 
 pub mod bless;
+pub mod coverage;
 pub mod fuzz;
 pub mod listing;
 pub mod session;

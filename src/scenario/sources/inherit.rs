@@ -148,7 +148,8 @@ fn lexical(path: &Path) -> PathBuf {
 /// otherwise (its own winner's message, another token), the variant's answer takes its
 /// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
-    if !std::ptr::eq(scenario.dialect, variant.base) {
+    // A rule battery is its base dialect's: a variant may rename or change what it calls.
+    if !std::ptr::eq(scenario.dialect, variant.base) || scenario.battery.is_some() {
         return None;
     }
     let inherit = variant.inherit.as_ref()?;

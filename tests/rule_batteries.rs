@@ -1,0 +1,118 @@
+//! The rule batteries of 1D chess, miniChess and pown chess graded through the real binary: a correct
+//! submission keeps every family's points, and each buggy fixture fails exactly the family
+//! of the rule it breaks (one bug, one family), whatever else the battery plays.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{failures, test_json};
+
+/// The battery families a fixture fails under `specs`.
+fn failed_families(specs: &str, fixture: &str) -> BTreeSet<String> {
+    let (_, report) = test_json(&[specs, "--python", fixture]);
+    let all = report["scenarios"].as_array().expect("scenarios").len();
+    assert!(all >= 4, "{fixture}: {report}");
+    failures(&report)
+        .into_iter()
+        .map(|(name, verdict, _)| {
+            assert_eq!(verdict, "wrong", "{fixture}: {name}");
+            name.strip_prefix("rules: ").unwrap_or(&name).to_string()
+        })
+        .collect()
+}
+
+fn check(specs: &str, folder: &str, cases: &[(&str, &[&str])]) {
+    for (fixture, families) in cases {
+        let expected: BTreeSet<String> = families.iter().map(|f| f.to_string()).collect();
+        let got = failed_families(specs, &format!("{folder}/{fixture}"));
+        assert_eq!(got, expected, "{fixture}");
+    }
+}
+
+#[test]
+fn one_d_chess_bugs_fail_exactly_their_family() {
+    check(
+        "specs/one-d-chess/project5/battery.toml",
+        "fixtures/one-d-chess/project5",
+        &[
+            ("one_d_chess.py", &[]),
+            ("quirk-returns-board.py", &[]),
+            ("quirk-winner-message-only.py", &[]),
+            ("bug-knight-right-edge.py", &["knight"]),
+            ("bug-knight-spares-own.py", &["knight"]),
+            ("bug-missing-move-knight.py", &["knight"]),
+            ("bug-king-short-of-edge.py", &["king"]),
+            ("bug-negative-index.py", &["valid move"]),
+            ("bug-any-piece-valid.py", &["valid move"]),
+            ("bug-winner-message.py", &["game over"]),
+            ("bug-game-over-silent.py", &["game over"]),
+            // `move` itself raises: both families that move pieces through it.
+            ("bug-move-raises.py", &["knight", "king"]),
+        ],
+    );
+}
+
+#[test]
+fn minichess_bugs_fail_exactly_their_family() {
+    check(
+        "specs/minichess/ecs10/battery.toml",
+        "fixtures/minichess/ecs10",
+        &[
+            ("prog67.py", &[]),
+            ("random-chooser.py", &[]),
+            ("bug-straight-capture.py", &["steps"]),
+            ("bug-duplicates.py", &["steps"]),
+            ("bug-diagonal-empty.py", &["captures"]),
+            ("bug-wrap-capture.py", &["captures"]),
+            ("bug-mutates-input.py", &["input board"]),
+            ("bug-chooser-not-in-list.py", &["chooser"]),
+            ("bug-chooser-prints.py", &["chooser"]),
+            // Every move goes the wrong way: steps and captures alike.
+            ("bug-white-moves-up.py", &["steps", "captures"]),
+        ],
+    );
+    check(
+        "specs/minichess/hexapawn/battery.toml",
+        "fixtures/minichess/hexapawn",
+        &[("hexapawn.py", &[])],
+    );
+}
+
+#[test]
+fn pown_bugs_fail_their_family_in_games_typed_into_the_whole_program() {
+    check(
+        "specs/pown-chess/pown/battery.toml",
+        "fixtures/pown-chess",
+        &[
+            ("pown-chess.py", &[]),
+            ("quirk-readline-loop.py", &[]),
+            ("quirk-title-banner.py", &[]),
+            ("bug-no-board-after-invalid.py", &["input"]),
+            ("bug-same-player.py", &["input"]),
+            ("bug-wrong-winner.py", &["game end"]),
+            ("bug-last-row.py", &["game end"]),
+            // Every whole game captures on its way to the end.
+            ("bug-no-powns.py", &["captures", "game end"]),
+        ],
+    );
+}
+
+#[test]
+fn a_battery_failure_shows_the_family_and_the_call() {
+    let (_, report) = test_json(&[
+        "specs/minichess/ecs10/battery.toml",
+        "--python",
+        "fixtures/minichess/ecs10/bug-wrap-capture.py",
+    ]);
+    let failed = failures(&report);
+    let (name, _, divergence) = &failed[0];
+    assert_eq!(name, "rules: captures");
+    assert!(
+        divergence["send"]
+            .as_str()
+            .unwrap()
+            .starts_with("move_maker "),
+        "{divergence}"
+    );
+}
