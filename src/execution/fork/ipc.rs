@@ -2,42 +2,55 @@
 //!
 //! Both sandboxes give the runner an IPC namespace of its own, and every process forked from
 //! it shares that namespace. A System V shared memory segment, message queue or semaphore set,
-//! or a POSIX message queue, that a scenario makes outlives the scenario's processes (that is what System V IPC is for), so the
-//! next scenario could read what the last one saw: a fresh process, in a namespace of its own,
-//! never could. The grader empties the namespace once each scenario's processes are dead, and
-//! will not fork from a runner whose import made such objects (a scenario could change them
-//! for the next one).
+//! or a POSIX message queue, that a scenario makes outlives the scenario's processes (that is
+//! what they are for), so the next scenario could read what the last one saw: a fresh process,
+//! in a namespace of its own, never could. The grader empties the namespace once each
+//! scenario's processes are dead, and will not fork from a runner whose import made such
+//! objects (a scenario could change them for the next one).
 //!
 //! Only a process inside a namespace can list or remove its objects, and joining it takes
-//! privilege there. A child of the grader joins it (with its user namespace first when the
-//! grader is not root: the grader's user made that one, so the child holds every capability
-//! in it), removes everything, and reports how many objects it found in its exit status. The
-//! child makes system calls only: the grader has threads, and a forked child of a threaded
-//! process may do nothing else.
+//! privilege there. So each runner gets a helper: a child of the grader, forked once, that
+//! joins the namespace (with its user namespace first when the grader is not root: the
+//! grader's user made that one, so the helper holds every capability in it), mounts its
+//! message-queue file system once in a mount namespace of its own, and then empties the
+//! namespace each time the grader asks over a pipe, answering how many objects it found. A
+//! scenario then costs a pipe round trip, not a process. The helper makes system calls only
+//! (the grader has threads, and a forked child of a threaded process may do nothing else),
+//! keeps no descriptor of the grader's but its two pipe ends (a scenario's pipe held open
+//! would hide its end), and ends when the grader closes its pipe.
 
 use std::fs::File;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
+use std::time::Duration;
+
+use rustix::pipe::{pipe_with, PipeFlags};
+
+use crate::execution::sys::{poll, Interest};
 
 /// The `*ctl` commands the `libc` crate lacks (Linux's `<linux/shm.h>`).
 const SHM_STAT: libc::c_int = 13;
 
-/// The exit status of a child that could not join the namespace or remove an object.
-const FAILED: i32 = 255;
-/// The highest count an exit status reports (more is reported as this many).
+/// The answer of a helper that could not join the namespace or remove an object.
+const FAILED: u8 = 255;
+/// The highest count an answer reports (more is reported as this many).
 const MOST: usize = 254;
+/// How long the helper may take to answer (it makes a few hundred system calls at most).
+const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
-/// The IPC namespace of a runner, when it has one of its own.
+/// The IPC namespace of a runner, when it has one of its own, with the helper that empties it.
 #[derive(Debug)]
 pub(crate) struct IpcNamespace {
-    ipc: OwnedFd,
-    /// The runner's user namespace, when it is not the grader's: joined first.
-    user: Option<OwnedFd>,
+    helper: libc::pid_t,
+    /// The pipe the grader asks on; closed first when dropped, which ends the helper.
+    ask: Option<OwnedFd>,
+    answers: OwnedFd,
 }
 
 impl IpcNamespace {
-    /// The IPC namespace of process `pid`, or `None` when it is the grader's own (a
-    /// namespace the grader shares with everything else on the machine is never emptied).
+    /// The IPC namespace of process `pid` with its helper started, or `None` when it is the
+    /// grader's own (a namespace the grader shares with everything else on the machine is
+    /// never emptied).
     pub(crate) fn of(pid: i32) -> Result<Option<IpcNamespace>, String> {
         let open = |kind: &str| -> Result<(File, u64), String> {
             let path = format!("/proc/{pid}/ns/{kind}");
@@ -54,68 +67,161 @@ impl IpcNamespace {
             return Ok(None);
         }
         let (user, user_inode) = open("user")?;
-        let user = (own("user").ok() != Some(user_inode)).then(|| OwnedFd::from(user));
+        let user = (own("user").ok() != Some(user_inode)).then_some(user);
+        let no_pipe = |e| format!("no pipe for the runner's IPC helper: {e}");
+        let (ask_read, ask) = pipe_with(PipeFlags::CLOEXEC).map_err(no_pipe)?;
+        let (answers, answer_write) = pipe_with(PipeFlags::CLOEXEC).map_err(no_pipe)?;
+        let ends = Ends {
+            ipc: ipc.as_raw_fd(),
+            user: user.as_ref().map(|u| u.as_raw_fd()),
+            ask: ask_read.as_raw_fd(),
+            answer: answer_write.as_raw_fd(),
+        };
+        // SAFETY: the child runs only system calls on descriptors opened before the fork,
+        // then `_exit`s: nothing that could wait on a lock another thread of the grader held.
+        let helper = unsafe { libc::fork() };
+        if helper < 0 {
+            return Err(format!(
+                "cannot start the runner's IPC helper: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        if helper == 0 {
+            // SAFETY: as above; `_exit` never returns.
+            unsafe { libc::_exit(serve(ends)) }
+        }
         Ok(Some(IpcNamespace {
-            ipc: OwnedFd::from(ipc),
-            user,
+            helper,
+            ask: Some(ask),
+            answers,
         }))
     }
 
     /// Removes every object in the namespace; how many there were (at most 254 is told).
     pub(crate) fn clear(&self) -> Result<usize, String> {
-        let (ipc, user) = (
-            self.ipc.as_raw_fd(),
-            self.user.as_ref().map(|fd| fd.as_raw_fd()),
-        );
-        // SAFETY: the child runs only system calls on descriptors opened before the fork,
-        // then `_exit`s: nothing that could wait on a lock another thread of the grader held.
-        let child = unsafe { libc::fork() };
-        if child < 0 {
-            return Err(format!(
-                "cannot start a process to empty the runner's IPC: {}",
-                std::io::Error::last_os_error()
-            ));
+        let failed = |why: &str| format!("cannot empty the runner's IPC namespace: {why}");
+        let ask = self
+            .ask
+            .as_ref()
+            .ok_or_else(|| failed("its helper ended"))?;
+        rustix::io::write(ask, b"c").map_err(|_| failed("its helper ended"))?;
+        if !poll(
+            &[Some((self.answers.as_fd(), Interest::Readable))],
+            ANSWER_WAIT,
+        )[0]
+        {
+            return Err(failed("its helper did not answer"));
         }
-        if child == 0 {
-            // SAFETY: as above; `_exit` never returns.
-            unsafe { libc::_exit(clear_from_child(ipc, user)) }
-        }
-        let mut status = 0;
-        // SAFETY: waits for the child just forked, with a valid status pointer.
-        let waited = loop {
-            let waited = unsafe { libc::waitpid(child, &mut status, 0) };
-            if waited >= 0
-                || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-            {
-                break waited;
-            }
-        };
-        if waited != child || !libc::WIFEXITED(status) {
-            return Err("the process emptying the runner's IPC did not end normally".into());
-        }
-        match libc::WEXITSTATUS(status) {
-            FAILED => Err("cannot empty the runner's IPC namespace".into()),
-            count => Ok(usize::try_from(count).unwrap_or(MOST)),
+        let mut answer = [0u8];
+        match rustix::io::read(&self.answers, &mut answer) {
+            Ok(1) if answer[0] != FAILED => Ok(usize::from(answer[0])),
+            Ok(1) => Err(failed(
+                "an object stayed, or the namespace could not be joined",
+            )),
+            _ => Err(failed("its helper ended")),
         }
     }
 }
 
-/// In a forked child: joins the namespace and removes every object in it. The exit status:
-/// how many there were, or [`FAILED`].
-fn clear_from_child(ipc: libc::c_int, user: Option<libc::c_int>) -> libc::c_int {
-    // SAFETY (every block below): system calls on descriptors this process holds, and a
-    // buffer on its stack large enough for any `*ctl` answer.
-    // A grader with privilege over the namespace (root) joins it as it is; another joins
-    // the runner's user namespace first, to hold that privilege there.
-    let joined = unsafe { libc::setns(ipc, libc::CLONE_NEWIPC) } == 0
-        || user.is_some_and(|user| unsafe {
-            libc::setns(user, libc::CLONE_NEWUSER) == 0 && libc::setns(ipc, libc::CLONE_NEWIPC) == 0
-        });
-    if !joined {
-        return FAILED;
+impl Drop for IpcNamespace {
+    fn drop(&mut self) {
+        // The helper reads the end of its pipe and exits; a kill makes sure of it.
+        self.ask.take();
+        // SAFETY: the helper is this process's child, waited for here only.
+        unsafe {
+            libc::kill(self.helper, libc::SIGKILL);
+            libc::waitpid(self.helper, std::ptr::null_mut(), 0);
+        }
     }
+}
+
+/// The descriptors a helper keeps, as numbers (taken before the fork).
+#[derive(Clone, Copy)]
+struct Ends {
+    ipc: libc::c_int,
+    user: Option<libc::c_int>,
+    ask: libc::c_int,
+    answer: libc::c_int,
+}
+
+/// The helper, in the forked child: closes what it inherited, joins the namespace, mounts its
+/// message queues, then answers each request until the grader closes the pipe. Its exit
+/// status.
+fn serve(ends: Ends) -> libc::c_int {
+    keep_only(&[Some(ends.ipc), ends.user, Some(ends.ask), Some(ends.answer)]);
+    // SAFETY (every block below): system calls on descriptors this process holds, and
+    // buffers on its stack.
+    for signal in [libc::SIGINT, libc::SIGHUP, libc::SIGTERM, libc::SIGQUIT] {
+        // Ctrl-C ends the grader, whose closed pipe then ends the helper.
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
+    }
+    let joined = join(ends.ipc, ends.user);
+    unsafe { libc::close(ends.ipc) };
+    if let Some(user) = ends.user {
+        unsafe { libc::close(user) };
+    }
+    let queues = if joined { mount_message_queues() } else { None };
+    loop {
+        let mut request = [0u8];
+        let read = unsafe { libc::read(ends.ask, request.as_mut_ptr().cast(), 1) };
+        if read == 0 {
+            return 0;
+        }
+        if read < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return 1;
+        }
+        let answer = match queues {
+            Some(queues) => empty(queues),
+            None => FAILED,
+        };
+        if unsafe { libc::write(ends.answer, [answer].as_ptr().cast(), 1) } != 1 {
+            return 1;
+        }
+    }
+}
+
+/// Closes every descriptor but those of `keep`.
+fn keep_only(keep: &[Option<libc::c_int>]) {
+    let mut kept = [libc::c_int::MAX; 4];
+    for (slot, fd) in kept.iter_mut().zip(keep.iter().flatten()) {
+        *slot = *fd;
+    }
+    kept.sort_unstable();
+    let mut from: libc::c_uint = 0;
+    for fd in kept {
+        let Ok(fd) = libc::c_uint::try_from(fd) else {
+            continue;
+        };
+        if fd > from {
+            // SAFETY: closes descriptors of this (single-threaded) child only.
+            unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0) };
+        }
+        from = fd.saturating_add(1);
+    }
+}
+
+/// Joins the namespace: as it is where the helper holds privilege over it (root), else
+/// through the runner's user namespace.
+fn join(ipc: libc::c_int, user: Option<libc::c_int>) -> bool {
+    // SAFETY: setns on descriptors this process holds.
+    unsafe {
+        libc::setns(ipc, libc::CLONE_NEWIPC) == 0
+            || user.is_some_and(|user| {
+                libc::setns(user, libc::CLONE_NEWUSER) == 0
+                    && libc::setns(ipc, libc::CLONE_NEWIPC) == 0
+            })
+    }
+}
+
+/// Removes every object of the namespace the helper is in; the answer: how many there were,
+/// or [`FAILED`]. `queues` is the message-queue file system's folder.
+fn empty(queues: libc::c_int) -> u8 {
     let mut buffer = [0u64; 64];
     let buffer = buffer.as_mut_ptr();
+    // SAFETY (each closure): a `*ctl` call with a buffer large enough for any answer.
     let kinds = [
         remove_all(
             || unsafe { libc::shmctl(0, libc::IPC_INFO, buffer.cast()) },
@@ -132,7 +238,7 @@ fn clear_from_child(ipc: libc::c_int, user: Option<libc::c_int>) -> libc::c_int 
             |index| unsafe { libc::semctl(index, 0, libc::SEM_STAT, buffer) },
             |id| unsafe { libc::semctl(id, 0, libc::IPC_RMID) },
         ),
-        remove_message_queues(),
+        remove_message_queues(queues),
     ];
     let mut found = 0usize;
     for removed in kinds {
@@ -142,15 +248,13 @@ fn clear_from_child(ipc: libc::c_int, user: Option<libc::c_int>) -> libc::c_int 
         }
     }
     // At most MOST: never read as FAILED.
-    found.min(MOST) as libc::c_int
+    found.min(MOST) as u8
 }
 
-/// Removes every POSIX message queue of the namespace (they live in it too, in a file system
-/// of their own): in a mount namespace of this process's own, mounts that file system over
-/// `/dev` and removes every file in it. How many there were; `None` if one stayed.
-fn remove_message_queues() -> Option<usize> {
-    // SAFETY: system calls on C strings and a buffer on this process's stack; the mount
-    // namespace is this child's own (private, so nothing propagates) and dies with it.
+/// The namespace's message-queue file system, mounted over `/dev` in a mount namespace of
+/// the helper's own (private, so nothing propagates; it dies with the helper): its folder.
+fn mount_message_queues() -> Option<libc::c_int> {
+    // SAFETY: system calls on C strings; the mount namespace is this helper's own.
     unsafe {
         if libc::unshare(libc::CLONE_NEWNS) != 0
             || libc::mount(
@@ -171,7 +275,28 @@ fn remove_message_queues() -> Option<usize> {
             return None;
         }
         let folder = libc::open(c"/dev".as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
-        if folder < 0 {
+        (folder >= 0).then_some(folder)
+    }
+}
+
+/// Removes every POSIX message queue in `folder` (the namespace's message-queue file system):
+/// passes over it from its start until one finds nothing (a removal during a pass may hide
+/// an entry from it). How many there were; `None` if one stayed.
+fn remove_message_queues(folder: libc::c_int) -> Option<usize> {
+    let mut found = 0;
+    loop {
+        match remove_listed(folder)? {
+            0 => return Some(found),
+            removed => found += removed,
+        }
+    }
+}
+
+/// One pass of [`remove_message_queues`]: removes what `folder` lists from its start.
+fn remove_listed(folder: libc::c_int) -> Option<usize> {
+    // SAFETY: system calls on a descriptor this process holds and a buffer on its stack.
+    unsafe {
+        if libc::lseek(folder, 0, libc::SEEK_SET) != 0 {
             return None;
         }
         let mut found = 0;
