@@ -314,25 +314,23 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
     for sandbox in sandboxes() {
         let dir = tempfile::tempdir().unwrap();
         let class = dir.path().join("class");
-        make_class(
-            &class,
-            &[
-                (
-                    "plain",
-                    "one-d-chess/project5/bug-missing-move-knight.py",
-                    ONE_D,
-                ),
-                ("ignores_sigchld", "runner/ignores_sigchld.py", ONE_D),
-                ("reaps_children", "runner/reaps_children.py", ONE_D),
-                ("reaps_on_signal", "runner/reaps_on_signal.py", ONE_D),
-                ("shared_page", "runner/shared_page.py", ONE_D),
-                ("tmp_carried", "runner/tmp_carried.py", ONE_D),
-                ("sysv_carried", "runner/sysv_carried.py", ONE_D),
-                ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
-                ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
-                ("wakes_runner", "runner/wakes_runner.py", ONE_D),
-            ],
-        );
+        let members = [
+            (
+                "plain",
+                "one-d-chess/project5/bug-missing-move-knight.py",
+                ONE_D,
+            ),
+            ("ignores_sigchld", "runner/ignores_sigchld.py", ONE_D),
+            ("reaps_children", "runner/reaps_children.py", ONE_D),
+            ("reaps_on_signal", "runner/reaps_on_signal.py", ONE_D),
+            ("shared_page", "runner/shared_page.py", ONE_D),
+            ("tmp_carried", "runner/tmp_carried.py", ONE_D),
+            ("sysv_carried", "runner/sysv_carried.py", ONE_D),
+            ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
+            ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
+            ("wakes_runner", "runner/wakes_runner.py", ONE_D),
+        ];
+        make_class(&class, &members);
         let specs = dir.path().join("specs");
         project5_with_short_create_board(&specs);
         // The same grades.csv and verdicts as fresh processes, scenario by scenario.
@@ -346,18 +344,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         };
         let (plain, max) = score("plain");
         assert!(plain > 0.0 && plain < max, "{sandbox}: {plain}/{max}");
-        for id in [
-            "plain",
-            "ignores_sigchld",
-            "reaps_children",
-            "reaps_on_signal",
-            "shared_page",
-            "tmp_carried",
-            "sysv_carried",
-            "sysv_at_import",
-            "offloads_cpu",
-            "wakes_runner",
-        ] {
+        for (id, _, _) in members {
             let r = submission(&fork, id);
             for s in r["scenarios"].as_array().unwrap() {
                 assert_ne!(s["verdict"], "error", "{sandbox} {id}: {s:#}");
