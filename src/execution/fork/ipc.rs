@@ -184,23 +184,32 @@ fn serve(ends: Ends) -> libc::c_int {
 }
 
 /// Closes every descriptor but those of `keep`.
-fn keep_only(keep: &[Option<libc::c_int>]) {
-    let mut kept = [libc::c_int::MAX; 4];
-    for (slot, fd) in kept.iter_mut().zip(keep.iter().flatten()) {
-        *slot = *fd;
+fn keep_only(keep: &[Option<libc::c_int>; 4]) {
+    for (first, last) in ranges_to_close(keep).into_iter().flatten() {
+        // SAFETY: closes descriptors of this (single-threaded) child only.
+        unsafe { libc::syscall(libc::SYS_close_range, first, last, 0) };
     }
-    kept.sort_unstable();
+}
+
+/// The descriptor ranges (first, last, both closed) that hold none of `keep`, from 0 to the
+/// highest a process can have. A fixed array: the forked helper may not allocate.
+fn ranges_to_close(keep: &[Option<libc::c_int>; 4]) -> [Option<(libc::c_uint, libc::c_uint)>; 5] {
+    // One slot more than `keep` can fill: the last is always the end, so the range above
+    // the highest kept descriptor is closed however many are kept.
+    let mut bounds = [libc::c_uint::MAX; 5];
+    for (bound, fd) in bounds.iter_mut().zip(keep.iter().flatten()) {
+        *bound = libc::c_uint::try_from(*fd).unwrap_or(libc::c_uint::MAX);
+    }
+    bounds.sort_unstable();
+    let mut ranges = [None; 5];
     let mut from: libc::c_uint = 0;
-    for fd in kept {
-        let Ok(fd) = libc::c_uint::try_from(fd) else {
-            continue;
-        };
-        if fd > from {
-            // SAFETY: closes descriptors of this (single-threaded) child only.
-            unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0) };
+    for (range, bound) in ranges.iter_mut().zip(bounds) {
+        if bound > from {
+            *range = Some((from, bound - 1));
         }
-        from = fd.saturating_add(1);
+        from = bound.saturating_add(1);
     }
+    ranges
 }
 
 /// Joins the namespace: as it is where the helper holds privilege over it (root), else
@@ -366,6 +375,69 @@ fn remove_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_descriptor_but_the_kept_ones_is_closed_however_many_are_kept() {
+        let closed = |keep: [Option<i32>; 4]| -> Vec<(u32, u32)> {
+            ranges_to_close(&keep).into_iter().flatten().collect()
+        };
+        let top = libc::c_uint::MAX - 1;
+        assert_eq!(
+            closed([Some(15), Some(17), Some(16), Some(20)]),
+            [(0, 14), (18, 19), (21, top)]
+        );
+        assert_eq!(
+            closed([Some(3), None, Some(4), Some(9)]),
+            [(0, 2), (5, 8), (10, top)]
+        );
+        assert_eq!(closed([Some(0), Some(1), Some(2), Some(3)]), [(4, top)]);
+    }
+
+    /// A helper started while a scenario's pipes are open in the grader (another runner's
+    /// scenario starting on another thread) must not hold them: a scenario whose stdin
+    /// never closes waits out its time limit.
+    #[test]
+    fn the_helper_keeps_none_of_the_graders_descriptors() {
+        let mut runner = std::process::Command::new("unshare")
+            .args(["--user", "--map-root-user", "--ipc", "sleep", "30"])
+            .spawn()
+            .unwrap();
+        let pid = i32::try_from(runner.id()).unwrap();
+        // Until unshare has made the namespaces and become `sleep`.
+        let mine = std::fs::metadata("/proc/self/ns/ipc").unwrap().ino();
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while std::fs::metadata(format!("/proc/{pid}/ns/ipc"))
+            .unwrap()
+            .ino()
+            == mine
+        {
+            assert!(std::time::Instant::now() < deadline, "no namespace made");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // A descriptor above the helper's own, as a scenario's pipe may be.
+        let (read, _write) = pipe_with(PipeFlags::CLOEXEC).unwrap();
+        let open = rustix::io::fcntl_dupfd_cloexec(&read, 900).unwrap();
+        let namespace = IpcNamespace::of(pid)
+            .unwrap()
+            .expect("a namespace of its own");
+        drop(open);
+        assert_eq!(namespace.clear(), Ok(0));
+        let held: Vec<String> = std::fs::read_dir(format!("/proc/{}/fd", namespace.helper))
+            .unwrap()
+            .map(|entry| {
+                std::fs::read_link(entry.unwrap().path())
+                    .unwrap()
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        drop(namespace);
+        runner.kill().unwrap();
+        runner.wait().unwrap();
+        // Its two pipe ends and its message-queue folder.
+        assert_eq!(held.len(), 3, "{held:?}");
+        assert_eq!(held.iter().filter(|h| h.starts_with("pipe:")).count(), 2);
+    }
 
     #[test]
     fn the_graders_own_namespace_is_never_emptied() {
