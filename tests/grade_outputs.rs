@@ -325,3 +325,76 @@ fn test_writes_junit_and_json_from_one_run() {
         .unwrap();
     assert_eq!(refused.status.code(), Some(2));
 }
+
+#[test]
+fn one_bug_is_one_group_and_each_group_names_only_what_its_submissions_failed() {
+    // The pawn that takes nothing answers a capture of its own in each game (`f7xg6`,
+    // `c7xb6`): one bug, one group. Refusing en passant and refusing a king step are both a
+    // move answered `''`, but two bugs of different teams: never one group.
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let teams = [
+        ("pawn1", "bug-pawn-takes-nothing"),
+        ("pawn2", "bug-pawn-takes-nothing"),
+        ("passant1", "bug-no-en-passant"),
+        ("passant2", "bug-no-en-passant"),
+        ("king1", "bug-king-step-refused"),
+        ("king2", "bug-king-step-refused"),
+    ];
+    for (team, fixture) in teams {
+        common::copy_tree(
+            &root().join("fixtures/chess/ecs198f").join(fixture),
+            &class.join(team),
+        );
+    }
+    let out = dir.path().join("out");
+    grade(&class, &root().join("specs/chess"), &out, &[]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let groups = summary["common_failures"].as_array().unwrap();
+    let named = |group: &serde_json::Value| -> Vec<String> {
+        let names = group["submissions"].as_array().unwrap();
+        names
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    let pawn: Vec<_> = groups
+        .iter()
+        .filter(|g| named(g).iter().any(|n| n.starts_with("pawn")))
+        .collect();
+    assert_eq!(pawn.len(), 1, "{pawn:#?}");
+    assert_eq!(named(pawn[0]), ["pawn1", "pawn2"]);
+    assert!(
+        pawn[0]["scenarios"].as_array().unwrap().len() >= 3,
+        "{pawn:#?}"
+    );
+    // No group joins teams with different bugs, and none lists a submission under a scenario
+    // it passed.
+    let mut failed: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for file in std::fs::read_dir(out.join("submissions")).unwrap() {
+        let result: serde_json::Value = serde_json::from_str(&read(&file.unwrap().path())).unwrap();
+        let scenarios = result["scenarios"].as_array().unwrap();
+        failed.insert(
+            result["id"].as_str().unwrap().to_string(),
+            scenarios
+                .iter()
+                .filter(|s| s["verdict"] != "pass")
+                .map(|s| s["name"].as_str().unwrap().to_string())
+                .collect(),
+        );
+    }
+    for group in groups {
+        let teams = named(group);
+        let bug = |team: &str| team.trim_end_matches(char::is_numeric).to_string();
+        assert!(teams.iter().all(|t| bug(t) == bug(&teams[0])), "{group:#}");
+        for scenario in group["scenarios"].as_array().unwrap() {
+            for team in &teams {
+                assert!(
+                    failed[team].iter().any(|f| f == scenario.as_str().unwrap()),
+                    "{team} passed {scenario} yet is listed under it: {group:#}"
+                );
+            }
+        }
+    }
+}

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::mistake::{first_difference, Difference};
+use super::mistake::{first_difference, Difference, MistakeKey};
 use super::SubmissionResult;
-use crate::harness::Verdict;
+use crate::harness::{Outcome, Verdict};
 use crate::points::Points;
 
 /// One scenario across the class.
@@ -81,7 +81,7 @@ fn key(file: &str, name: &str) -> (String, String) {
 
 pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
     let mut stats: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
-    let mut groups: BTreeMap<(String, String), FailureGroup> = BTreeMap::new();
+    let mut failures = Vec::new();
     for result in results {
         for o in &result.scenarios {
             if o.verdict == Verdict::Error {
@@ -89,40 +89,23 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             }
             let entry = stats.entry(key(&o.file, &o.name)).or_default();
             entry.1 += 1;
-            if o.verdict.passed() {
-                continue;
-            }
-            entry.0 += 1;
-            let d = o.first_divergence.as_ref();
-            let difference = d.and_then(|d| first_difference(&d.expected, &d.actual));
-            // The same difference is the same mistake wherever it shows; without one (a
-            // crash, a timeout) a failure is grouped within its scenario and step.
-            let signature = match &difference {
-                Some(diff) => (String::new(), format!("{:?}|{:?}", o.verdict, diff.key)),
-                None => (
-                    format!("{}|{}", o.file, o.name),
-                    format!("{:?}|{:?}", o.verdict, d.map(|d| d.step)),
-                ),
-            };
-            let group = groups.entry(signature).or_insert_with(|| FailureGroup {
-                scenario: o.name.clone(),
-                verdict: o.verdict,
-                step: d.map(|d| d.step),
-                send: d.and_then(|d| d.send.clone()),
-                expected: d.map(|d| d.expected.clone()),
-                actual: d.map(|d| d.actual.clone()),
-                difference,
-                scenarios: Vec::new(),
-                submissions: Vec::new(),
-            });
-            if !group.scenarios.contains(&o.name) {
-                group.scenarios.push(o.name.clone());
-            }
-            if !group.submissions.contains(&result.id) {
-                group.submissions.push(result.id.clone());
+            if !o.verdict.passed() {
+                entry.0 += 1;
+                failures.push((result.id.as_str(), o));
             }
         }
     }
+    let mut common_failures: Vec<FailureGroup> = group_failures(failures)
+        .into_iter()
+        .filter(|g| g.submissions.len() >= 2)
+        .collect();
+    common_failures.sort_by(|a, b| {
+        b.submissions
+            .len()
+            .cmp(&a.submissions.len())
+            .then_with(|| b.scenarios.len().cmp(&a.scenarios.len()))
+            .then_with(|| a.scenario.cmp(&b.scenario))
+    });
     let mut scenarios: Vec<ScenarioStat> = stats
         .into_iter()
         .map(|((file, name), (failed, graded))| ScenarioStat {
@@ -142,17 +125,6 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
             .cmp(&a.failed)
             .then_with(|| a.file.cmp(&b.file))
             .then_with(|| a.name.cmp(&b.name))
-    });
-    let mut common_failures: Vec<FailureGroup> = groups
-        .into_values()
-        .filter(|g| g.submissions.len() >= 2)
-        .collect();
-    common_failures.sort_by(|a, b| {
-        b.submissions
-            .len()
-            .cmp(&a.submissions.len())
-            .then_with(|| b.scenarios.len().cmp(&a.scenarios.len()))
-            .then_with(|| a.scenario.cmp(&b.scenario))
     });
     // A submission that needs a re-run has no grade to average.
     let graded: Vec<&SubmissionResult> = results.iter().filter(|r| !r.needs_rerun).collect();
@@ -198,6 +170,84 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
         scenarios,
         common_failures,
     }
+}
+
+/// Failures (a submission and a scenario it failed) grouped by mistake, in order of first
+/// appearance. First within each scenario: the same verdict and the same difference (or, with
+/// no output to compare, a crash or a timeout, the same step). Then across scenarios: the
+/// same mistake however it is written where the values say so ([`MistakeKey::Values`]), and
+/// where only their shape does ([`MistakeKey::Shape`]), when the same submissions show it.
+fn group_failures(failures: Vec<(&str, &Outcome)>) -> Vec<FailureGroup> {
+    let mut in_scenarios: Vec<(Option<MistakeKey>, FailureGroup)> = Vec::new();
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for (submission, o) in failures {
+        let d = o.first_divergence.as_ref();
+        let difference = d.and_then(|d| first_difference(&d.expected, &d.actual));
+        let within = match &difference {
+            Some(diff) => format!(
+                "{:?}|{:?}|{}|{}",
+                o.verdict, diff.key, diff.expected, diff.actual
+            ),
+            None => format!("{:?}|{:?}", o.verdict, d.map(|d| d.step)),
+        };
+        let at = *found
+            .entry(format!("{}|{}|{within}", o.file, o.name))
+            .or_insert_with(|| {
+                let mistake = difference.as_ref().map(|diff| diff.key.clone());
+                in_scenarios.push((
+                    mistake,
+                    FailureGroup {
+                        scenario: o.name.clone(),
+                        verdict: o.verdict,
+                        step: d.map(|d| d.step),
+                        send: d.and_then(|d| d.send.clone()),
+                        expected: d.map(|d| d.expected.clone()),
+                        actual: d.map(|d| d.actual.clone()),
+                        difference,
+                        scenarios: vec![o.name.clone()],
+                        submissions: Vec::new(),
+                    },
+                ));
+                in_scenarios.len() - 1
+            });
+        let submissions = &mut in_scenarios[at].1.submissions;
+        if !submissions.iter().any(|s| s == submission) {
+            submissions.push(submission.to_string());
+        }
+    }
+    let mut groups: Vec<FailureGroup> = Vec::new();
+    let mut joined: BTreeMap<String, usize> = BTreeMap::new();
+    for (index, (mistake, group)) in in_scenarios.into_iter().enumerate() {
+        let across = match &mistake {
+            Some(MistakeKey::Values(..)) => format!("{:?}|{mistake:?}", group.verdict),
+            Some(MistakeKey::Shape(..)) => {
+                let mut who = group.submissions.clone();
+                who.sort();
+                format!("{:?}|{mistake:?}|{who:?}", group.verdict)
+            }
+            None => format!("alone {index}"),
+        };
+        match joined.get(&across) {
+            Some(&at) => {
+                let into = &mut groups[at];
+                for name in group.scenarios {
+                    if !into.scenarios.contains(&name) {
+                        into.scenarios.push(name);
+                    }
+                }
+                for submission in group.submissions {
+                    if !into.submissions.contains(&submission) {
+                        into.submissions.push(submission);
+                    }
+                }
+            }
+            None => {
+                joined.insert(across, groups.len());
+                groups.push(group);
+            }
+        }
+    }
+    groups
 }
 
 /// The scenarios of the results, each once, in order of appearance, with a column title:

@@ -15,9 +15,23 @@ pub struct Difference {
     /// [`NO_LINE`] where the output has no such line.
     pub expected: String,
     pub actual: String,
-    /// The characters that differ: what identifies the mistake across scenarios.
+    /// What identifies the mistake across scenarios.
     #[serde(skip)]
-    pub key: (String, String),
+    pub key: MistakeKey,
+}
+
+/// What identifies one mistake wherever it shows.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MistakeKey {
+    /// The characters that differ, or only the direction of a change of letter case (`n` for
+    /// `N` and `b` for `B` are one mistake): the same mistake in any scenario.
+    Values(String, String),
+    /// A value where none was expected, or none where one was, with only the value's shape
+    /// kept (letters, digits and the signs between them). The value follows the position (a
+    /// pawn that takes nothing answers `f7xg6` in one game and `c7xb6` in another), so one bug
+    /// has many values; its shape alone cannot tell two bugs apart, so it makes one mistake
+    /// only where the same submissions show it.
+    Shape(String, String),
 }
 
 /// What a [`Difference`] shows for a line the output does not have.
@@ -64,15 +78,35 @@ fn widen(text: &str, (start, end): (usize, usize)) -> &str {
     &text[start..end]
 }
 
-/// What identifies a difference: the differing characters, or only the direction of a
-/// change of letter case (`n` for `N` and `b` for `B` are one mistake).
-fn key(expected: &str, actual: &str) -> (String, String) {
+/// What identifies a difference: see [`MistakeKey`].
+fn key(expected: &str, actual: &str) -> MistakeKey {
     if expected != actual && expected.to_lowercase() == actual.to_lowercase() {
         let upper = actual.chars().any(char::is_uppercase);
         let case = if upper { "upper case" } else { "lower case" };
-        return ("letter case".to_string(), case.to_string());
+        return MistakeKey::Values("letter case".to_string(), case.to_string());
     }
-    (expected.to_string(), actual.to_string())
+    if expected.is_empty() != actual.is_empty() {
+        return MistakeKey::Shape(shape(expected), shape(actual));
+    }
+    MistakeKey::Values(expected.to_string(), actual.to_string())
+}
+
+/// `text` with each run of lower-case letters as `a`, of upper-case letters as `A` and of
+/// digits as `9`: `f7xg6` and `c7xb6` are both `a9a9`, `0-0-0` is `9-9-9`.
+fn shape(text: &str) -> String {
+    let mut shape = String::new();
+    for c in text.chars() {
+        let class = match c {
+            c if c.is_numeric() => '9',
+            c if c.is_uppercase() => 'A',
+            c if c.is_alphabetic() => 'a',
+            c => c,
+        };
+        if !(shape.ends_with(class) && matches!(class, '9' | 'A' | 'a')) {
+            shape.push(class);
+        }
+    }
+    shape
 }
 
 /// Where `expected` and `actual` first differ; `None` when they do not.
@@ -87,7 +121,7 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<Difference> {
                     actual_line: None,
                     expected: expected.rsplit('\n').next().unwrap_or("").to_string(),
                     actual: actual.rsplit('\n').next().unwrap_or("").to_string(),
-                    key: (expected.to_string(), actual.to_string()),
+                    key: MistakeKey::Values(expected.to_string(), actual.to_string()),
                 });
             }
             (Some(x), Some(y)) if x == y => continue,
@@ -147,5 +181,28 @@ mod tests {
             ("''", "Ng1f3")
         );
         assert!(first_difference("same\n", "same\n").is_none());
+    }
+
+    #[test]
+    fn a_value_where_none_was_expected_is_known_by_its_shape() {
+        let taken = |expected: &str, actual: &str| first_difference(expected, actual).unwrap();
+        let (one, other) = (taken("''\n", "'f7xg6'\n"), taken("''\n", "'c7xb6'\n"));
+        assert_eq!(one.key, other.key);
+        assert_eq!(one.key, MistakeKey::Shape(String::new(), "a9a9".into()));
+        // Shown as written all the same.
+        assert_eq!(one.actual, "f7xg6");
+        let refused = taken("'0-0-0'\n", "''\n");
+        assert_eq!(
+            refused.key,
+            MistakeKey::Shape("9-9-9".into(), String::new())
+        );
+        // A missing line is a value missing.
+        let short = taken("False\nWhite wins!\n", "False\n");
+        assert_eq!(short.key, MistakeKey::Shape("A a!".into(), String::new()));
+        // Two values: what differs is kept, not its shape.
+        assert_eq!(
+            taken("'e2e4'\n", "'e2e5'\n").key,
+            MistakeKey::Values("4".into(), "5".into())
+        );
     }
 }
