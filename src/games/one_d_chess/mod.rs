@@ -1,5 +1,6 @@
 //! 1D chess (seeds 000 and 001): a 1 x 9 board with a king and two knights a side.
 
+mod alone;
 mod battery;
 pub mod csc110;
 pub mod engine;
@@ -16,8 +17,8 @@ use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
 use crate::games::variant::{self, Derived, Variant};
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, GameOptions, OptionError, Part, PolicyRules,
-    Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
+    check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part,
+    PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -138,6 +139,24 @@ impl Game for OneDChess {
 
     fn rule_events(&self) -> &'static [RuleEvent] {
         events::Event::ALL
+    }
+
+    /// A call dialect's divergence as the one call that differs, on the board it was given.
+    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
+        let interface = match step.dialect {
+            "project5" => &*interface::HANDOUT,
+            "csc110-functions" => &*interface::CSC110_FUNCTIONS,
+            other => match variant::find(self.name(), other).map(|v| v.data("project5")) {
+                Some(Ok(interface)) => interface,
+                _ => return Vec::new(),
+            },
+        };
+        match self.start(step.dialect, step.options) {
+            Ok(session) => alone::note(session, interface, step.sent)
+                .into_iter()
+                .collect(),
+            Err(_) => Vec::new(),
+        }
     }
 
     fn part_names(&self, dialect: &str) -> &'static [&'static str] {

@@ -31,7 +31,7 @@ fn direction_word(direction: Direction) -> &'static str {
 
 /// A command of the protocol, parsed.
 #[derive(Clone, Copy)]
-enum Command {
+pub(super) enum Command {
     /// Set-up: the session's board becomes this one, no student code called.
     SetBoard(Board),
     CreateBoard,
@@ -58,7 +58,7 @@ fn token<T: Copy>(word: &str, what: &str, choices: [(T, &str, &String); 2]) -> R
 }
 
 /// Reads a command line. A player or direction is the handout's word or the interface's.
-fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
+pub(super) fn parse(line: &str, interface: &Interface) -> Result<Command, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let tokens = &interface.tokens;
     let position = |word: &str| {
@@ -248,7 +248,7 @@ pub struct Project5 {
 }
 
 /// A string as Python's `repr` writes it (tokens hold no quote or backslash).
-fn py_str(text: &str) -> String {
+pub(super) fn py_str(text: &str) -> String {
     format!("'{text}'")
 }
 
