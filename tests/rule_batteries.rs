@@ -54,6 +54,26 @@ fn one_d_chess_bugs_fail_exactly_their_family() {
 }
 
 #[test]
+fn csc110_function_bugs_fail_exactly_their_family() {
+    // Seed 001's functions, called in the whole program; a debug print or a board drawn
+    // wrong is the business of other scenarios.
+    check(
+        "specs/one-d-chess/csc110-functions/battery.toml",
+        "fixtures/one-d-chess/csc110",
+        &[
+            ("chess.py", &[]),
+            ("bug-debug-print.py", &[]),
+            ("bug-print-empty-cells.py", &[]),
+            ("bug-knight-right-edge.py", &["knight"]),
+            ("bug-king-short-of-edge.py", &["king"]),
+            ("bug-move-king-unused.py", &["king"]),
+            ("bug-any-piece-valid.py", &["valid move"]),
+            ("bug-winner-message.py", &["game over"]),
+        ],
+    );
+}
+
+#[test]
 fn minichess_bugs_fail_exactly_their_family() {
     check(
         "specs/minichess/ecs10/battery.toml",

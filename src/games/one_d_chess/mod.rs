@@ -132,9 +132,11 @@ impl Game for OneDChess {
         &render::OneDBoards
     }
 
-    /// project5 only: a variant may rename the functions the battery calls.
+    /// project5, and seed 001's functions in a csc110 program (the same roles under its own
+    /// tokens). Not a variant: it may rename or drop the functions the battery calls.
     fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
-        (dialect == "project5").then_some(&battery::OneDBattery as &dyn Battery)
+        matches!(dialect, "project5" | "csc110-functions")
+            .then_some(&battery::OneDBattery as &dyn Battery)
     }
 
     fn rule_events(&self) -> &'static [RuleEvent] {
