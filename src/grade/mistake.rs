@@ -198,7 +198,7 @@ mod tests {
         );
         // A missing line is a value missing.
         let short = taken("False\nWhite wins!\n", "False\n");
-        assert_eq!(short.key, MistakeKey::Shape("A a!".into(), String::new()));
+        assert_eq!(short.key, MistakeKey::Shape("Aa a!".into(), String::new()));
         // Two values: what differs is kept, not its shape.
         assert_eq!(
             taken("'e2e4'\n", "'e2e5'\n").key,
