@@ -310,6 +310,8 @@ pub fn plan(
     let mut answers = probe::probe(interpreter, &files, &provided_modules(&dialects))
         .map(Vec::into_iter)
         .map_err(|e| e.to_string());
+    // Hashed once for the class, not once per submission (a scenario is hashed whole).
+    let hashes: Vec<String> = scenarios.iter().map(fingerprint::scenario).collect();
     submissions
         .iter()
         .zip(found)
@@ -329,8 +331,12 @@ pub fn plan(
                 }
                 Err(why) => Routing::GraderFailed { why: why.clone() },
             };
-            let mut scenario_hashes: Vec<String> = mine(scenarios, routed_dialect(&routing))
-                .map(fingerprint::scenario)
+            let dialect = routed_dialect(&routing);
+            let mut scenario_hashes: Vec<String> = scenarios
+                .iter()
+                .zip(&hashes)
+                .filter(|(s, _)| is_mine(s, dialect))
+                .map(|(_, hash)| hash.clone())
                 .collect();
             scenario_hashes.sort();
             Plan {
@@ -357,9 +363,12 @@ fn mine<'a>(
     scenarios: &'a [Scenario],
     dialect: Option<&'static Dialect>,
 ) -> impl Iterator<Item = &'a Scenario> {
-    scenarios
-        .iter()
-        .filter(move |s| dialect.is_none_or(|d| graded_under(s, d)))
+    scenarios.iter().filter(move |s| is_mine(s, dialect))
+}
+
+/// Whether `scenario` is graded under `dialect` (every one is when it is unknown).
+fn is_mine(scenario: &Scenario, dialect: Option<&'static Dialect>) -> bool {
+    dialect.is_none_or(|d| graded_under(scenario, d))
 }
 
 /// Grades one planned submission.

@@ -16,7 +16,7 @@ mod template;
 
 use std::any::Any;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 pub use file::{key_offset, parse, VariantFile};
 pub use template::template;
@@ -129,13 +129,30 @@ pub fn find(game: &str, name: &str) -> Option<&'static Variant> {
     if let Some(found) = known(name) {
         return Some(found);
     }
-    let (file, text) = bundled().into_iter().find(|(_, text)| {
-        text.parse::<toml::Table>().is_ok_and(|table| {
-            table.get("game").and_then(toml::Value::as_str) == Some(game)
-                && table.get("name").and_then(toml::Value::as_str) == Some(name)
-        })
-    })?;
+    let at = bundled_names()
+        .iter()
+        .position(|(g, n)| g == game && n == name)?;
+    let (file, text) = bundled().into_iter().nth(at)?;
     register(&file, &text).ok()
+}
+
+/// The (game, name) of each bundled variant file, in [`bundled`]'s order, read once: `find`
+/// is asked about dialects that are not variants on every step of a scenario.
+fn bundled_names() -> &'static [(String, String)] {
+    static NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+        bundled()
+            .iter()
+            .map(|(_, text)| {
+                let table = text.parse::<toml::Table>().unwrap_or_default();
+                let field = |key: &str| {
+                    let value = table.get(key).and_then(toml::Value::as_str);
+                    value.unwrap_or_default().to_string()
+                };
+                (field("game"), field("name"))
+            })
+            .collect()
+    });
+    &NAMES
 }
 
 /// Whether `path` names a variant file.
