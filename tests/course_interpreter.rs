@@ -186,3 +186,52 @@ fn the_gradescope_zip_ships_the_requirements_and_grades_with_their_interpreter()
         assert!(status.success(), "{script}");
     }
 }
+
+/// A `python3` on the PATH that the student user cannot reach (a pyenv shim, say, over an
+/// installation under root's home) is run once to learn so, not once more while the PATH is
+/// searched for one the student can reach: a shim takes a fifth of a second to answer.
+#[test]
+fn an_unreachable_python_on_the_path_is_run_once() {
+    if !common::is_root() {
+        eprintln!("SKIPPED an_unreachable_python_on_the_path_is_run_once: only a root grader looks for a reachable interpreter");
+        return;
+    }
+    let closed = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(closed.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let venv = closed.path().join("venv");
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let open = open_tempdir();
+    let shims = open.path().join("shims");
+    std::fs::create_dir(&shims).unwrap();
+    let runs = open.path().join("runs");
+    let shim = shims.join("python3");
+    std::fs::write(
+        &shim,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$@\"\n",
+            runs.display(),
+            venv.join("bin/python3").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", format!("{}:/usr/bin:/bin", shims.display()))
+        .env_remove("BOARDGRADE_PYTHON")
+        .args(["test", "specs/one-d-chess/project5/code.toml", "--python"])
+        .arg("fixtures/one-d-chess/project5/one_d_chess.py")
+        .args(["--python-bin", "python3", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    // Graded with the PATH's next one, /usr/bin's.
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("3 passed"), "{said}");
+    assert_eq!(std::fs::read_to_string(&runs).unwrap(), "run\n");
+}

@@ -2,6 +2,7 @@
 //! and stub modules a dialect needs beside a scratch copy of the submission.
 
 use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -100,10 +101,30 @@ pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
     let bare = candidate.components().count() == 1;
     if bare {
         let path = std::env::var_os("PATH").unwrap_or_default();
+        // Each file is run once: the first `python3` on the PATH is the one just run (a
+        // pyenv shim takes a fifth of a second to answer).
+        let mut tried: Vec<PathBuf> = Vec::new();
         for folder in
             std::env::split_paths(&path).chain(["/usr/local/bin", "/usr/bin"].map(PathBuf::from))
         {
             let other = folder.join(candidate);
+            let executable = std::fs::metadata(&other)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+            let Ok(file) = std::fs::canonicalize(&other) else {
+                continue;
+            };
+            if !executable {
+                continue;
+            }
+            if tried.contains(&file) {
+                continue;
+            }
+            let first = tried.is_empty();
+            tried.push(file);
+            if first {
+                // The PATH's first, which `candidate` named.
+                continue;
+            }
             if let Ok(found) = resolve_as_given(&other) {
                 if check_reachable(&found).is_ok() {
                     return Ok(found);
