@@ -227,20 +227,27 @@ fn a_cut_pipe_is_never_success_and_the_files_are_complete() {
     assert!(read(&out.join("grades.csv")).contains("student.0,project5,"));
 }
 
-#[test]
-fn one_mistake_across_many_scenarios_is_one_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for team in ["team1", "team2"] {
+/// Grades a class of chess teams, each `(name, fixture)` a copy of a fixture of
+/// `fixtures/chess/ecs198f`, with the bundled chess specs: the output folder and the summary.
+fn chess_class_summary(dir: &Path, teams: &[(&str, &str)]) -> (PathBuf, serde_json::Value) {
+    let class = dir.join("class");
+    for (team, fixture) in teams {
         common::copy_tree(
-            &root().join("fixtures/chess/ecs198f/bug-uppercase-letter"),
+            &root().join("fixtures/chess/ecs198f").join(fixture),
             &class.join(team),
         );
     }
-    let out = dir.path().join("out");
+    let out = dir.join("out");
     grade(&class, &root().join("specs/chess"), &out, &[]);
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    (out, summary)
+}
+
+#[test]
+fn one_mistake_across_many_scenarios_is_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let bug = "bug-uppercase-letter";
+    let (out, summary) = chess_class_summary(dir.path(), &[("team1", bug), ("team2", bug)]);
     let groups = summary["common_failures"].as_array().unwrap();
     assert_eq!(groups.len(), 1, "{groups:#?}");
     let group = &groups[0];
@@ -268,17 +275,8 @@ fn a_mistakes_values_are_quoted_once() {
     // Two teams that refuse a legal queen-side castle: `play_move` answers `''` where the
     // reference answers `'0-0-0'`.
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for team in ["team1", "team2"] {
-        common::copy_tree(
-            &root().join("fixtures/chess/ecs198f/bug-queen-side-castle-refused"),
-            &class.join(team),
-        );
-    }
-    let out = dir.path().join("out");
-    grade(&class, &root().join("specs/chess"), &out, &[]);
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let bug = "bug-queen-side-castle-refused";
+    let (out, summary) = chess_class_summary(dir.path(), &[("team1", bug), ("team2", bug)]);
     let refused = summary["common_failures"]
         .as_array()
         .unwrap()
@@ -332,7 +330,6 @@ fn one_bug_is_one_group_and_each_group_names_only_what_its_submissions_failed() 
     // `c7xb6`): one bug, one group. Refusing en passant and refusing a king step are both a
     // move answered `''`, but two bugs of different teams: never one group.
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
     let teams = [
         ("pawn1", "bug-pawn-takes-nothing"),
         ("pawn2", "bug-pawn-takes-nothing"),
@@ -341,16 +338,7 @@ fn one_bug_is_one_group_and_each_group_names_only_what_its_submissions_failed() 
         ("king1", "bug-king-step-refused"),
         ("king2", "bug-king-step-refused"),
     ];
-    for (team, fixture) in teams {
-        common::copy_tree(
-            &root().join("fixtures/chess/ecs198f").join(fixture),
-            &class.join(team),
-        );
-    }
-    let out = dir.path().join("out");
-    grade(&class, &root().join("specs/chess"), &out, &[]);
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let (out, summary) = chess_class_summary(dir.path(), &teams);
     let groups = summary["common_failures"].as_array().unwrap();
     let named = |group: &serde_json::Value| -> Vec<String> {
         let names = group["submissions"].as_array().unwrap();
