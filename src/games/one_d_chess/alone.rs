@@ -6,17 +6,22 @@
 //! function names, argument order and tokens, a variant's included), ready to paste into a
 //! Python shell: `board = ['WKi', ...]; move_king(board, 7, 'LEFT')`.
 
-use super::engine::{Direction, Side};
+use super::engine::{Board, Direction, Kind, Side, CELLS};
 use super::interface::Interface;
-use super::project5::{parse, py_str, Command};
+use super::project5::{parse, parse_cells, py_str, Command};
 use crate::games::Session;
 
-/// The note for a divergence after `sent` (its last line the divergent step), replayed on
+/// The notes for a divergence after `sent` (its last line the divergent step), replayed on
 /// `session`, a fresh reference session of the dialect. The call given is the divergent
 /// step's, or for a `board` probe the call before it, after every move made since the last
 /// line whose board was compared or set (an earlier move's mistake may show only now).
-/// `None` where one of them calls no function that takes the board (`create_board`).
-pub fn note(mut session: Box<dyn Session>, interface: &Interface, sent: &[&str]) -> Option<String> {
+/// With one call, a note before it gives the rule the call is about, as the reference applies
+/// it to that board. `None` where a call takes no board (`create_board`).
+pub fn notes(
+    mut session: Box<dyn Session>,
+    interface: &Interface,
+    sent: &[&str],
+) -> Option<Vec<String>> {
     let (step, before) = sent.split_last()?;
     let last = if is_probe(step) {
         before.iter().rposition(|line| !is_probe(line))?
@@ -42,11 +47,85 @@ pub fn note(mut session: Box<dyn Session>, interface: &Interface, sent: &[&str])
         1 => ("call", "it"),
         _ => ("calls", "them"),
     };
-    Some(format!(
+    let alone = format!(
         "the {what} alone (run {verb} in Python): board = {}; {}",
         board.trim_end(),
         calls.join("; ")
-    ))
+    );
+    // With one call, the rule it is about, as the reference applies it to that board.
+    let rule = match calls.len() {
+        1 => board_of(&board, &interface.tokens.empty)
+            .zip(parse(sent[last], interface).ok())
+            .and_then(|(board, command)| rule(&board, command)),
+        _ => None,
+    };
+    Some(rule.into_iter().chain([alone]).collect())
+}
+
+/// The board of a list as the reference shows it (`['WKi', 'EMPTY', ...]`).
+fn board_of(text: &str, empty: &str) -> Option<Board> {
+    let inner = text.trim().strip_prefix("['")?.strip_suffix("']")?;
+    let words: Vec<&str> = inner.split("', '").collect();
+    parse_cells(&words, empty).ok()
+}
+
+/// The handout's rule for `command` on `board`, in words, with what it makes of this case.
+fn rule(board: &Board, command: Command) -> Option<String> {
+    match command {
+        Command::Move(position, direction, kind) => {
+            let mut after = *board;
+            let made = match kind {
+                Some(kind) => after.play_kind(position, direction, kind),
+                None => after.play(position, direction),
+            };
+            Some(match made {
+                Err(refused) => format!("the reference refuses this move: {refused}"),
+                Ok(made) => {
+                    let (family, rule) = match made.piece.kind {
+                        Kind::King => ("king", "a king slides to the first piece (taking it, own pieces too) or to the last cell"),
+                        Kind::Knight => ("knight", "a knight jumps exactly two cells, taking what is there (own pieces too), and stays where that is off the board"),
+                    };
+                    let here = match made.captured {
+                        _ if made.to == made.from => format!("it stays on {}", made.from),
+                        Some(taken) => format!(
+                            "from {} it lands on {}, taking {}",
+                            made.from,
+                            made.to,
+                            taken.code()
+                        ),
+                        None => format!("from {} it ends on {}", made.from, made.to),
+                    };
+                    format!("{family}: {rule}; here {here}")
+                }
+            })
+        }
+        Command::IsValidMove(position, side) => {
+            let at = usize::try_from(position).ok().filter(|&i| i < CELLS);
+            let why = match at.map(|i| board.cells()[i]) {
+                None => "it is off the board (0 to 8)".to_string(),
+                Some(None) => "the cell is empty".to_string(),
+                Some(Some(piece)) if piece.side == side => format!("it holds {}", piece.code()),
+                Some(Some(piece)) => format!("it holds the other side's {}", piece.code()),
+            };
+            let valid = if board.is_valid_move(position, side) {
+                "valid"
+            } else {
+                "not valid"
+            };
+            Some(format!(
+                "valid move: a move is valid from a cell on the board holding one of the player's pieces; position {position} is {valid}: {why}"
+            ))
+        }
+        Command::IsGameOver | Command::WhosTheWinner => Some(format!(
+            "game over: the game ends when a king is gone; here {}",
+            match board.winner() {
+                None => "both kings are on the board",
+                Some(Side::White) => "the black king is gone: White wins",
+                Some(Side::Black) => "the white king is gone: Black wins",
+            }
+        )),
+        _ => None,
+    }
 }
 
 /// Whether `line` only shows the board (the harness's own command, no student code).
@@ -103,8 +182,13 @@ mod tests {
     use crate::games::one_d_chess::interface::{CSC110_FUNCTIONS, HANDOUT};
     use crate::games::one_d_chess::project5::Project5;
 
+    /// The last note (the calls alone), where there are notes.
     fn note_for(interface: &'static Interface, sent: &[&str]) -> Option<String> {
-        note(Box::new(Project5::with(interface)), interface, sent)
+        notes_for(interface, sent)?.pop()
+    }
+
+    fn notes_for(interface: &'static Interface, sent: &[&str]) -> Option<Vec<String>> {
+        notes(Box::new(Project5::with(interface)), interface, sent)
     }
 
     #[test]
@@ -154,6 +238,31 @@ mod tests {
             note.ends_with("; move_king(board, 0, 'RIGHT'); move_knight(board, 7, 'LEFT')"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn one_call_comes_with_its_rule_as_the_reference_applies_it() {
+        let rule = |sent: &[&str]| notes_for(&HANDOUT, sent).unwrap()[0].clone();
+        let set = "set_board WKi EMPTY EMPTY BKn EMPTY EMPTY EMPTY BKn BKi";
+        assert_eq!(
+            rule(&[set, "move_king 0 RIGHT", "board"]),
+            "king: a king slides to the first piece (taking it, own pieces too) or to the last \
+             cell; here from 0 it lands on 3, taking BKn"
+        );
+        assert!(rule(&[set, "move_knight 7 RIGHT"]).ends_with("; here it stays on 7"));
+        assert!(rule(&[set, "move 7 LEFT", "board"]).ends_with("from 7 it ends on 5"));
+        assert!(rule(&[set, "is_valid_move -1 BLACK"])
+            .ends_with("position -1 is not valid: it is off the board (0 to 8)"));
+        assert!(rule(&[set, "is_valid_move 3 WHITE"])
+            .ends_with("is not valid: it holds the other side's BKn"));
+        let gone = "set_board WKi EMPTY EMPTY BKn EMPTY EMPTY EMPTY BKn EMPTY";
+        assert!(rule(&[gone, "is_game_over"]).ends_with("the black king is gone: White wins"));
+        // Two calls since the board was seen: which one is wrong is not known.
+        let two = notes_for(
+            &HANDOUT,
+            &[set, "move_king 0 RIGHT", "move 7 LEFT", "board"],
+        );
+        assert_eq!(two.unwrap().len(), 1);
     }
 
     #[test]

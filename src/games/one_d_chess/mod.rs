@@ -154,9 +154,7 @@ impl Game for OneDChess {
             },
         };
         match self.start(step.dialect, step.options) {
-            Ok(session) => alone::note(session, interface, step.sent)
-                .into_iter()
-                .collect(),
+            Ok(session) => alone::notes(session, interface, step.sent).unwrap_or_default(),
             Err(_) => Vec::new(),
         }
     }

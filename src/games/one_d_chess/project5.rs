@@ -205,7 +205,7 @@ pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {
 
 /// The cells of a `set_board` command: nine of `WKi`, `WKn`, `BKi`, `BKn`, and `EMPTY` (or
 /// the interface's empty token) for an empty cell.
-fn parse_cells(words: &[&str], empty: &str) -> Result<Board, String> {
+pub(super) fn parse_cells(words: &[&str], empty: &str) -> Result<Board, String> {
     if words.len() != CELLS {
         return Err(format!(
             "ValueError: set_board takes {CELLS} cells, got {}",
