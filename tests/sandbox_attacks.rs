@@ -593,14 +593,25 @@ fn a_hang_up_stops_a_run_and_leaves_no_student_process() {
 #[test]
 fn a_signal_stops_play_at_once() {
     use rustix::process::Signal;
+    use std::os::unix::process::CommandExt;
     for signal in [Signal::TERM, Signal::INT] {
-        let mut play = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_boardgrade"));
+        command
             .args(["play", "minichess", "--against"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::null());
+        // Started as from a terminal, whatever ran these tests: a shell's background job
+        // ignores SIGINT, and `play` keeps the signal handling it is given.
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut play = command.spawn().unwrap();
         // Waiting for a move (stdin is open and silent).
         std::thread::sleep(Duration::from_millis(300));
         let pid = rustix::process::Pid::from_raw(play.id() as i32).unwrap();
