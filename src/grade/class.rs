@@ -1,7 +1,7 @@
 //! A class at a glance: a CSV of scores, each scenario's failure rate, and the submissions
 //! that failed the same way.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -172,6 +172,22 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
     }
 }
 
+/// What makes failures of one scenario one group: the file and name of the scenario, the
+/// verdict, and what differs.
+type InScenario = (String, String, Verdict, Within);
+
+/// What differs in a failure: the mistake and its values as written, or (no output compared)
+/// the step it ended at.
+#[derive(PartialEq, Eq, Hash)]
+enum Within {
+    Differs(MistakeKey, String, String),
+    AtStep(Option<usize>),
+}
+
+/// What joins groups of several scenarios: the verdict, the mistake, and for a mistake known
+/// by its shape, the submissions that show it (none for one known by its values).
+type Across = (Verdict, MistakeKey, Vec<String>);
+
 /// Failures (a submission and a scenario it failed) grouped by mistake, in order of first
 /// appearance. First within each scenario: the same verdict and the same difference (or, with
 /// no output to compare, a crash or a timeout, the same step). Then across scenarios: the
@@ -179,55 +195,56 @@ pub fn summarize(results: &[SubmissionResult]) -> ClassSummary {
 /// where only their shape does ([`MistakeKey::Shape`]), when the same submissions show it.
 fn group_failures(failures: Vec<(&str, &Outcome)>) -> Vec<FailureGroup> {
     let mut in_scenarios: Vec<(Option<MistakeKey>, FailureGroup)> = Vec::new();
-    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    let mut found: HashMap<InScenario, usize> = HashMap::new();
     for (submission, o) in failures {
         let d = o.first_divergence.as_ref();
         let difference = d.and_then(|d| first_difference(&d.expected, &d.actual));
         let within = match &difference {
-            Some(diff) => format!(
-                "{:?}|{:?}|{}|{}",
-                o.verdict, diff.key, diff.expected, diff.actual
-            ),
-            None => format!("{:?}|{:?}", o.verdict, d.map(|d| d.step)),
+            Some(diff) => {
+                Within::Differs(diff.key.clone(), diff.expected.clone(), diff.actual.clone())
+            }
+            None => Within::AtStep(d.map(|d| d.step)),
         };
-        let at = *found
-            .entry(format!("{}|{}|{within}", o.file, o.name))
-            .or_insert_with(|| {
-                let mistake = difference.as_ref().map(|diff| diff.key.clone());
-                in_scenarios.push((
-                    mistake,
-                    FailureGroup {
-                        scenario: o.name.clone(),
-                        verdict: o.verdict,
-                        step: d.map(|d| d.step),
-                        send: d.and_then(|d| d.send.clone()),
-                        expected: d.map(|d| d.expected.clone()),
-                        actual: d.map(|d| d.actual.clone()),
-                        difference,
-                        scenarios: vec![o.name.clone()],
-                        submissions: Vec::new(),
-                    },
-                ));
-                in_scenarios.len() - 1
-            });
+        let key = (o.file.clone(), o.name.clone(), o.verdict, within);
+        let at = *found.entry(key).or_insert_with(|| {
+            let mistake = difference.as_ref().map(|diff| diff.key.clone());
+            in_scenarios.push((
+                mistake,
+                FailureGroup {
+                    scenario: o.name.clone(),
+                    verdict: o.verdict,
+                    step: d.map(|d| d.step),
+                    send: d.and_then(|d| d.send.clone()),
+                    expected: d.map(|d| d.expected.clone()),
+                    actual: d.map(|d| d.actual.clone()),
+                    difference,
+                    scenarios: vec![o.name.clone()],
+                    submissions: Vec::new(),
+                },
+            ));
+            in_scenarios.len() - 1
+        });
         let submissions = &mut in_scenarios[at].1.submissions;
         if !submissions.iter().any(|s| s == submission) {
             submissions.push(submission.to_string());
         }
     }
     let mut groups: Vec<FailureGroup> = Vec::new();
-    let mut joined: BTreeMap<String, usize> = BTreeMap::new();
-    for (index, (mistake, group)) in in_scenarios.into_iter().enumerate() {
-        let across = match &mistake {
-            Some(MistakeKey::Values(..)) => format!("{:?}|{mistake:?}", group.verdict),
-            Some(MistakeKey::Shape(..)) => {
-                let mut who = group.submissions.clone();
-                who.sort();
-                format!("{:?}|{mistake:?}|{who:?}", group.verdict)
-            }
-            None => format!("alone {index}"),
-        };
-        match joined.get(&across) {
+    let mut joined: HashMap<Across, usize> = HashMap::new();
+    for (mistake, group) in in_scenarios {
+        // A failure with no output compared (a crash, a timeout) stays in its scenario.
+        let across = mistake.map(|mistake| {
+            let who = match mistake {
+                MistakeKey::Values(..) => Vec::new(),
+                MistakeKey::Shape(..) => {
+                    let mut who = group.submissions.clone();
+                    who.sort();
+                    who
+                }
+            };
+            (group.verdict, mistake, who)
+        });
+        match across.as_ref().and_then(|across| joined.get(across)) {
             Some(&at) => {
                 let into = &mut groups[at];
                 for name in group.scenarios {
@@ -242,7 +259,9 @@ fn group_failures(failures: Vec<(&str, &Outcome)>) -> Vec<FailureGroup> {
                 }
             }
             None => {
-                joined.insert(across, groups.len());
+                if let Some(across) = across {
+                    joined.insert(across, groups.len());
+                }
                 groups.push(group);
             }
         }

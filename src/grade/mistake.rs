@@ -21,7 +21,7 @@ pub struct Difference {
 }
 
 /// What identifies one mistake wherever it shows.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MistakeKey {
     /// The characters that differ, or only the direction of a change of letter case (`n` for
     /// `N` and `b` for `B` are one mistake): the same mistake in any scenario.
