@@ -32,6 +32,28 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn only_a_print_that_differs_alone_is_only_printing() {
+        let options = super::GameOptions::new();
+        let step = |differing: &[&str]| {
+            let differing: Vec<String> = differing.iter().map(|p| p.to_string()).collect();
+            super::DivergentStep {
+                dialect: "project5",
+                options: &options,
+                sent: &[],
+                expected: "",
+                actual: "",
+                differing: &differing,
+            }
+            .only_printing_differs()
+        };
+        assert!(step(&["printed"]));
+        assert!(!step(&["printed", "board"]));
+        assert!(!step(&["value"]));
+        // Nothing named: the call raised, or the output is judged whole.
+        assert!(!step(&[]));
+    }
 }
 
 use std::borrow::Cow;
@@ -177,6 +199,17 @@ pub struct DivergentStep<'a> {
     /// That step's expected and actual output.
     pub expected: &'a str,
     pub actual: &'a str,
+    /// The names of the judged parts that differ (`printed`, `value`, ...), for a call
+    /// dialect whose responses have parts; empty when the output is judged whole.
+    pub differing: &'a [String],
+}
+
+impl DivergentStep<'_> {
+    /// Whether only what the call printed differs: the call did what the rules say, and a
+    /// note about the rule would name one the program kept.
+    pub fn only_printing_differs(&self) -> bool {
+        !self.differing.is_empty() && self.differing.iter().all(|part| part == "printed")
+    }
 }
 
 /// One named part of a call's response (a returned board, the printed text, the notation

@@ -285,6 +285,7 @@ fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) 
         sent: &sent,
         expected: &check.expected_judged,
         actual: &check.actual_judged,
+        differing: &check.differing,
     });
     if scenario.judge.is_some() && !check.differing.is_empty() {
         notes.push(format!("differs in: {}", check.differing.join(", ")));

@@ -258,6 +258,7 @@ fn divergence(
             sent: &sent,
             expected: &expected,
             actual: &chunk,
+            differing: &[],
         }),
         expected,
         actual: chunk,

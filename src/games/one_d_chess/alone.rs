@@ -15,12 +15,14 @@ use crate::games::Session;
 /// `session`, a fresh reference session of the dialect. The call given is the divergent
 /// step's, or for a `board` probe the call before it, after every move made since the last
 /// line whose board was compared or set (an earlier move's mistake may show only now).
-/// With one call, a note before it gives the rule the call is about, as the reference applies
-/// it to that board. `None` where a call takes no board (`create_board`).
+/// With one call, and `about_rules` (the board or a value differs, not only what the call
+/// printed), a note before it gives the rule the call is about, as the reference applies it
+/// to that board. `None` where a call takes no board (`create_board`).
 pub fn notes(
     mut session: Box<dyn Session>,
     interface: &Interface,
     sent: &[&str],
+    about_rules: bool,
 ) -> Option<Vec<String>> {
     let (step, before) = sent.split_last()?;
     let last = if is_probe(step) {
@@ -54,7 +56,7 @@ pub fn notes(
     );
     // With one call, the rule it is about, as the reference applies it to that board.
     let rule = match calls.len() {
-        1 => board_of(&board, &interface.tokens.empty)
+        1 if about_rules => board_of(&board, &interface.tokens.empty)
             .zip(parse(sent[last], interface).ok())
             .and_then(|(board, command)| rule(&board, command)),
         _ => None,
@@ -188,7 +190,7 @@ mod tests {
     }
 
     fn notes_for(interface: &'static Interface, sent: &[&str]) -> Option<Vec<String>> {
-        notes(Box::new(Project5::with(interface)), interface, sent)
+        notes(Box::new(Project5::with(interface)), interface, sent, true)
     }
 
     #[test]
@@ -263,6 +265,16 @@ mod tests {
             &[set, "move_king 0 RIGHT", "move 7 LEFT", "board"],
         );
         assert_eq!(two.unwrap().len(), 1);
+        // A call that only printed too much kept its rule: the note would name the wrong thing.
+        let printed = notes(
+            Box::new(Project5::with(&HANDOUT)),
+            &HANDOUT,
+            &[set, "move_knight 7 LEFT"],
+            false,
+        );
+        let printed = printed.unwrap();
+        assert_eq!(printed.len(), 1);
+        assert!(printed[0].starts_with("the call alone"), "{printed:?}");
     }
 
     #[test]

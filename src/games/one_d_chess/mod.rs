@@ -154,7 +154,10 @@ impl Game for OneDChess {
             },
         };
         match self.start(step.dialect, step.options) {
-            Ok(session) => alone::notes(session, interface, step.sent).unwrap_or_default(),
+            Ok(session) => {
+                alone::notes(session, interface, step.sent, !step.only_printing_differs())
+                    .unwrap_or_default()
+            }
             Err(_) => Vec::new(),
         }
     }
