@@ -133,6 +133,10 @@ mod course_file {
         games::find(name).unwrap()
     }
 
+    fn one_d(dialect: &str) -> &'static games::Dialect {
+        game("one-d-chess").dialect(dialect).unwrap()
+    }
+
     #[test]
     fn defaults_then_top_level_then_the_dialect_table() {
         let course = CoursePolicy::parse(
@@ -140,22 +144,30 @@ mod course_file {
             "presentation_credit = 0.5\n[one-d-chess.project5]\nwhitespace = \"trailing\"\n",
         )
         .unwrap();
-        let csc110 = course.policy(game("one-d-chess"), "csc110");
+        let csc110 = course.policy(game("one-d-chess"), one_d("csc110"));
         assert_eq!(csc110.whitespace(), CompareMode::TrailingWhitespace);
         assert_eq!(csc110.presentation_credit(), 0.5);
-        let project5 = course.policy(game("one-d-chess"), "project5");
+        let project5 = course.policy(game("one-d-chess"), one_d("project5"));
         assert_eq!(project5.whitespace(), CompareMode::TrailingWhitespace);
         let exact = CoursePolicy::parse("c.toml", "whitespace = \"exact\"\n").unwrap();
         assert_eq!(
-            exact.policy(game("one-d-chess"), "csc110").whitespace(),
+            exact
+                .policy(game("one-d-chess"), one_d("csc110"))
+                .whitespace(),
             CompareMode::Exact
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess").policy_rules("csc110").options()).whitespace(),
+            Policy::defaults(game("one-d-chess").policy_rules(one_d("csc110")).options())
+                .whitespace(),
             CompareMode::TrailingWhitespace
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess").policy_rules("project5").options()).whitespace(),
+            Policy::defaults(
+                game("one-d-chess")
+                    .policy_rules(one_d("project5"))
+                    .options()
+            )
+            .whitespace(),
             CompareMode::Exact
         );
     }

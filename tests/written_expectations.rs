@@ -34,7 +34,7 @@ fn written(scenario: &Scenario) -> bool {
 fn reference_opening(scenario: &Scenario) -> String {
     let mut session = scenario
         .game
-        .start(scenario.dialect.name, &scenario.options)
+        .start(scenario.dialect, &scenario.options)
         .unwrap_or_else(|e| panic!("{}: {}: {e}", scenario.file, scenario.name));
     session.opening().text
 }

@@ -122,7 +122,7 @@ fn step_tables(scenario: &mut dyn TableLike) -> Vec<(&mut dyn TableLike, bool)> 
 fn reference_replies(scenario: &Scenario) -> Result<(Reply, Vec<Reply>), String> {
     let mut session = scenario
         .game
-        .start(scenario.dialect.name, &scenario.options)
+        .start(scenario.dialect, &scenario.options)
         .map_err(|e| format!("{}: options: {e}", scenario.name))?;
     let opening = session.opening();
     let mut replies = Vec::with_capacity(scenario.steps.len());

@@ -106,7 +106,7 @@ pub fn measure(scenarios: &[Scenario]) -> Coverage {
 fn replay(scenario: &Scenario) -> Result<Vec<&'static str>, String> {
     let mut session = scenario
         .game
-        .start(scenario.dialect.name, &scenario.options)
+        .start(scenario.dialect, &scenario.options)
         .map_err(|e| e.to_string())?;
     session.count_rule_events();
     session.opening();

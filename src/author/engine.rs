@@ -32,7 +32,7 @@ pub fn serve(setup: &Setup, input: impl BufRead, mut output: impl Write) -> Resu
             write(
                 &setup
                     .game
-                    .split_response(setup.dialect.name, line, &reply)
+                    .split_response(setup.dialect, line, &reply)
                     .encode(),
             )?;
         } else {

@@ -88,14 +88,12 @@ impl Setup {
 
     /// A fresh reference session.
     pub fn session(&self) -> Result<Box<dyn Session>, Error> {
-        self.game
-            .start(self.dialect.name, &self.options)
-            .map_err(|e| {
-                Error::from(AuthorError::Option {
-                    key: e.key,
-                    message: e.message,
-                })
+        self.game.start(self.dialect, &self.options).map_err(|e| {
+            Error::from(AuthorError::Option {
+                key: e.key,
+                message: e.message,
             })
+        })
     }
 
     /// A fresh session that has printed its opening and read `lines`, whatever they are.
@@ -168,9 +166,7 @@ impl Setup {
             extra_lines: None,
             judge: None,
             options: self.options.clone(),
-            policy: crate::policy::Policy::defaults(
-                self.game.policy_rules(self.dialect.name).options(),
-            ),
+            policy: crate::policy::Policy::defaults(self.game.policy_rules(self.dialect).options()),
             opening: None,
             steps: lines
                 .iter()

@@ -39,7 +39,7 @@ mod tests {
         let step = |differing: &[&str]| {
             let differing: Vec<String> = differing.iter().map(|p| p.to_string()).collect();
             super::DivergentStep {
-                dialect: "project5",
+                dialect: &super::REGISTRY[0].dialects()[0],
                 options: &options,
                 sent: &[],
                 expected: "",
@@ -56,6 +56,7 @@ mod tests {
     }
 }
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -108,9 +109,46 @@ pub struct Dialect {
     /// is graded on this one's scenarios too, so a program whose game runs but whose
     /// functions are wrong (or the reverse) is graded on each.
     pub graded_with: Option<&'static str>,
+    /// Built in, or a course's variant of a built-in dialect.
+    pub origin: Origin,
+}
+
+/// Where a dialect comes from. A variant carries what its game made of the variant file, so
+/// the game answers it from the value, never by looking its name up.
+#[derive(Clone, Copy)]
+pub enum Origin {
+    BuiltIn,
+    Variant {
+        /// The built-in dialect it derives from.
+        base: &'static Dialect,
+        /// The game's reading of the variant's keys ([`variant::Derived::data`]).
+        data: &'static (dyn Any + Send + Sync),
+    },
 }
 
 impl Dialect {
+    /// The built-in dialect this one is: itself, or the base of a variant.
+    pub fn base(&self) -> &Dialect {
+        match self.origin {
+            Origin::BuiltIn => self,
+            Origin::Variant { base, .. } => base,
+        }
+    }
+
+    /// Whether this dialect is a course's variant.
+    pub fn is_variant(&self) -> bool {
+        matches!(self.origin, Origin::Variant { .. })
+    }
+
+    /// The game's reading of a variant's keys, as the type the game made; `None` for a
+    /// built-in dialect, or a variant some other dialect's code made.
+    pub fn variant_data<T: 'static>(&self) -> Option<&'static T> {
+        match self.origin {
+            Origin::BuiltIn => None,
+            Origin::Variant { data, .. } => data.downcast_ref(),
+        }
+    }
+
     /// What execution lays out to start a submission of this dialect of `game`.
     pub fn layout(&self, game: &dyn Game) -> Layout {
         Layout {
@@ -135,6 +173,7 @@ impl fmt::Debug for Dialect {
             .field("defines", &self.defines)
             .field("python", &self.python)
             .field("graded_with", &self.graded_with)
+            .field("base", &self.base().name)
             .finish_non_exhaustive()
     }
 }
@@ -192,7 +231,7 @@ impl Reply {
 /// What a game is told about the step where a submission first went wrong.
 #[derive(Debug, Clone, Copy)]
 pub struct DivergentStep<'a> {
-    pub dialect: &'a str,
+    pub dialect: &'a Dialect,
     pub options: &'a GameOptions,
     /// The lines sent up to and including the divergent step.
     pub sent: &'a [&'a str],
@@ -310,17 +349,17 @@ pub trait Game: Sync {
     /// The game's name on the command line and in scenario files (`one-d-chess`).
     fn name(&self) -> &'static str;
     fn dialects(&self) -> &'static [Dialect];
-    /// Start a reference session of the dialect of that name (its table's `session`).
-    /// Unknown or ill-typed options are errors.
-    /// A variant's session comes from [`Game::start_variant`].
-    fn start(&self, dialect: &str, options: &GameOptions) -> Result<Box<dyn Session>, OptionError> {
-        if let Some(variant) = variant::find(self.name(), dialect) {
-            return self.start_variant(variant, options);
+    /// Start a reference session of a dialect of this game (its `session`; a variant's
+    /// comes from [`Game::start_variant`]). Unknown or ill-typed options are errors.
+    fn start(
+        &self,
+        dialect: &Dialect,
+        options: &GameOptions,
+    ) -> Result<Box<dyn Session>, OptionError> {
+        match dialect.origin {
+            Origin::BuiltIn => (dialect.session)(options),
+            Origin::Variant { .. } => self.start_variant(dialect, options),
         }
-        let found = self
-            .dialect(dialect)
-            .ok_or_else(|| OptionError::new("dialect", format!("unknown dialect {dialect:?}")))?;
-        (found.session)(options)
     }
     /// Reads this game's board renderings out of output text.
     fn board_reader(&self) -> &dyn BoardReader;
@@ -328,7 +367,7 @@ pub trait Game: Sync {
     /// Rewrites one line of output into the form that is compared, applied alike to expected
     /// and actual output: for answers whose order does not matter (a list of boards compared
     /// as a multiset, say). Unchanged by default.
-    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+    fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {
         Cow::Borrowed(line)
     }
 
@@ -340,7 +379,7 @@ pub trait Game: Sync {
 
     /// The rule battery of a call dialect, where the game has one: seeded games trying the
     /// moves buggy programs get wrong, one scenario per rule family.
-    fn battery(&self, _dialect: &str) -> Option<&'static dyn battery::Battery> {
+    fn battery(&self, _dialect: &Dialect) -> Option<&'static dyn battery::Battery> {
         None
     }
 
@@ -356,20 +395,20 @@ pub trait Game: Sync {
 
     /// The names of the parts a call dialect's responses have, for scenarios' `judge` key
     /// (see [`Game::response_parts`]); empty for dialects whose output is judged whole.
-    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
         &[]
     }
 
     /// A response to `command` written as text (a reference answer, a scenario's `expect`)
     /// in its framed form. By default `!` lines are tags and the rest is the return value;
     /// a dialect whose calls also print says which lines are printed.
-    fn split_response(&self, _dialect: &str, _command: &str, text: &str) -> Response {
+    fn split_response(&self, _dialect: &Dialect, _command: &str, text: &str) -> Response {
         Response::from_text(text)
     }
 
     /// The named parts of a response to `command`. By default the printed text and the
     /// return value; an `!error` is never a part: it is judged by every scenario.
-    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+    fn response_parts(&self, _dialect: &Dialect, _command: &str, response: &Response) -> Vec<Part> {
         vec![
             Part::new("printed", response.printed.clone()),
             Part::new("value", response.value.clone().unwrap_or_default()),
@@ -379,7 +418,7 @@ pub trait Game: Sync {
     // Course policy (`crate::policy`): the options a dialect understands and what they do.
 
     /// What the course-policy options of `dialect` are and do. None by default.
-    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
+    fn policy_rules(&self, _dialect: &Dialect) -> &'static dyn PolicyRules {
         &NO_POLICY_RULES
     }
 
@@ -387,7 +426,7 @@ pub trait Game: Sync {
 
     /// Every key a variant of `dialect` may change, with the dialect's value, as commented
     /// TOML (what `boardgrade variant new` writes). `None`: the dialect has no variants.
-    fn variant_keys(&self, _dialect: &str) -> Option<String> {
+    fn variant_keys(&self, _dialect: &Dialect) -> Option<String> {
         None
     }
 
@@ -412,7 +451,7 @@ pub trait Game: Sync {
     /// Starts a reference session of a variant this game derived.
     fn start_variant(
         &self,
-        variant: &'static variant::Variant,
+        variant: &Dialect,
         _options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
         Err(OptionError::new(

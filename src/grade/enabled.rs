@@ -5,7 +5,7 @@
 //! be told from its base by code: it takes the base's place.
 
 use crate::error::{ClassError, Error};
-use crate::games::variant::{self, Variant};
+use crate::games::{Dialect, Game};
 use crate::policy::VARIANTS;
 use crate::scenario::Scenario;
 
@@ -44,44 +44,51 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
         }
     }
     // Each variant among the specs once, in order of appearance, with its scenario count.
-    let mut present: Vec<(&'static Variant, usize)> = Vec::new();
-    for s in &scenarios {
-        if let Some(found) = variant::find(s.game.name(), s.dialect.name) {
-            match present.iter_mut().find(|(v, _)| std::ptr::eq(*v, found)) {
-                Some((_, count)) => *count += 1,
-                None => present.push((found, 1)),
-            }
+    let mut present: Vec<(Present, usize)> = Vec::new();
+    for s in scenarios.iter().filter(|s| s.dialect.is_variant()) {
+        match present
+            .iter_mut()
+            .find(|(v, _)| std::ptr::eq(v.dialect, s.dialect))
+        {
+            Some((_, count)) => *count += 1,
+            None => present.push((
+                Present {
+                    game: s.game,
+                    dialect: s.dialect,
+                },
+                1,
+            )),
         }
     }
     for (name, source) in &wanted {
-        if !present.iter().any(|(v, _)| v.name == *name) {
+        if !present.iter().any(|(v, _)| v.name() == *name) {
             return Err(ClassError::VariantNotGraded {
                 file: source.to_string(),
                 key: VARIANTS,
                 name: name.to_string(),
-                graded: present.iter().map(|(v, _)| v.name.to_string()).collect(),
+                graded: present.iter().map(|(v, _)| v.name().to_string()).collect(),
             }
             .into());
         }
     }
-    let on = |v: &Variant| wanted.iter().any(|(n, _)| *n == v.name);
-    let base_graded = |v: &Variant| scenarios.iter().any(|s| std::ptr::eq(s.dialect, v.base));
+    let on = |v: &Present| wanted.iter().any(|(n, _)| *n == v.name());
+    let base_graded = |v: &Present| scenarios.iter().any(|s| std::ptr::eq(s.dialect, v.base()));
     let left_out: Vec<LeftOut> = present
         .iter()
         .filter(|(v, _)| !on(v) && base_graded(v))
         .map(|(v, count)| LeftOut {
             game: v.game.name(),
-            variant: v.name,
-            base: v.base.name,
+            variant: v.name(),
+            base: v.base().name,
             scenarios: *count,
         })
         .collect();
     // An enabled variant that asks for exactly its base's names (a notation variant):
     // routing cannot tell it from its base, so it takes the base's place.
-    let replaced: Vec<&'static Variant> = present
+    let replaced: Vec<Present> = present
         .iter()
         .map(|(v, _)| *v)
-        .filter(|v| on(v) && same_names(v.dialect.defines, v.base.defines))
+        .filter(|v| on(v) && same_names(v.dialect.defines, v.base().defines))
         .collect();
     let kept = scenarios
         .into_iter()
@@ -89,7 +96,7 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             let out = left_out
                 .iter()
                 .any(|l| l.game == s.game.name() && l.variant == s.dialect.name);
-            !out && !replaced.iter().any(|v| std::ptr::eq(v.base, s.dialect))
+            !out && !replaced.iter().any(|v| std::ptr::eq(v.base(), s.dialect))
         })
         .collect();
     let mut notes: Vec<String> = left_out.iter().map(ToString::to_string).collect();
@@ -98,13 +105,30 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             "variant {}/{} asks for the same names as {} ({}), so code cannot tell them apart: \
              the course enables it, so every submission is graded under it, not under {}",
             v.game.name(),
-            v.name,
-            v.base.name,
-            v.base.defines.join(", "),
-            v.base.name
+            v.name(),
+            v.base().name,
+            v.base().defines.join(", "),
+            v.base().name
         )
     }));
     Ok((kept, notes))
+}
+
+/// A variant dialect among the specs, with its game.
+#[derive(Clone, Copy)]
+struct Present {
+    game: &'static dyn Game,
+    dialect: &'static Dialect,
+}
+
+impl Present {
+    fn name(&self) -> &'static str {
+        self.dialect.name
+    }
+
+    fn base(&self) -> &'static Dialect {
+        self.dialect.base()
+    }
 }
 
 /// Whether two lists of names hold the same names, in any order.

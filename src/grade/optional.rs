@@ -37,7 +37,7 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
         }
         let unset = scenario
             .game
-            .policy_rules(scenario.dialect.name)
+            .policy_rules(scenario.dialect)
             .unset_part(&scenario.policy, &scenario.options);
         let Some(unset) = unset else {
             kept.push(scenario);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::probe::{Definitions, LoadError};
 use super::submission::Submission;
 use crate::games::variant;
-use crate::games::{self, Dialect};
+use crate::games::{self, Dialect, Origin};
 
 /// Most files read in one submission folder (an upload of a whole virtualenv stops here).
 const MAX_FILES: usize = 300;
@@ -420,11 +420,13 @@ fn target_of(
 
 /// Which variant a submission is graded under, and the names that chose it.
 fn variant_note(dialect: &Dialect, chosen: &Candidate) -> Option<String> {
-    let found = variant::of_dialect(dialect)?;
+    let Origin::Variant { base, .. } = dialect.origin else {
+        return None;
+    };
     let own: Vec<String> = dialect
         .defines
         .iter()
-        .filter(|n| !found.base.defines.contains(n))
+        .filter(|n| !base.defines.contains(n))
         .filter(|n| chosen.definitions.names.iter().any(|m| m == *n))
         .map(|n| format!("`{n}`"))
         .collect();
@@ -435,7 +437,7 @@ fn variant_note(dialect: &Dialect, chosen: &Candidate) -> Option<String> {
     };
     Some(format!(
         "graded as variant {} of {}{why}",
-        found.name, found.base.name
+        dialect.name, base.name
     ))
 }
 

@@ -126,7 +126,7 @@ struct StepCheck {
 fn parts_of(scenario: &Scenario, send: &str, response: &Response) -> Vec<Part> {
     let mut parts = scenario
         .game
-        .response_parts(scenario.dialect.name, send, response);
+        .response_parts(scenario.dialect, send, response);
     let error = response.error.as_ref().map(|e| format!("!error {e}\n"));
     let unframed = (!response.unframed.is_empty()).then(|| response.unframed.clone());
     parts.push(Part::new(
@@ -167,7 +167,7 @@ fn check_step(
     expected: &StepPattern,
     actual: Option<&Response>,
 ) -> StepCheck {
-    let (game, dialect) = (scenario.game, scenario.dialect.name);
+    let (game, dialect) = (scenario.game, scenario.dialect);
     let missing = Response::default();
     let response = actual.unwrap_or(&missing);
     let actual_parts = parts_of(scenario, send, response);
@@ -280,7 +280,7 @@ fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) 
     let this = &scenario.steps[step - 1];
     // The game explains the parts judged (a chooser's printed board is no answer).
     let mut notes = scenario.game.explain(&DivergentStep {
-        dialect: scenario.dialect.name,
+        dialect: scenario.dialect,
         options: &scenario.options,
         sent: &sent,
         expected: &check.expected_judged,

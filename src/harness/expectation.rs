@@ -46,7 +46,7 @@ fn replay(
 ) -> Result<(Vec<Reply>, bool), ScenarioProblem> {
     let mut session = scenario
         .game
-        .start(scenario.dialect.name, options)
+        .start(scenario.dialect, options)
         .map_err(|e| ScenarioProblem::Options(e.to_string()))?;
     let mut replies = vec![session.opening()];
     for (index, step) in scenario.steps.iter().enumerate() {
@@ -97,7 +97,7 @@ fn wire(scenario: &Scenario, replies: Vec<Reply>) -> Vec<String> {
         .map(|(index, (reply, send))| match scenario.dialect.protocol {
             Protocol::Call if index > 0 => scenario
                 .game
-                .split_response(scenario.dialect.name, send, &reply.text)
+                .split_response(scenario.dialect, send, &reply.text)
                 .encode(),
             _ => reply.text,
         })
@@ -117,7 +117,7 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
 /// answers as under the scenario's own options; a variant whose game ends before the input
 /// does, or whose reference answers every step as an earlier one does, is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
-    let rules = scenario.game.policy_rules(scenario.dialect.name);
+    let rules = scenario.game.policy_rules(scenario.dialect);
     let (own, own_finished) = replay(scenario, &scenario.options)?;
     let required = rules.required(&scenario.policy, &scenario.options);
     let (base, finished) = match &required {

@@ -253,7 +253,7 @@ fn divergence(
             .collect(),
         cells: cell_diffs(scenario.game.board_reader(), &expected, &chunk),
         notes: scenario.game.explain(&DivergentStep {
-            dialect: scenario.dialect.name,
+            dialect: scenario.dialect,
             options: &scenario.options,
             sent: &sent,
             expected: &expected,

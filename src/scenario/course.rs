@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::{ImDocument, Item, Table};
 
 use crate::error::ScenarioFileError;
-use crate::games::{self, Game};
+use crate::games::{self, Dialect, Game};
 use crate::policy::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMON};
 
 /// The name of a course file. Scenario loading finds the one nearest above each scenario file.
@@ -80,7 +80,7 @@ impl CoursePolicy {
 
     /// The policy of one dialect: its defaults, then the file's top-level options, then its
     /// own table's.
-    pub fn policy(&self, game: &dyn Game, dialect: &str) -> Policy {
+    pub fn policy(&self, game: &dyn Game, dialect: &Dialect) -> Policy {
         let mut policy = Policy::defaults(game.policy_rules(dialect).options());
         for (key, value) in &self.common {
             policy.set(key, value.clone());
@@ -88,7 +88,7 @@ impl CoursePolicy {
         let own = self
             .dialects
             .iter()
-            .filter(|d| d.game == game.name() && d.dialect == dialect);
+            .filter(|d| d.game == game.name() && d.dialect == dialect.name);
         for (key, value) in own.flat_map(|d| &d.values) {
             policy.set(key, value.clone());
         }
@@ -158,7 +158,7 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
                     "expected a table of options",
                 )
             })?;
-            let known = options_of(game.policy_rules(dialect.name).options());
+            let known = options_of(game.policy_rules(dialect).options());
             let mut values = Vec::new();
             for (option_name, value) in table.iter() {
                 let (option_key, _) = table

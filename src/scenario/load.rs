@@ -263,7 +263,7 @@ fn resolve(
         .unwrap_or_else(|| Spanned::new(0..0, toml::Table::new()));
     // Options are checked here, by starting a reference session, so that a typo is reported
     // at load time with its place in the file.
-    game.start(dialect.name, options.get_ref())
+    game.start(dialect, options.get_ref())
         .map_err(|e| at(options.span(), &format!("options.{}", e.key), e.to_string()))?;
     let play = resolve_match(file, source, game, dialect, defaults, spanned)?;
     let judge = match pick(&entry.judge, &defaults.judge) {
@@ -340,7 +340,7 @@ fn resolve(
         extra_lines: pick(&entry.extra_lines, &defaults.extra_lines).copied(),
         judge,
         options: options.into_inner(),
-        policy: Policy::defaults(game.policy_rules(dialect.name).options()),
+        policy: Policy::defaults(game.policy_rules(dialect).options()),
         opening,
         steps,
         play,
@@ -422,7 +422,7 @@ fn judged_parts(
     dialect: &Dialect,
     parts: &Spanned<Vec<String>>,
 ) -> Result<Vec<&'static str>, String> {
-    let known = game.part_names(dialect.name);
+    let known = game.part_names(dialect);
     if known.is_empty() {
         return Err(format!(
             "{}/{} judges its output whole; `judge` is for call protocols whose responses have parts",

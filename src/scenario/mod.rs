@@ -97,10 +97,9 @@ impl Scenario {
     /// One line of output (expected or actual) as it is compared: the game's own form, then
     /// the policy's accepted spellings.
     pub fn compared_line(&self, line: &str) -> String {
-        let name = self.dialect.name;
-        let line = self.game.normalize_line(name, line);
+        let line = self.game.normalize_line(self.dialect, line);
         self.game
-            .policy_rules(name)
+            .policy_rules(self.dialect)
             .canonical(&self.policy, &line)
             .into_owned()
     }

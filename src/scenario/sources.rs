@@ -190,7 +190,7 @@ pub fn read_variants(
 /// The scenario under `course`'s policy, when there is one.
 fn under(mut scenario: Scenario, course: Option<&CoursePolicy>) -> Scenario {
     if let Some(course) = course {
-        scenario.policy = course.policy(scenario.game, scenario.dialect.name);
+        scenario.policy = course.policy(scenario.game, scenario.dialect);
         if let Some(seed) = course.battery_seed {
             super::battery::reseed(&mut scenario, seed);
         }

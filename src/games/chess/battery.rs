@@ -466,8 +466,9 @@ mod tests {
 
     /// The events each family's lines reach, counted by the reference session.
     fn events(family: &Family, plan: Plan) -> BTreeSet<&'static str> {
-        let mut session = crate::games::chess::Chess
-            .start("ecs198f", &Default::default())
+        let chess = crate::games::chess::Chess;
+        let mut session = chess
+            .start(&chess.dialects()[0], &Default::default())
             .unwrap();
         session.count_rule_events();
         for line in ChessBattery.lines(family, plan) {

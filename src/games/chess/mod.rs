@@ -39,9 +39,9 @@ use std::time::Duration;
 
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
-use crate::games::variant::{Derived, Variant};
+use crate::games::variant::Derived;
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part, PolicyRules,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin, Part, PolicyRules,
     Protocol, Response, RuleEvent, Session,
 };
 
@@ -68,6 +68,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
     graded_with: None,
+    origin: Origin::BuiltIn,
 }];
 
 /// The game `chess`.
@@ -86,19 +87,19 @@ impl Game for Chess {
         &render::ChessBoards
     }
 
-    fn policy_rules(&self, _dialect: &str) -> &'static dyn PolicyRules {
+    fn policy_rules(&self, _dialect: &Dialect) -> &'static dyn PolicyRules {
         &spellings::Spellings
     }
 
-    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
         ecs198f::PARTS
     }
 
-    fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+    fn response_parts(&self, _dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
         ecs198f::response_parts(command, response)
     }
 
-    fn variant_keys(&self, _dialect: &str) -> Option<String> {
+    fn variant_keys(&self, _dialect: &Dialect) -> Option<String> {
         Some(interface::HANDOUT.keys_text())
     }
 
@@ -114,17 +115,22 @@ impl Game for Chess {
 
     fn start_variant(
         &self,
-        variant: &'static Variant,
+        variant: &Dialect,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        let interface: &'static interface::Interface = variant.data("ecs198f")?;
+        let interface: &'static interface::Interface = variant.variant_data().ok_or_else(|| {
+            OptionError::new(
+                "dialect",
+                format!("{} is not an ecs198f variant", variant.name),
+            )
+        })?;
         Ok(Box::new(Ecs198f::with(
             ScenarioOptions::parse(options)?,
             interface,
         )))
     }
 
-    fn battery(&self, _dialect: &str) -> Option<&'static dyn Battery> {
+    fn battery(&self, _dialect: &Dialect) -> Option<&'static dyn Battery> {
         Some(&battery::ChessBattery)
     }
 

@@ -4,7 +4,7 @@
 
 pub use super::functions::{Call, Functions};
 use crate::execution::PythonLaunch;
-use crate::games::{Dialect, Protocol};
+use crate::games::{Dialect, Origin, Protocol};
 
 /// One row of the table: the dialect as the harness sees it, and its functions.
 pub struct Flavor {
@@ -46,6 +46,7 @@ macro_rules! flavor {
                     Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
                 },
                 graded_with: None,
+                origin: Origin::BuiltIn,
             },
             functions: Functions {
                 maker: $maker,

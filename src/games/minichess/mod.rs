@@ -78,7 +78,7 @@ impl Game for MiniChess {
 
     /// A list of boards is compared as a multiset: its boards are sorted (duplicates stay).
     /// Boards and lists are rewritten in the protocol's spacing, so only their values count.
-    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+    fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {
         let rewritten = if let Some(mut boards) = notation::read_rows_list(line) {
             boards.sort();
             notation::rows_list_text(&boards)
@@ -99,7 +99,7 @@ impl Game for MiniChess {
     ///
     /// `steps` and `captures`: the boards of a `move_maker` answer sorted out by the rule
     /// they follow or break (`slices`), what the battery's families judge.
-    fn part_names(&self, _dialect: &str) -> &'static [&'static str] {
+    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
         &["boards", "input", "printed", "steps", "captures"]
     }
 
@@ -107,22 +107,22 @@ impl Game for MiniChess {
         events::Event::ALL
     }
 
-    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
-        match dialect {
+    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
+        match dialect.name {
             "ecs10" => Some(&battery::ECS10),
             "hexapawn" => Some(&battery::HEXAPAWN),
             _ => None,
         }
     }
 
-    fn response_parts(&self, dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+    fn response_parts(&self, dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
         let changed: String = response
             .tags
             .iter()
             .map(|(tag, board)| format!("!{tag} {board}\n"))
             .collect();
         let value = response.value.clone().unwrap_or_default();
-        let (steps, captures) = slices::slices(dialect, command, &value).unwrap_or_default();
+        let (steps, captures) = slices::slices(dialect.name, command, &value).unwrap_or_default();
         vec![
             Part::new("boards", value),
             Part::new("input", changed),
@@ -133,7 +133,7 @@ impl Game for MiniChess {
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
-        match dialect::functions(step.dialect) {
+        match dialect::functions(step.dialect.name) {
             Some(functions) => explain::explain(functions, step.expected, step.actual),
             None => Vec::new(),
         }

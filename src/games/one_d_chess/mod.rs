@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
-use crate::games::variant::{self, Derived, Variant};
+use crate::games::variant::Derived;
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Part,
-    PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
+    check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin,
+    Part, PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -58,6 +58,7 @@ static DIALECTS: &[Dialect] = &[
             )?))
         },
         graded_with: None,
+        origin: Origin::BuiltIn,
     },
     Dialect {
         name: "csc110",
@@ -81,6 +82,7 @@ static DIALECTS: &[Dialect] = &[
             Ok(Box::new(csc110::Csc110::new()))
         },
         graded_with: None,
+        origin: Origin::BuiltIn,
     },
     // Seed 001's functions, called one by one in the student's whole `chess.py` (its
     // `main()` is not run): graded beside the program, each function on its own.
@@ -113,6 +115,7 @@ static DIALECTS: &[Dialect] = &[
             )))
         },
         graded_with: Some("csc110"),
+        origin: Origin::BuiltIn,
     },
 ];
 
@@ -134,8 +137,9 @@ impl Game for OneDChess {
 
     /// project5, and seed 001's functions in a csc110 program (the same roles under its own
     /// tokens). Not a variant: it may rename or drop the functions the battery calls.
-    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
-        matches!(dialect, "project5" | "csc110-functions")
+    /// The built-in call dialects' (a variant may rename the functions a battery calls).
+    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
+        matches!(dialect.name, "project5" | "csc110-functions")
             .then_some(&battery::OneDBattery as &dyn Battery)
     }
 
@@ -145,13 +149,8 @@ impl Game for OneDChess {
 
     /// A call dialect's divergence as the one call that differs, on the board it was given.
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
-        let interface = match step.dialect {
-            "project5" => &*interface::HANDOUT,
-            "csc110-functions" => &*interface::CSC110_FUNCTIONS,
-            other => match variant::find(self.name(), other).map(|v| v.data("project5")) {
-                Some(Ok(interface)) => interface,
-                _ => return Vec::new(),
-            },
+        let Some(interface) = interface_of(step.dialect) else {
+            return Vec::new();
         };
         match self.start(step.dialect, step.options) {
             Ok(session) => {
@@ -162,34 +161,34 @@ impl Game for OneDChess {
         }
     }
 
-    fn part_names(&self, dialect: &str) -> &'static [&'static str] {
-        match variant::base_name(self.name(), dialect) {
+    fn part_names(&self, dialect: &Dialect) -> &'static [&'static str] {
+        match dialect.base().name {
             "project5" | "csc110-functions" => project5::PARTS,
             _ => &[],
         }
     }
 
-    fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
-        match variant::base_name(self.name(), dialect) {
+    fn split_response(&self, dialect: &Dialect, command: &str, text: &str) -> Response {
+        match dialect.base().name {
             "project5" | "csc110-functions" => project5::split_response(command, text),
             _ => Response::from_text(text),
         }
     }
 
-    fn response_parts(&self, _dialect: &str, command: &str, response: &Response) -> Vec<Part> {
+    fn response_parts(&self, _dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
         project5::response_parts(command, response)
     }
 
-    fn policy_rules(&self, dialect: &str) -> &'static dyn PolicyRules {
-        match variant::base_name(self.name(), dialect) {
+    fn policy_rules(&self, dialect: &Dialect) -> &'static dyn PolicyRules {
+        match dialect.base().name {
             "csc110" => &csc110::POLICY,
             "project5" => &policy::POLICY,
             _ => &NO_POLICY_RULES,
         }
     }
 
-    fn variant_keys(&self, dialect: &str) -> Option<String> {
-        (dialect == "project5").then(|| interface::HANDOUT.keys_text())
+    fn variant_keys(&self, dialect: &Dialect) -> Option<String> {
+        (dialect.name == "project5").then(|| interface::HANDOUT.keys_text())
     }
 
     fn derive_variant(
@@ -219,12 +218,27 @@ impl Game for OneDChess {
 
     fn start_variant(
         &self,
-        variant: &'static Variant,
+        variant: &Dialect,
         options: &GameOptions,
     ) -> Result<Box<dyn Session>, OptionError> {
-        let interface: &'static Interface = variant.data("project5")?;
+        let interface = interface_of(variant).ok_or_else(|| {
+            OptionError::new(
+                "dialect",
+                format!("{} is not a project5 variant", variant.name),
+            )
+        })?;
         Ok(Box::new(project5::Project5::with_options(
             interface, options,
         )?))
+    }
+}
+
+/// The functions a call dialect's submission defines: the handout's, csc110's, or a project5
+/// variant's own. `None` for the whole-program dialect.
+fn interface_of(dialect: &Dialect) -> Option<&'static Interface> {
+    match dialect.name {
+        "project5" => Some(&interface::HANDOUT),
+        "csc110-functions" => Some(&interface::CSC110_FUNCTIONS),
+        _ => dialect.variant_data(),
     }
 }

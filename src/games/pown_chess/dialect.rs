@@ -14,8 +14,8 @@ use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Part, PolicyRules, Protocol,
-    Reply, Response, RuleEvent, Session, NO_POLICY_RULES,
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Origin, Part, PolicyRules,
+    Protocol, Reply, Response, RuleEvent, Session, NO_POLICY_RULES,
 };
 
 static DIALECTS: &[Dialect] = &[
@@ -34,6 +34,7 @@ static DIALECTS: &[Dialect] = &[
             }))
         },
         graded_with: None,
+        origin: Origin::BuiltIn,
     },
     functions::DIALECT,
 ];
@@ -155,34 +156,34 @@ impl Game for PownChess {
 
     /// One game per family, typed into the whole program: the `pown` dialect only, as the
     /// functions of `pown-functions` are a different protocol.
-    fn battery(&self, dialect: &str) -> Option<&'static dyn Battery> {
-        (dialect == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
+    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
+        (dialect.name == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
     }
 
-    fn normalize_line<'a>(&self, _dialect: &str, line: &'a str) -> Cow<'a, str> {
+    fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {
         canonical_line(line)
     }
 
-    fn part_names(&self, dialect: &str) -> &'static [&'static str] {
-        match dialect {
+    fn part_names(&self, dialect: &Dialect) -> &'static [&'static str] {
+        match dialect.name {
             "pown-functions" => functions::PARTS,
             _ => &[],
         }
     }
 
-    fn split_response(&self, dialect: &str, command: &str, text: &str) -> Response {
-        match dialect {
+    fn split_response(&self, dialect: &Dialect, command: &str, text: &str) -> Response {
+        match dialect.name {
             "pown-functions" => functions::split_response(command, text),
             _ => Response::from_text(text),
         }
     }
 
-    fn response_parts(&self, _dialect: &str, _command: &str, response: &Response) -> Vec<Part> {
+    fn response_parts(&self, _dialect: &Dialect, _command: &str, response: &Response) -> Vec<Part> {
         functions::response_parts(response)
     }
 
-    fn policy_rules(&self, dialect: &str) -> &'static dyn PolicyRules {
-        match dialect {
+    fn policy_rules(&self, dialect: &Dialect) -> &'static dyn PolicyRules {
+        match dialect.name {
             // The functions are the required program's, whatever challenges a course sets.
             "pown-functions" => &NO_POLICY_RULES,
             _ => &policy::Challenges,
@@ -316,14 +317,15 @@ mod tests {
 
     #[test]
     fn options_are_read_and_typos_named() {
+        let pown = PownChess.dialect("pown").unwrap();
         let mut table = GameOptions::new();
         table.insert("size".into(), toml::Value::Integer(6));
-        assert!(PownChess.start("pown", &table).is_ok());
+        assert!(PownChess.start(pown, &table).is_ok());
         table.insert("score_heder".into(), toml::Value::Boolean(true));
-        let error = PownChess.start("pown", &table).err().unwrap();
+        let error = PownChess.start(pown, &table).err().unwrap();
         assert_eq!(error.key, "score_heder");
         let mut table = GameOptions::new();
         table.insert("size".into(), toml::Value::Integer(7));
-        assert_eq!(PownChess.start("pown", &table).err().unwrap().key, "size");
+        assert_eq!(PownChess.start(pown, &table).err().unwrap().key, "size");
     }
 }

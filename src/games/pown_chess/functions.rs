@@ -9,7 +9,7 @@ use super::options::{BoardSize, PownOptions};
 use super::render::display_board;
 use super::square::Color;
 use crate::execution::PythonLaunch;
-use crate::games::{check_option_keys, Dialect, Part, Protocol, Reply, Response, Session};
+use crate::games::{check_option_keys, Dialect, Origin, Part, Protocol, Reply, Response, Session};
 use std::time::Duration;
 
 pub static DIALECT: Dialect = Dialect {
@@ -30,6 +30,7 @@ pub static DIALECT: Dialect = Dialect {
         }))
     },
     graded_with: Some("pown"),
+    origin: Origin::BuiltIn,
 };
 
 /// The parts a response has: what `display_board` printed, what `moves_remaining` returned.

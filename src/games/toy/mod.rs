@@ -11,7 +11,7 @@ use crate::execution::PythonLaunch;
 use crate::games::board_text::NoBoards;
 use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay, Stop};
 use crate::games::{
-    check_option_keys, BoardReader, Dialect, Game, OptionError, Protocol, Reply, Session,
+    check_option_keys, BoardReader, Dialect, Game, OptionError, Origin, Protocol, Reply, Session,
 };
 
 static DIALECTS: &[Dialect] = &[Dialect {
@@ -29,6 +29,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
         Ok(Box::new(Tally { total: 0 }))
     },
     graded_with: None,
+    origin: Origin::BuiltIn,
 }];
 
 /// The game `counter`.

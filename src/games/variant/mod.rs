@@ -23,7 +23,7 @@ pub use template::template;
 
 use crate::error::ScenarioFileError;
 use crate::execution::PythonLaunch;
-use crate::games::{Dialect, Game, OptionError};
+use crate::games::{Dialect, Game, OptionError, Origin};
 
 /// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
 /// own scenarios.
@@ -52,9 +52,7 @@ pub struct Variant {
     pub source: String,
     /// The base dialect's scenarios it runs too (see [`Inherit`]).
     pub inherit: Option<Inherit>,
-    /// The game's reading of the variant's keys.
-    pub data: Box<dyn Any + Send + Sync>,
-    /// The variant as a dialect.
+    /// The variant as a dialect (its value carries the game's reading of the keys).
     pub dialect: &'static Dialect,
 }
 
@@ -78,16 +76,6 @@ impl std::fmt::Debug for Variant {
             .field("base", &self.base.name)
             .field("file", &self.file)
             .finish_non_exhaustive()
-    }
-}
-
-impl Variant {
-    /// The game's reading of the keys, as the type the game made; an error naming the
-    /// variant when it was made by another dialect (`base`, for the message).
-    pub fn data<T: 'static>(&'static self, base: &str) -> Result<&'static T, OptionError> {
-        self.data.downcast_ref().ok_or_else(|| {
-            OptionError::new("dialect", format!("{} is not a {base} variant", self.name))
-        })
     }
 }
 
@@ -169,21 +157,6 @@ pub fn bundled() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The base dialect of `dialect`: itself unless it names a variant of `game`.
-pub fn base_name<'a>(game: &str, dialect: &'a str) -> &'a str {
-    match find(game, dialect) {
-        Some(variant) => variant.base.name,
-        None => dialect,
-    }
-}
-
-/// The variant that `dialect` is, if it is one.
-pub fn of_dialect(dialect: &Dialect) -> Option<&'static Variant> {
-    known()
-        .into_iter()
-        .find(|v| std::ptr::eq(v.dialect, dialect))
-}
-
 /// The dialects of `dialect`'s family: its base and every variant of that base known to the
 /// process, the bundled ones among them (read here when not yet read).
 pub fn family(dialect: &'static Dialect) -> Vec<&'static Dialect> {
@@ -194,7 +167,7 @@ pub fn family(dialect: &'static Dialect) -> Vec<&'static Dialect> {
             let _ = register(&file, &text);
         }
     });
-    let base = of_dialect(dialect).map_or(dialect, |v| v.base);
+    let base = dialect.base();
     let variants = known().into_iter().filter(|v| std::ptr::eq(v.base, base));
     std::iter::once(base)
         .chain(variants.map(|v| v.dialect))
@@ -263,6 +236,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         (None, base_launch) => base_launch,
     };
     let defines: Vec<&'static str> = derived.defines.into_iter().map(leak).collect();
+    let data: &'static (dyn Any + Send + Sync) = Box::leak(derived.data);
     let dialect: &'static Dialect = Box::leak(Box::new(Dialect {
         name,
         protocol: base.protocol,
@@ -270,9 +244,10 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         entry_file: leak(derived.entry_file),
         defines: Box::leak(defines.into_boxed_slice()),
         python,
-        // A variant starts through its game (`Game::start` finds it by name).
+        // A variant starts through its game (`Game::start_variant`, given this value).
         session: base.session,
         graded_with: base.graded_with,
+        origin: Origin::Variant { base, data },
     }));
     Variant {
         name,
@@ -281,7 +256,6 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         file: file.to_string(),
         source: source.to_string(),
         inherit,
-        data: derived.data,
         dialect,
     }
 }

@@ -9,12 +9,10 @@ use crate::games::{Dialect, Game};
 /// `from` is where the base's scenarios are, relative to the file written, or
 /// [`super::FROM_BUNDLED`].
 pub fn template(game: &dyn Game, base: &Dialect, name: &str, from: &str) -> Result<String, Error> {
-    let keys = game
-        .variant_keys(base.name)
-        .ok_or(LookupError::NothingToVary {
-            game: game.name(),
-            dialect: base.name,
-        })?;
+    let keys = game.variant_keys(base).ok_or(LookupError::NothingToVary {
+        game: game.name(),
+        dialect: base.name,
+    })?;
     let text = format!(
         "# A variant of {game}/{base}: a course's own version of its handout, as data.\n\
          # Every key below holds {base}'s value; change what your handout changes and delete\n\

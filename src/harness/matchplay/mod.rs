@@ -34,7 +34,7 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
         Err(error) => return error_outcome(scenario, error.to_string()),
     };
     let (games, stderr) = match &program {
-        None => match game.start(dialect.name, &scenario.options) {
+        None => match game.start(dialect, &scenario.options) {
             Ok(session) => (
                 play(game, dialect, def, &mut ReferenceConversation::new(session)),
                 Vec::new(),

@@ -164,10 +164,13 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
     {
         return None;
     }
-    let mut session = scenario.game.start(variant.name, &scenario.options).ok()?;
+    let mut session = scenario
+        .game
+        .start(variant.dialect, &scenario.options)
+        .ok()?;
     let mut base = scenario
         .game
-        .start(scenario.dialect.name, &scenario.options)
+        .start(scenario.dialect, &scenario.options)
         .ok()?;
     if session.opening() != base.opening() {
         scenario.opening = None;
@@ -182,6 +185,6 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         }
     }
     scenario.dialect = variant.dialect;
-    scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.name).options());
+    scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.dialect).options());
     Some(scenario)
 }
