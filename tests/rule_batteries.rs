@@ -119,7 +119,7 @@ fn pown_bugs_fail_their_family_in_games_typed_into_the_whole_program() {
 }
 
 #[test]
-fn a_battery_failure_shows_the_family_and_the_call() {
+fn a_battery_failure_shows_the_family_the_call_and_the_rule() {
     let (_, report) = test_json(&[
         "specs/minichess/ecs10/battery.toml",
         "--python",
@@ -134,5 +134,18 @@ fn a_battery_failure_shows_the_family_and_the_call() {
             .unwrap()
             .starts_with("move_maker "),
         "{divergence}"
+    );
+    // The rule the extra board breaks, in words, with the pawn that broke it.
+    let notes: Vec<&str> = divergence["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "rule broken: a pawn never wraps around the board's edge to the other side: "
+        )),
+        "{notes:?}"
     );
 }

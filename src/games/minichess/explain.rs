@@ -8,6 +8,7 @@ use super::board::{Board, Color};
 use super::dialect::Functions;
 use super::notation::{self, Rows};
 use super::render::render_grid;
+use super::rule_named;
 
 /// Most boards drawn per kind of difference.
 const MAX_DRAWN: usize = 6;
@@ -180,12 +181,33 @@ fn multiset_notes(
     section("missing: moves it did not return", &missing);
     section("extra: boards that are not moves of the position", &extra);
     section("duplicated: moves returned more than once", &repeated);
+    // The rule each missing or extra board is about, once each.
+    if let Some((before, color)) = origin {
+        let named = |boards: &[(Rows, usize)], rule: RuleOf, lead: &str| -> Vec<String> {
+            let mut found: Vec<String> = Vec::new();
+            for (rows, _) in boards.iter().take(MAX_DRAWN) {
+                let after = notation::board_of(rows).ok();
+                let text = after.and_then(|after| rule(&before, &after, color));
+                if let Some(text) = text.map(|t| format!("{lead}: {t}")) {
+                    if !found.contains(&text) {
+                        found.push(text);
+                    }
+                }
+            }
+            found
+        };
+        notes.extend(named(&missing, rule_named::missing, "not found"));
+        notes.extend(named(&extra, rule_named::extra, "rule broken"));
+    }
     notes
 }
 
-/// The position and mover whose moves are exactly `expected`, when only one fits. Every
-/// expected board is one move away from it, so undoing each single move that could have
-/// produced the first board gives the candidates.
+/// What names the rule of a board one move from a position.
+type RuleOf = fn(&Board, &Board, Color) -> Option<String>;
+
+/// The position and mover whose moves are exactly `expected` (or include them all), when
+/// only one fits. Every expected board is one move away from it, so undoing each single move
+/// that could have produced the first board gives the candidates.
 fn origin(expected: &[Rows]) -> Option<(Board, Color)> {
     let boards: Vec<Board> = expected
         .iter()
@@ -195,18 +217,25 @@ fn origin(expected: &[Rows]) -> Option<(Board, Color)> {
     let first = boards.first()?;
     let mut sorted = boards.clone();
     sorted.sort_by_key(notation::rows_of);
-    let mut found: Vec<(Board, Color)> = Vec::new();
+    // Exactly its moves (a whole move list), else a position some of whose moves they are (a
+    // battery family's slice: its captures, say), where only one position fits either way.
+    let mut exact: Vec<(Board, Color)> = Vec::new();
+    let mut within: Vec<(Board, Color)> = Vec::new();
     for color in [Color::White, Color::Black] {
         for before in predecessors(first, color) {
             let mut successors = before.successors(color);
             successors.sort_by_key(notation::rows_of);
-            if successors == sorted && !found.contains(&(before, color)) {
-                found.push((before, color));
+            let candidate = (before, color);
+            if successors == sorted && !exact.contains(&candidate) {
+                exact.push(candidate);
+            }
+            if sorted.iter().all(|b| successors.contains(b)) && !within.contains(&candidate) {
+                within.push(candidate);
             }
         }
     }
-    match found.as_slice() {
-        [only] => Some(*only),
+    match (exact.as_slice(), within.as_slice()) {
+        ([only], _) | ([], [only]) => Some(*only),
         _ => None,
     }
 }
@@ -358,6 +387,15 @@ mod tests {
         assert!(text.contains("extra: boards that are not moves"), "{text}");
         assert!(text.contains(" w [b] ."), "{text}");
         assert!(!text.contains("duplicated"), "{text}");
+        // Each named by its rule.
+        assert!(
+            text.contains("\nnot found: a pawn captures one square diagonally forward"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nrule broken: a pawn moves diagonally only to capture"),
+            "{text}"
+        );
     }
 
     #[test]

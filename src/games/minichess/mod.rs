@@ -27,6 +27,7 @@ pub mod notation;
 mod player;
 mod players;
 mod render;
+mod rule_named;
 mod rules;
 mod session;
 mod slices;
