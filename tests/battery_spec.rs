@@ -3,6 +3,7 @@
 
 use boardgrade::scenario::battery::reseed;
 use boardgrade::scenario::load::parse_file;
+use boardgrade::scenario::Kind;
 
 const FILE: &str = r#"
 game = "chess"
@@ -28,7 +29,9 @@ fn a_battery_is_one_scenario_per_family_with_its_own_points_and_parts() {
         assert!(scenario.steps.len() > 4, "{}", scenario.name);
         assert_eq!(scenario.steps[0].send, "new_game");
         assert_eq!(scenario.steps[0].line, 9);
-        let source = scenario.battery.expect("a battery source");
+        let Kind::Battery(source) = &scenario.kind else {
+            panic!("{}: not a battery scenario", scenario.name)
+        };
         assert_eq!(scenario.judge.as_deref(), Some(source.family.judge));
         assert_eq!(source.plan.seed, 5);
     }

@@ -9,7 +9,7 @@
 
 use boardgrade::scenario::load::parse_file;
 use boardgrade::scenario::sources::bundled;
-use boardgrade::scenario::Scenario;
+use boardgrade::scenario::{Kind, Scenario};
 
 /// The share of bundled scenarios that may take the reference's answer.
 const MOST_UNWRITTEN: f64 = 0.10;
@@ -18,11 +18,10 @@ const MOST_UNWRITTEN: f64 = 0.10;
 /// the opening where the program prints one. A code check runs nothing: the rule written in
 /// its file is all it expects.
 fn written(scenario: &Scenario) -> bool {
-    if scenario.code.is_some() {
-        return true;
-    }
-    if scenario.play.is_some() || scenario.battery.is_some() {
-        return false;
+    match scenario.kind {
+        Kind::Code(_) => return true,
+        Kind::Match(_) | Kind::Battery(_) => return false,
+        Kind::Steps => {}
     }
     if !scenario.steps.iter().all(|step| step.expect.is_some()) {
         return false;

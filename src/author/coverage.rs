@@ -71,7 +71,7 @@ pub fn measure(scenarios: &[Scenario]) -> Coverage {
                 }));
         }
     }
-    for scenario in scenarios.iter().filter(|s| s.play.is_none()) {
+    for scenario in scenarios.iter().filter(|s| s.play().is_none()) {
         let reached = match replay(scenario) {
             Ok(reached) => reached,
             Err(reason) => {

@@ -7,7 +7,7 @@ use crate::compare::CompareMode;
 use crate::error::{AuthorError, Error};
 use crate::games::{self, Dialect, Game, GameOptions, Reply, Session};
 use crate::points::Points;
-use crate::scenario::{HandoutDef, Scenario, Step, Visibility};
+use crate::scenario::{HandoutDef, Kind, Scenario, Step, Visibility};
 
 /// What authoring works on.
 #[derive(Debug, Clone)]
@@ -178,9 +178,7 @@ impl Setup {
                     line: i + 1,
                 })
                 .collect(),
-            play: None,
-            battery: None,
-            code: None,
+            kind: Kind::Steps,
         }
     }
 }

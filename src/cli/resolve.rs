@@ -390,7 +390,7 @@ pub fn out_dir(path: &Path) -> Result<&Path, Error> {
 fn without_code_checks(mut scenarios: Vec<Scenario>, target: &Target) -> Vec<Scenario> {
     if matches!(target.spec(), TargetSpec::Command(_)) {
         let before = scenarios.len();
-        scenarios.retain(|s| s.code.is_none());
+        scenarios.retain(|s| s.code_check().is_none());
         let left = before - scenarios.len();
         if left > 0 {
             eprintln!(

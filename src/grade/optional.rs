@@ -16,8 +16,7 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
     let mut optional_checks: Vec<(Scenario, Vec<&'static str>)> = Vec::new();
     for scenario in scenarios {
         if let Some(check) = scenario
-            .code
-            .as_ref()
+            .code_check()
             .filter(|c| !c.graded(&scenario.policy))
         {
             // A check the course turned off is left out silently; one the handout does not

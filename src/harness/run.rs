@@ -88,10 +88,10 @@ impl Default for RunConfig {
 
 /// Runs one scenario against the target.
 pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome {
-    if let Some(play) = &scenario.play {
+    if let Some(play) = scenario.play() {
         return super::matchplay::run(scenario, play, target, limits);
     }
-    if let Some(check) = &scenario.code {
+    if let Some(check) = scenario.code_check() {
         return super::code::run(scenario, check, target, limits);
     }
     let expectations = match expectations(scenario) {

@@ -10,7 +10,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::model::{BatteryDef, Entry, StepDef};
-use super::{Scenario, Step};
+use super::{Kind, Scenario, Step};
 use crate::error::ScenarioFileError;
 use crate::games::battery::{family, Battery, Family, Plan};
 
@@ -127,7 +127,7 @@ pub fn expand(
             // A program protocol's output is judged whole.
             scenario.judge = (!family.judge.is_empty()).then(|| family.judge.to_vec());
             scenario.steps = source.steps();
-            scenario.battery = Some(source);
+            scenario.kind = Kind::Battery(source);
             scenario
         })
         .collect())
@@ -171,7 +171,7 @@ fn chosen(battery: &dyn Battery, def: &BatteryDef) -> Result<Vec<&'static Family
 
 /// Plays every battery scenario again from `seed` (a course file's, or `--seed`).
 pub fn reseed(scenario: &mut Scenario, seed: u64) {
-    if let Some(source) = &mut scenario.battery {
+    if let Kind::Battery(source) = &mut scenario.kind {
         if source.plan.seed != seed {
             source.plan.seed = seed;
             scenario.steps = source.steps();

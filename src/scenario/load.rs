@@ -8,7 +8,7 @@ use toml::Spanned;
 
 use super::code::{self, CodeCheck};
 use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
-use super::{battery, Scenario, Step};
+use super::{battery, Kind, Scenario, Step};
 use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
 use crate::games::{self, Dialect, Game, Protocol};
@@ -343,9 +343,11 @@ fn resolve(
         policy: Policy::defaults(game.policy_rules(dialect).options()),
         opening,
         steps,
-        play,
-        battery: None,
-        code,
+        kind: match (play, code) {
+            (Some(play), _) => Kind::Match(play),
+            (None, Some(code)) => Kind::Code(code),
+            (None, None) => Kind::Steps,
+        },
     })
 }
 

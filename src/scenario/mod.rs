@@ -52,12 +52,21 @@ pub struct Scenario {
     /// Expected output before the first input; the reference's when `None`.
     pub opening: Option<String>,
     pub steps: Vec<Step>,
-    /// A match played instead of steps (`steps` is then empty).
-    pub play: Option<MatchDef>,
-    /// The battery family whose lines are `steps`, when the scenario is one.
-    pub battery: Option<battery::Source>,
-    /// The code check the scenario is, when it is one (`steps` is then empty).
-    pub code: Option<code::CodeCheck>,
+    /// What the scenario runs: its steps, a battery family's, a match, or a code check.
+    pub kind: Kind,
+}
+
+/// What a scenario runs, one of four forms.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// Lines sent and what must come back (`steps`).
+    Steps,
+    /// A battery family's lines (`steps`), played from a seed.
+    Battery(battery::Source),
+    /// Whole games against the reference players (`steps` is empty).
+    Match(MatchDef),
+    /// A check of the submission's code (`steps` is empty).
+    Code(code::CodeCheck),
 }
 
 /// One line sent, and what must come back.
@@ -73,6 +82,27 @@ pub struct Step {
 }
 
 impl Scenario {
+    /// The match it plays, when it is one.
+    pub fn play(&self) -> Option<&MatchDef> {
+        match &self.kind {
+            Kind::Match(play) => Some(play),
+            _ => None,
+        }
+    }
+
+    /// The code check it is, when it is one.
+    pub fn code_check(&self) -> Option<&code::CodeCheck> {
+        match &self.kind {
+            Kind::Code(check) => Some(check),
+            _ => None,
+        }
+    }
+
+    /// Whether its steps are a battery family's.
+    pub fn is_battery(&self) -> bool {
+        matches!(self.kind, Kind::Battery(_))
+    }
+
     /// `game/dialect`.
     pub fn dialect_id(&self) -> String {
         format!("{}/{}", self.game.name(), self.dialect.name)

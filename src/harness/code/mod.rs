@@ -56,14 +56,14 @@ pub fn check_all<S: Borrow<Scenario>>(
 ) -> Vec<Option<Outcome>> {
     let TargetSpec::Python(path) = target.spec() else {
         return (scenarios.iter().map(Borrow::borrow))
-            .map(|s: &Scenario| s.code.as_ref().map(|_| unreadable(s, target.spec())))
+            .map(|s: &Scenario| s.code_check().map(|_| unreadable(s, target.spec())))
             .collect();
     };
     let mut judged: Vec<Option<Outcome>> = vec![None; scenarios.len()];
     let mut by_entry: BTreeMap<String, Vec<(usize, &Scenario, &CodeCheck)>> = BTreeMap::new();
     for (index, scenario) in scenarios.iter().enumerate() {
         let scenario = scenario.borrow();
-        let Some(check) = &scenario.code else {
+        let Some(check) = scenario.code_check() else {
             continue;
         };
         let layout = scenario.dialect.layout(scenario.game);

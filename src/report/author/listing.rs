@@ -58,7 +58,7 @@ fn scenario(s: &Scenario) -> String {
     if s.visibility != Visibility::Visible {
         marks.push(s.visibility.as_str().to_string());
     }
-    if let Some(check) = &s.code {
+    if let Some(check) = s.code_check() {
         marks.push(format!("code check: {}", check.rule));
         if check.optional {
             marks.push("optional".into());

@@ -149,7 +149,7 @@ fn lexical(path: &Path) -> PathBuf {
 /// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
     // A rule battery is its base dialect's: a variant may rename or change what it calls.
-    if !std::ptr::eq(scenario.dialect, variant.base) || scenario.battery.is_some() {
+    if !std::ptr::eq(scenario.dialect, variant.base) || scenario.is_battery() {
         return None;
     }
     let inherit = variant.inherit.as_ref()?;
