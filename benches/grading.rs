@@ -261,6 +261,7 @@ fn grade_class(
         budget: None,
         import_limit: Some(grade::DEFAULT_IMPORT_LIMIT),
         start_check: StartCheck::new(),
+        variants: boardgrade::games::variant::Catalogue::with_bundled(),
     };
     let start = Instant::now();
     let results = grade::grade_all(submissions, scenarios, &config, &mut |_| {});

@@ -125,6 +125,7 @@ send = "move_king 8 LEFT"
 mod course_file {
     use boardgrade::compare::CompareMode;
     use boardgrade::error::ScenarioFileError;
+    use boardgrade::games::variant::Catalogue;
     use boardgrade::games::{self, Game};
     use boardgrade::policy::Policy;
     use boardgrade::scenario::course::CoursePolicy;
@@ -142,6 +143,7 @@ mod course_file {
         let course = CoursePolicy::parse(
             "course.toml",
             "presentation_credit = 0.5\n[one-d-chess.project5]\nwhitespace = \"trailing\"\n",
+            Catalogue::bundled(),
         )
         .unwrap();
         let csc110 = course.policy(game("one-d-chess"), one_d("csc110"));
@@ -149,7 +151,8 @@ mod course_file {
         assert_eq!(csc110.presentation_credit(), 0.5);
         let project5 = course.policy(game("one-d-chess"), one_d("project5"));
         assert_eq!(project5.whitespace(), CompareMode::TrailingWhitespace);
-        let exact = CoursePolicy::parse("c.toml", "whitespace = \"exact\"\n").unwrap();
+        let exact = CoursePolicy::parse("c.toml", "whitespace = \"exact\"\n", Catalogue::bundled())
+            .unwrap();
         assert_eq!(
             exact
                 .policy(game("one-d-chess"), one_d("csc110"))
@@ -173,14 +176,24 @@ mod course_file {
     }
 
     fn error(source: &str) -> ScenarioFileError {
-        CoursePolicy::parse("specs/course.toml", source).unwrap_err()
+        CoursePolicy::parse("specs/course.toml", source, Catalogue::bundled()).unwrap_err()
     }
 
     #[test]
     fn the_course_sets_the_battery_seed() {
-        let course = CoursePolicy::parse("course.toml", "battery_seed = 20270101\n").unwrap();
+        let course = CoursePolicy::parse(
+            "course.toml",
+            "battery_seed = 20270101\n",
+            Catalogue::bundled(),
+        )
+        .unwrap();
         assert_eq!(course.battery_seed, Some(20270101));
-        let none = CoursePolicy::parse("course.toml", "whitespace = \"exact\"\n").unwrap();
+        let none = CoursePolicy::parse(
+            "course.toml",
+            "whitespace = \"exact\"\n",
+            Catalogue::bundled(),
+        )
+        .unwrap();
         assert_eq!(none.battery_seed, None);
         for bad in [
             "battery_seed = -1\n",

@@ -278,6 +278,13 @@ fn variant_new_writes_every_key_and_loads_as_written() {
     let (code, report) = test_json(&[folder.to_str().unwrap()]);
     assert_eq!((code, failed_names(&report)), (0, vec![]));
     assert_eq!(report["scenarios"][0]["dialect"], "spring2022");
+    // The course's own variant is a dialect the filter knows, as a built-in one is.
+    let (code, filtered) = test_json(&[folder.to_str().unwrap(), "--dialect", "spring2022"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        filtered["scenarios"].as_array().map(Vec::len),
+        report["scenarios"].as_array().map(Vec::len)
+    );
     let (code, _) = test_json(&[
         folder.to_str().unwrap(),
         "--python",

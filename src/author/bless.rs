@@ -11,9 +11,10 @@ use toml_edit::{DocumentMut, Item, TableLike, Value};
 use super::write::toml_string;
 use crate::compare::{match_steps, prepare, StepPattern};
 use crate::error::{Error, ScenarioFileError};
+use crate::games::variant::Catalogue;
 use crate::games::Reply;
 use crate::harness::judge::normalize_output;
-use crate::scenario::load::parse_file;
+use crate::scenario::load::parse_file_in;
 use crate::scenario::sources::{read_variants, SourceFile};
 use crate::scenario::Scenario;
 
@@ -51,9 +52,10 @@ pub struct Blessed {
     pub text: Option<String>,
 }
 
-/// Blesses the scenario file `name` whose text is `source`.
-pub fn bless(name: &str, source: &str, mode: Mode) -> Result<Blessed, Error> {
-    let scenarios = parse_file(name, source)?;
+/// Blesses the scenario file `name` whose text is `source`, its dialects among `variants`
+/// or built in.
+pub fn bless(name: &str, source: &str, mode: Mode, variants: &Catalogue) -> Result<Blessed, Error> {
+    let scenarios = parse_file_in(name, source, variants)?;
     let mut doc: DocumentMut = source.parse().map_err(|e: toml_edit::TomlError| {
         let offset = e.span().map_or(0, |s| s.start);
         ScenarioFileError::at(name, source, offset, None, e.message().to_string())
@@ -314,7 +316,8 @@ pub fn bless_files(
     listen: &mut dyn FnMut(BlessEvent<'_>),
 ) -> Result<BlessTotals, Error> {
     let mut totals = BlessTotals::default();
-    for (_, read) in read_variants(&files) {
+    let (variants, read) = read_variants(&files);
+    for (_, read) in read {
         if let Err(error) = read {
             listen(BlessEvent::Invalid(&error.into()));
             totals.invalid = true;
@@ -323,7 +326,7 @@ pub fn bless_files(
     let files: Vec<_> = files.into_iter().filter(|f| !f.is_variant()).collect();
     totals.files = files.len();
     for file in &files {
-        let blessed = match bless(&file.name, &file.text, mode) {
+        let blessed = match bless(&file.name, &file.text, mode, &variants) {
             Ok(blessed) => blessed,
             Err(error) => {
                 listen(BlessEvent::Invalid(&error));

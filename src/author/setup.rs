@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::compare::CompareMode;
 use crate::error::{AuthorError, Error};
+use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Game, GameOptions, Reply, Session};
 use crate::points::Points;
 use crate::scenario::{HandoutDef, Kind, Scenario, Step, Visibility};
@@ -36,7 +37,7 @@ pub struct Transcript {
 fn variant_file(game: &dyn Game, path: &str) -> Result<&'static Dialect, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::path(path, format!("cannot read the variant file: {e}")))?;
-    let found = crate::games::variant::register(path, &text)?;
+    let found = crate::games::variant::read(path, &text)?;
     if found.game.name() != game.name() {
         return Err(AuthorError::OtherGame {
             path: path.to_string(),
@@ -75,7 +76,7 @@ impl Setup {
         let dialect = match dialect {
             None => &game.dialects()[0],
             Some(path) if path.ends_with(".toml") => variant_file(game, path)?,
-            Some(name) => games::lookup_dialect(game, name)?,
+            Some(name) => Catalogue::bundled().lookup_dialect(game, name)?,
         };
         let setup = Setup {
             game,

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{AuthorError, Error, LookupError, ScenarioFileError};
-use crate::games::variant::{self, Variant};
+use crate::games::variant::{self, Catalogue, Variant};
 use crate::games::{self, Dialect, Game};
 
 /// Every variant found under `local` (when it is a folder), then those bundled, each name of
@@ -25,12 +25,11 @@ pub fn found(local: &Path) -> Vec<Result<&'static Variant, ScenarioFileError>> {
             }
         }
     }
-    let local_count = files.len();
-    files.extend(variant::bundled());
+    let mut local = Catalogue::default();
     let mut found = Vec::new();
     let mut listed: Vec<(&str, &str)> = Vec::new();
-    for (index, (file, text)) in files.iter().enumerate() {
-        match variant::register(file, text) {
+    for (file, text) in &files {
+        match local.read(file, text) {
             Ok(variant) => {
                 let key = (variant.game.name(), variant.name);
                 if !listed.contains(&key) {
@@ -38,9 +37,13 @@ pub fn found(local: &Path) -> Vec<Result<&'static Variant, ScenarioFileError>> {
                     found.push(Ok(variant));
                 }
             }
-            // A bundled variant that a local file of the same name replaces.
-            Err(_) if index >= local_count => {}
             Err(error) => found.push(Err(error)),
+        }
+    }
+    // The bundled ones a local file of the same name does not replace.
+    for variant in Catalogue::bundled().variants() {
+        if !listed.contains(&(variant.game.name(), variant.name)) {
+            found.push(Ok(variant));
         }
     }
     found

@@ -15,8 +15,8 @@ use super::exit::Status;
 use super::resolve;
 
 pub fn run(args: &GradeArgs) -> Result<Status, Error> {
-    let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
-    let config = resolve::grade_config(args)?;
+    let (scenarios, variants) = resolve::graded_scenarios(&args.specs, &args.only)?;
+    let config = resolve::grade_config(args, variants)?;
     let request = ClassRequest {
         submissions: args.submissions.clone(),
         one_submission: args.one_submission,

@@ -18,7 +18,7 @@ pub fn run(args: &GradescopeArgs) -> Result<Status, Error> {
     }
     no_grade_args(&args.grade_args, "--run-autograder")?;
     // A zip whose specs do not load would fail every student: refuse to build it.
-    let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
+    let (scenarios, _) = resolve::graded_scenarios(&args.specs, &args.only)?;
     let mut grade_args = resolve::grade_args(&args.only, args.entry.as_deref());
     grade_args.extend(["--budget".to_string(), args.budget.to_string()]);
     if args.feedback == FeedbackFormat::Text {

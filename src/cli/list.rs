@@ -11,8 +11,8 @@ use super::exit::Status;
 use super::resolve;
 
 pub fn run(args: &ListArgs) -> Result<Status, Error> {
-    let only = resolve::filter(&args.only)?;
-    let loaded = resolve::load(only, &resolve::files(&args.paths)?)?;
+    let loaded = resolve::load(&args.only, &resolve::files(&args.paths)?)?;
+    let only = resolve::filter(&args.only, &loaded.variants)?;
     for error in &loaded.errors {
         eprintln!("boardgrade: error: {error}");
     }

@@ -17,7 +17,7 @@ pub fn run(args: &PrairielearnArgs) -> Result<Status, Error> {
     }
     super::gradescope::no_grade_args(&args.grade_args, "--run-grader")?;
     // Course files whose specs do not load would fail every student: refuse to write them.
-    let scenarios = resolve::graded_scenarios(&args.specs, &args.only)?;
+    let (scenarios, _) = resolve::graded_scenarios(&args.specs, &args.only)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let dialects: Vec<String> = dialects_of(&scenarios)
             .iter()

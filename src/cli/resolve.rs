@@ -9,13 +9,13 @@ use boardgrade::author::write::FileHead;
 use boardgrade::author::Setup;
 use boardgrade::error::{ClassError, FlagError, LookupError, ScenarioFileError};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
+use boardgrade::games::variant::Catalogue;
 use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::pipeline::{self, Prepared};
 use boardgrade::grade::{GradeConfig, LoadError};
 use boardgrade::harness::RunConfig;
 use boardgrade::points::Points;
 use boardgrade::report::Style;
-use boardgrade::scenario::course::CoursePolicy;
 use boardgrade::scenario::sources::{self, Loaded, SourceFile};
 use boardgrade::scenario::{Scenario, Visibility};
 use boardgrade::verdict::MAX_POINTS;
@@ -187,17 +187,22 @@ pub fn head(mut head: FileHead, args: &HeadArgs) -> Result<FileHead, Error> {
     Ok(head)
 }
 
-/// The filter, its game and dialect checked against the games.
-pub fn filter(args: &ScenarioFilter) -> Result<&ScenarioFilter, Error> {
+/// The filter, its game and dialect checked against the games and the variants loaded.
+pub fn filter<'a>(
+    args: &'a ScenarioFilter,
+    variants: &Catalogue,
+) -> Result<&'a ScenarioFilter, Error> {
     match (&args.game, &args.dialect) {
         (Some(game), dialect) => {
             let game = games::lookup(game)?;
             if let Some(dialect) = dialect {
-                games::lookup_dialect(game, dialect)?;
+                variants.lookup_dialect(game, dialect)?;
             }
         }
         (None, Some(dialect)) => {
-            let known = games::REGISTRY.iter().any(|g| g.dialect(dialect).is_some());
+            let known = games::REGISTRY
+                .iter()
+                .any(|g| variants.dialect(*g, dialect).is_some());
             if !known {
                 let all: Vec<&str> = games::REGISTRY
                     .iter()
@@ -237,8 +242,8 @@ pub fn selected(
     only: &ScenarioFilter,
     name: Option<&str>,
 ) -> Result<(Loaded, Vec<Scenario>), Error> {
-    let only = filter(only)?;
     let mut loaded = load(only, &files(paths)?)?;
+    let only = filter(only, &loaded.variants)?;
     let scenarios = std::mem::take(&mut loaded.scenarios)
         .into_iter()
         .filter(|s| keeps(only, s))
@@ -259,7 +264,7 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Error> {
 /// Loads the files under the course policy given, or else the one found beside each.
 pub fn load(filter: &ScenarioFilter, files: &[SourceFile]) -> Result<Loaded, Error> {
     let mut loaded = match &filter.policy {
-        Some(path) => sources::load_under(files, Some(&CoursePolicy::read(path)?)),
+        Some(path) => sources::load_under(files, path)?,
         None => sources::load_all(files),
     };
     if let Some(seed) = filter.seed {
@@ -270,11 +275,15 @@ pub fn load(filter: &ScenarioFilter, files: &[SourceFile]) -> Result<Loaded, Err
     Ok(loaded)
 }
 
-/// The scenarios to grade with: every file of `specs` (the bundled specs when none) must load,
-/// and some scenario must pass the filter.
-pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<Scenario>, Error> {
-    let only = filter(only)?;
+/// The scenarios to grade with, and the variants their files and the bundled ones define:
+/// every file of `specs` (the bundled specs when none) must load, and some scenario must
+/// pass the filter.
+pub fn graded_scenarios(
+    specs: &[PathBuf],
+    only: &ScenarioFilter,
+) -> Result<(Vec<Scenario>, Catalogue), Error> {
     let loaded = load(only, &files(specs)?)?;
+    let only = filter(only, &loaded.variants)?;
     if let Some(error) = loaded.errors.first() {
         // Grading against part of the specs would be unfair: stop before any submission runs.
         return Err(Error::Scenario(error.clone()));
@@ -293,7 +302,7 @@ pub fn graded_scenarios(specs: &[PathBuf], only: &ScenarioFilter) -> Result<Vec<
     if scenarios.is_empty() {
         return Err(ClassError::NoScenarios { given: "specs" }.into());
     }
-    Ok(scenarios)
+    Ok((scenarios, loaded.variants))
 }
 
 /// The same filter (and `--entry`) as arguments of `boardgrade grade`, for the packages
@@ -340,7 +349,7 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
 /// How `grade` grades: the interpreter found, jobs, limits, and the sandbox, with the specs
 /// and the class folders out of student programs' sight (and a warning where they are not:
 /// a class folder every user can read gives each student the classmates' code).
-pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
+pub fn grade_config(args: &GradeArgs, variants: Catalogue) -> Result<GradeConfig, Error> {
     let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
     let run = run_config(&args.run);
     let config = GradeConfig {
@@ -356,6 +365,7 @@ pub fn grade_config(args: &GradeArgs) -> Result<GradeConfig, Error> {
         budget: args.budget.map(std::time::Duration::from_secs_f64),
         import_limit: Some(std::time::Duration::from_secs_f64(args.import_limit)),
         start_check: boardgrade::execution::StartCheck::new(),
+        variants,
     };
     warn_exposed(config.sandbox, &config.hidden);
     Ok(config)
@@ -450,7 +460,10 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     let config = run_config(&args.run);
     let hidden = hidden_paths(&args.paths);
     let (subject, target_name, notes) = match (&args.target.cmd, &args.target.python) {
-        (None, Some(file)) => submission(file, scenarios, &args.run, &config, hidden)?,
+        (None, Some(file)) => {
+            let variants = loaded.variants.clone();
+            submission(file, scenarios, variants, &args.run, &config, hidden)?
+        }
         _ => {
             // A command, or the reference engine when no program is named.
             let target = match target(&args.target, &args.run, hidden)? {
@@ -477,6 +490,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
 fn submission(
     file: &Path,
     scenarios: Vec<Scenario>,
+    variants: Catalogue,
     run: &RunArgs,
     config: &RunConfig,
     hidden: Vec<PathBuf>,
@@ -495,6 +509,7 @@ fn submission(
         // The import is checked once, as the class run checks it.
         import_limit: Some(boardgrade::grade::DEFAULT_IMPORT_LIMIT),
         start_check: boardgrade::execution::StartCheck::new(),
+        variants,
     };
     warn_exposed(grading.sandbox, &grading.hidden);
     Ok(match pipeline::prepare(file, scenarios, &grading)? {

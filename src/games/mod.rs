@@ -460,12 +460,10 @@ pub trait Game: Sync {
         ))
     }
 
-    /// The built-in dialect of that name, else the variant of that name.
+    /// The built-in dialect of that name (a course's variants are in its
+    /// [`variant::Catalogue`]).
     fn dialect(&self, name: &str) -> Option<&'static Dialect> {
-        self.dialects()
-            .iter()
-            .find(|d| d.name == name)
-            .or_else(|| variant::find(self.name(), name).map(|v| v.dialect))
+        self.dialects().iter().find(|d| d.name == name)
     }
 }
 
@@ -482,26 +480,6 @@ pub fn lookup(name: &str) -> Result<&'static dyn Game, LookupError> {
     find(name).ok_or_else(|| LookupError::Game {
         name: name.to_string(),
         known: names().join(", "),
-    })
-}
-
-/// The dialect of `game` of that name, or an error listing its dialects.
-pub fn lookup_dialect(game: &dyn Game, name: &str) -> Result<&'static Dialect, LookupError> {
-    game.dialect(name).ok_or_else(|| LookupError::Dialect {
-        name: name.to_string(),
-        game: game.name(),
-        known: game
-            .dialects()
-            .iter()
-            .map(|d| d.name)
-            .chain(
-                variant::known()
-                    .iter()
-                    .filter(|v| v.game.name() == game.name())
-                    .map(|v| v.name),
-            )
-            .collect::<Vec<_>>()
-            .join(", "),
     })
 }
 

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::execution::python::Interpreter;
 use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
+use crate::games::variant::Catalogue;
 use crate::games::Dialect;
 use crate::harness::outcome::not_run_outcome;
 use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
@@ -67,6 +68,9 @@ pub struct GradeConfig {
     pub import_limit: Option<Duration>,
     /// Whether the interpreter starts inside the sandbox, asked once for the whole run.
     pub start_check: StartCheck,
+    /// The variants the run knows (the specs' and the bundled ones): a submission that
+    /// answers another of its dialect's family better is told so.
+    pub variants: Catalogue,
 }
 
 /// The import limit `grade` sets unless told otherwise: far above any correct module's
@@ -286,12 +290,8 @@ fn modules_root(submission: &Submission, dialects: &[&'static Dialect]) -> PathB
 
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
-pub fn plan(
-    submissions: &[Submission],
-    scenarios: &[Scenario],
-    interpreter: &Interpreter,
-    entry: Option<&str>,
-) -> Vec<Plan> {
+pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeConfig) -> Vec<Plan> {
+    let (interpreter, entry) = (&config.interpreter, config.entry.as_deref());
     let dialects = dialects_of(scenarios);
     let found: Vec<Vec<(PathBuf, PathBuf)>> = submissions
         .iter()
@@ -327,7 +327,7 @@ pub fn plan(
                             definitions,
                         })
                         .collect();
-                    route::route(submission, &candidates, &dialects, entry)
+                    route::route(submission, &candidates, &dialects, entry, &config.variants)
                 }
                 Err(why) => Routing::GraderFailed { why: why.clone() },
             };
@@ -488,12 +488,7 @@ pub fn grade_all(
     listen: &mut dyn FnMut(GradeEvent<'_>),
 ) -> Vec<SubmissionResult> {
     let started = Instant::now();
-    let plans = plan(
-        submissions,
-        scenarios,
-        &config.interpreter,
-        config.entry.as_deref(),
-    );
+    let plans = plan(submissions, scenarios, config);
     let stored: Vec<Option<SubmissionResult>> = plans
         .iter()
         .map(|plan| {

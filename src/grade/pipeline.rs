@@ -68,12 +68,7 @@ pub fn prepare(
         path: path.to_path_buf(),
         own_folder: true,
     };
-    let planned = plan(
-        std::slice::from_ref(&submission),
-        &scenarios,
-        &config.interpreter,
-        config.entry.as_deref(),
-    );
+    let planned = plan(std::slice::from_ref(&submission), &scenarios, config);
     let routing = planned
         .into_iter()
         .next()

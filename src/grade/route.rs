@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::probe::{Definitions, LoadError};
 use super::submission::Submission;
-use crate::games::variant;
+use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Origin};
 
 /// Most files read in one submission folder (an upload of a whole virtualenv stops here).
@@ -200,6 +200,7 @@ pub fn route(
     candidates: &[Candidate],
     dialects: &[&'static Dialect],
     entry: Option<&str>,
+    variants: &Catalogue,
 ) -> Routing {
     if candidates.is_empty() {
         let why = match entry {
@@ -245,7 +246,7 @@ pub fn route(
     let (target, entry) = target_of(submission, chosen, dialect);
     let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
     notes.extend(missing_names(dialect, chosen));
-    let better = better_fit(dialect, chosen)
+    let better = better_fit(dialect, chosen, variants)
         .filter(|b| !dialects.iter().any(|d| std::ptr::eq(*d, b.dialect)));
     Routing::Graded(Route {
         dialect,
@@ -260,12 +261,17 @@ pub fn route(
 
 /// The dialect of `graded`'s family that `chosen` answers in full where it does not answer
 /// `graded` in full, or answers asking for more names (a variant that adds a function).
-pub fn better_fit(graded: &'static Dialect, chosen: &Candidate) -> Option<BetterFit> {
+pub fn better_fit(
+    graded: &'static Dialect,
+    chosen: &Candidate,
+    variants: &Catalogue,
+) -> Option<BetterFit> {
     let names = &chosen.definitions.names;
     let defined = |n: &&str| names.iter().any(|m| m == *n);
     let complete = |d: &Dialect| !d.defines.is_empty() && d.defines.iter().all(defined);
     let graded_complete = complete(graded);
-    let better = variant::family(graded)
+    let better = variants
+        .family(graded)
         .into_iter()
         .filter(|d| !std::ptr::eq(*d, graded) && complete(d))
         .filter(|d| !graded_complete || d.defines.len() > graded.defines.len())
@@ -503,7 +509,8 @@ mod tests {
     use super::*;
 
     fn dialect(game: &str, name: &str) -> &'static Dialect {
-        games::find(game).unwrap().dialect(name).unwrap()
+        let game = games::find(game).unwrap();
+        Catalogue::bundled().dialect(game, name).unwrap()
     }
 
     fn candidate(relative: &str, names: &[&str], error: Option<(usize, &str)>) -> Candidate {
@@ -534,14 +541,18 @@ mod tests {
         );
         let both = [ecs10, hexapawn];
         let hex = candidate("prog67.py", &["generateMoves", "chooseBestMove"], None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[hex], &both, None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[hex], &both, None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "hexapawn");
         assert_eq!(chosen.entry.as_deref(), Some("prog67.py"));
         assert!(chosen.notes.is_empty());
         let ecs = candidate("prog67.py", &["move_maker", "move_chooser", "helper"], None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[ecs], &both, None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[ecs], &both, None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "ecs10");
@@ -554,16 +565,26 @@ mod tests {
             dialect("pown-chess", "pown"),
         );
         let script = candidate("pown-chess.py", &["display_board", "move"], None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[script], &[csc110, pown], None)
-        else {
+        let Routing::Graded(chosen) = super::route(
+            &folder(),
+            &[script],
+            &[csc110, pown],
+            None,
+            Catalogue::bundled(),
+        ) else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "pown");
         let p5 = dialect("one-d-chess", "project5");
         let most: Vec<&str> = p5.defines[1..].to_vec();
         let misnamed = candidate("chess.py", &most, None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[misnamed], &[csc110, p5], None)
-        else {
+        let Routing::Graded(chosen) = super::route(
+            &folder(),
+            &[misnamed],
+            &[csc110, p5],
+            None,
+            Catalogue::bundled(),
+        ) else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "project5");
@@ -576,7 +597,9 @@ mod tests {
             candidate("helpers.py", &["draw"], None),
             candidate("my chess (final).py", p5.defines, None),
         ];
-        let Routing::Graded(chosen) = super::route(&folder(), &files, &[p5], None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &files, &[p5], None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(chosen.file, "my chess (final).py");
@@ -587,7 +610,7 @@ mod tests {
     fn a_file_that_does_not_load_is_one_finding() {
         let ecs10 = dialect("minichess", "ecs10");
         let broken = candidate("prog67.py", &[], Some((3, "SyntaxError: invalid syntax")));
-        match super::route(&folder(), &[broken], &[ecs10], None) {
+        match super::route(&folder(), &[broken], &[ecs10], None, Catalogue::bundled()) {
             Routing::DoesNotLoad { error, .. } => {
                 assert_eq!(
                     error.to_string(),
@@ -602,7 +625,9 @@ mod tests {
     fn a_missing_name_suggests_the_closest() {
         let ecs10 = dialect("minichess", "ecs10");
         let hex = candidate("prog67.py", &["generateMoves", "move_chooser"], None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[hex], &[ecs10], None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[hex], &[ecs10], None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(
@@ -616,7 +641,9 @@ mod tests {
             .map(|n| if *n == "move_king" { "moveKing" } else { n })
             .collect();
         let typo = candidate("one_d_chess.py", &names, None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[typo], &[p5], None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[typo], &[p5], None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(
@@ -631,13 +658,17 @@ mod tests {
         let fall = dialect("one-d-chess", "project5-fall2023");
         let both = [p5, fall];
         let later = candidate("one_d_chess.py", p5.defines, None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[later], &both, None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[later], &both, None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "project5");
         assert!(chosen.notes.is_empty());
         let earlier = candidate("one_d_chess.py", fall.defines, None);
-        let Routing::Graded(chosen) = super::route(&folder(), &[earlier], &both, None) else {
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &[earlier], &both, None, Catalogue::bundled())
+        else {
             panic!("not graded")
         };
         assert_eq!(chosen.dialect.name, "project5-fall2023");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::{ImDocument, Item, Table};
 
 use crate::error::ScenarioFileError;
+use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Game};
 use crate::policy::{options_of, DefaultValue, Policy, PolicyOption, Value, COMMON};
 
@@ -54,17 +55,21 @@ fn problem(span: Option<Range<usize>>, key: &str, message: impl Into<String>) ->
 
 impl CoursePolicy {
     /// Parses the text of a course file named `file`.
-    pub fn parse(file: &str, source: &str) -> Result<CoursePolicy, ScenarioFileError> {
+    pub fn parse(
+        file: &str,
+        source: &str,
+        variants: &Catalogue,
+    ) -> Result<CoursePolicy, ScenarioFileError> {
         let document = ImDocument::parse(source).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
             ScenarioFileError::at(file, source, offset, None, e.message().trim().to_string())
         })?;
-        read_document(file, document.as_table())
+        read_document(file, document.as_table(), variants)
             .map_err(|p| ScenarioFileError::at(file, source, p.span.start, Some(&p.key), p.message))
     }
 
-    /// Reads the course file at `path`.
-    pub fn read(path: &Path) -> Result<CoursePolicy, crate::Error> {
+    /// Reads the course file at `path`; its tables may name the dialects of `variants`.
+    pub fn read(path: &Path, variants: &Catalogue) -> Result<CoursePolicy, crate::Error> {
         let text = super::text::read(path).map_err(|why| match why.place() {
             Some((line, column)) => crate::Error::from(ScenarioFileError {
                 file: path.display().to_string(),
@@ -75,7 +80,11 @@ impl CoursePolicy {
             }),
             None => crate::Error::path(path, format!("the course policy: {why}")),
         })?;
-        Ok(CoursePolicy::parse(&path.display().to_string(), &text)?)
+        Ok(CoursePolicy::parse(
+            &path.display().to_string(),
+            &text,
+            variants,
+        )?)
     }
 
     /// The policy of one dialect: its defaults, then the file's top-level options, then its
@@ -97,7 +106,7 @@ impl CoursePolicy {
     }
 }
 
-fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
+fn read_document(file: &str, root: &Table, variants: &Catalogue) -> Result<CoursePolicy, Problem> {
     let mut policy = CoursePolicy {
         file: file.to_string(),
         common: Vec::new(),
@@ -149,7 +158,8 @@ fn read_document(file: &str, root: &Table) -> Result<CoursePolicy, Problem> {
             let (dialect_key, _) = dialects
                 .get_key_value(dialect_name)
                 .expect("a key of this table");
-            let dialect = games::lookup_dialect(game, dialect_name)
+            let dialect = variants
+                .lookup_dialect(game, dialect_name)
                 .map_err(|e| problem(dialect_key.span(), &path, e.to_string()))?;
             let table = table.as_table_like().ok_or_else(|| {
                 problem(

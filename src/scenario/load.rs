@@ -11,6 +11,7 @@ use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{battery, Kind, Scenario, Step};
 use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
+use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Game, Protocol};
 use crate::points::Points;
 use crate::policy::Policy;
@@ -20,8 +21,18 @@ use crate::verdict::MAX_POINTS;
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 const MAX_TIME_LIMIT_SECS: f64 = 3600.0;
 
-/// Parses one scenario file. `file` is the name used in messages and reports.
+/// Parses one scenario file, whose dialects are built in or bundled variants. `file` is the
+/// name used in messages and reports.
 pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFileError> {
+    parse_file_in(file, source, Catalogue::bundled())
+}
+
+/// Parses one scenario file, whose dialects are built in or among `variants`.
+pub fn parse_file_in(
+    file: &str,
+    source: &str,
+    variants: &Catalogue,
+) -> Result<Vec<Scenario>, ScenarioFileError> {
     let at = |span: Range<usize>, key: Option<&str>, message: String| {
         ScenarioFileError::at(file, source, span.start, key, message)
     };
@@ -98,9 +109,11 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<Scenario>, ScenarioFil
     let mut scenarios: Vec<Scenario> = Vec::with_capacity(entries.len());
     for entry in &entries {
         let resolved = if battery::is_battery(entry.get_ref()) {
-            battery::expand(file, source, entry, |e| resolve(file, source, &defaults, e))?
+            battery::expand(file, source, entry, |e| {
+                resolve(file, source, variants, &defaults, e)
+            })?
         } else {
-            vec![resolve(file, source, &defaults, entry)?]
+            vec![resolve(file, source, variants, &defaults, entry)?]
         };
         for scenario in resolved {
             push_unique(file, source, &mut scenarios, entry, scenario)?;
@@ -163,6 +176,7 @@ fn pick<'a, T>(entry: &'a Option<T>, default: &'a Option<T>) -> Option<&'a T> {
 fn resolve(
     file: &str,
     source: &str,
+    variants: &Catalogue,
     defaults: &Entry,
     spanned: &Spanned<Entry>,
 ) -> Result<Scenario, ScenarioFileError> {
@@ -204,7 +218,8 @@ fn resolve(
         .map_err(|e| at(game_value.span(), "game", e.to_string()))?;
     let dialect_names: Vec<&str> = game.dialects().iter().map(|d| d.name).collect();
     let dialect = match pick(&entry.dialect, &defaults.dialect) {
-        Some(value) => games::lookup_dialect(game, value.get_ref())
+        Some(value) => variants
+            .lookup_dialect(game, value.get_ref())
             .map_err(|e| at(value.span(), "dialect", e.to_string()))?,
         // A dialect graded with another's programs is never the one meant by default.
         None if routed_dialects(game).len() == 1 => routed_dialects(game)[0],

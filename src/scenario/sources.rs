@@ -8,11 +8,11 @@ use walkdir::WalkDir;
 use std::collections::HashMap;
 
 use super::course::{self, CoursePolicy};
-use super::load::parse_file;
+use super::load::parse_file_in;
 use super::text::TextError;
 use super::Scenario;
 use crate::error::{Error, ScenarioFileError};
-use crate::games::variant::{self, Variant};
+use crate::games::variant::{self, Catalogue, Variant};
 
 mod inherit;
 
@@ -96,24 +96,41 @@ fn read(path: &Path) -> Result<SourceFile, Error> {
 pub struct Loaded {
     pub scenarios: Vec<Scenario>,
     pub errors: Vec<ScenarioFileError>,
+    /// The variants the files define, and the bundled ones.
+    pub variants: Catalogue,
 }
 
-/// Loads every file under the course policy found beside it (see [`load_under`]).
+/// Loads every file under the course policy found beside it (see [`load_with`]).
 pub fn load_all(files: &[SourceFile]) -> Loaded {
-    load_under(files, None)
+    let (variants, read) = read_variants(files);
+    load_with(files, variants, read, None)
+}
+
+/// Loads every file under the course policy in the file `course` (see [`load_with`]); a
+/// course file that does not load is an error.
+pub fn load_under(files: &[SourceFile], course: &Path) -> Result<Loaded, Error> {
+    let (variants, read) = read_variants(files);
+    let course = CoursePolicy::read(course, &variants)?;
+    Ok(load_with(files, variants, read, Some(&course)))
 }
 
 /// Loads every file, each under `course` when given, else under the course file nearest
 /// above it (for the bundled specs, a bundled one), else its dialects' defaults. A course
 /// file that does not load is an error, and the scenario files under it are not loaded.
 ///
-/// Variant files among them, and beside them on disk, are read first (scenarios name their
-/// variants); a variant's inherited scenarios (the base dialect's, from the folder its file
-/// names) are loaded as the variant's.
-pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded {
+/// The variant files among them, and beside them on disk, were read first into `variants`
+/// (scenarios name their variants; `read` says how each file went); a variant's inherited
+/// scenarios (the base dialect's, from the folder its file names) are loaded as the
+/// variant's.
+fn load_with(
+    files: &[SourceFile],
+    variants: Catalogue,
+    read: Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)>,
+    course: Option<&CoursePolicy>,
+) -> Loaded {
     let mut loaded = Loaded::default();
     let mut inherited: Vec<(SourceFile, &'static Variant)> = Vec::new();
-    for (file, read) in read_variants(files) {
+    for (file, read) in read {
         match read.and_then(|found| Ok((inherit::base_files(&file, found)?, found))) {
             Ok((base, found)) => inherited.extend(base.into_iter().map(|f| (f, found))),
             Err(error) => loaded.errors.push(error),
@@ -130,7 +147,7 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
                 Some((name, text)) => {
                     let new = !found.contains_key(&name);
                     let parsed = found.entry(name.clone()).or_insert_with(|| match text {
-                        Ok(text) => CoursePolicy::parse(&name, &text),
+                        Ok(text) => CoursePolicy::parse(&name, &text, &variants),
                         Err(why) => {
                             let message = format!("the course policy: {why}");
                             let mut error = ScenarioFileError::at(&name, "", 0, None, message);
@@ -152,7 +169,7 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
                 }
             },
         };
-        match parse_file(&file.name, &file.text) {
+        match parse_file_in(&file.name, &file.text, &variants) {
             Ok(scenarios) => loaded.scenarios.extend(
                 scenarios
                     .into_iter()
@@ -167,24 +184,32 @@ pub fn load_under(files: &[SourceFile], course: Option<&CoursePolicy>) -> Loaded
             Err(_) => {}
         }
     }
+    loaded.variants = variants;
     loaded
 }
 
 /// Reads the variant files among `files`, and those beside its scenario files on disk, so
-/// that their scenarios may name them: each file with the variant or why it does not load.
+/// that their scenarios may name them: the catalogue of the bundled variants and these, and
+/// each file with the variant or why it does not load.
+#[allow(clippy::type_complexity)]
 pub fn read_variants(
     files: &[SourceFile],
-) -> Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)> {
-    inherit::variant_files(files)
+) -> (
+    Catalogue,
+    Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)>,
+) {
+    let mut variants = Catalogue::with_bundled();
+    let read = inherit::variant_files(files)
         .into_iter()
         .map(|(file, unread)| {
             let read = match unread {
                 Some(error) => Err(error),
-                None => variant::register(&file.name, &file.text),
+                None => variants.read(&file.name, &file.text),
             };
             (file, read)
         })
-        .collect()
+        .collect();
+    (variants, read)
 }
 
 /// The scenario under `course`'s policy, when there is one.

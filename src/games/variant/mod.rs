@@ -7,17 +7,18 @@
 //! that would need new rules is refused with its place in the file. A variant, once read,
 //! is a dialect like any other: scenarios name it, grading routes submissions to it.
 //!
-//! Variants are known to the process once read ([`register`]); the bundled ones ([`bundled`])
-//! are read on first use. One name means one variant: a second file that defines the same name
-//! differently is an error, never a silent choice.
+//! The variants a run knows are a [`Catalogue`], built once (the bundled ones, then the
+//! course's own files) and passed to what names dialects. One name means one variant: a
+//! second file that defines the same name differently is an error, never a silent choice.
 
+mod catalogue;
 mod file;
 mod template;
 
 use std::any::Any;
 use std::path::Path;
-use std::sync::{LazyLock, Mutex, PoisonError};
 
+pub use catalogue::Catalogue;
 pub use file::{key_offset, parse, VariantFile};
 pub use template::template;
 
@@ -100,49 +101,6 @@ impl Derived {
     }
 }
 
-/// Every variant read so far in this process. Entries are never removed: a variant is a
-/// dialect, and dialects live as long as the program.
-static KNOWN: Mutex<Vec<&'static Variant>> = Mutex::new(Vec::new());
-
-/// The variant of `game` of that name: one read already, else a bundled one.
-pub fn find(game: &str, name: &str) -> Option<&'static Variant> {
-    let known = |name: &str| {
-        KNOWN
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .copied()
-            .find(|v| v.game.name() == game && v.name == name)
-    };
-    if let Some(found) = known(name) {
-        return Some(found);
-    }
-    let at = bundled_names()
-        .iter()
-        .position(|(g, n)| g == game && n == name)?;
-    let (file, text) = bundled().into_iter().nth(at)?;
-    register(&file, &text).ok()
-}
-
-/// The (game, name) of each bundled variant file, in [`bundled`]'s order, read once: `find`
-/// is asked about dialects that are not variants on every step of a scenario.
-fn bundled_names() -> &'static [(String, String)] {
-    static NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-        bundled()
-            .iter()
-            .map(|(_, text)| {
-                let table = text.parse::<toml::Table>().unwrap_or_default();
-                let field = |key: &str| {
-                    let value = table.get(key).and_then(toml::Value::as_str);
-                    value.unwrap_or_default().to_string()
-                };
-                (field("game"), field("name"))
-            })
-            .collect()
-    });
-    &NAMES
-}
-
 /// Whether `path` names a variant file.
 pub fn is_file(path: &Path) -> bool {
     path.file_name().is_some_and(|name| name == FILE_NAME)
@@ -157,57 +115,11 @@ pub fn bundled() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The dialects of `dialect`'s family: its base and every variant of that base known to the
-/// process, the bundled ones among them (read here when not yet read).
-pub fn family(dialect: &'static Dialect) -> Vec<&'static Dialect> {
-    static BUNDLED: std::sync::Once = std::sync::Once::new();
-    BUNDLED.call_once(|| {
-        for (file, text) in bundled() {
-            // A bundled variant whose name a course's own file took first stays the course's.
-            let _ = register(&file, &text);
-        }
-    });
-    let base = dialect.base();
-    let variants = known().into_iter().filter(|v| std::ptr::eq(v.base, base));
-    std::iter::once(base)
-        .chain(variants.map(|v| v.dialect))
-        .collect()
-}
-
-/// Every variant read so far, in the order read.
-pub fn known() -> Vec<&'static Variant> {
-    KNOWN.lock().unwrap_or_else(PoisonError::into_inner).clone()
-}
-
-/// Reads the variant file `file` (its text `source`) and makes it known. Reading the same
-/// file again gives the variant already known; another file defining the same name
-/// differently is an error.
-pub fn register(file: &str, source: &str) -> Result<&'static Variant, ScenarioFileError> {
+/// Reads the variant file `file` (its text `source`) into a variant. It lives as long as the
+/// program, as every dialect does.
+pub fn read(file: &str, source: &str) -> Result<&'static Variant, ScenarioFileError> {
     let parsed = parse(file, source)?;
-    let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(same) = known
-        .iter()
-        .find(|v| v.game.name() == parsed.game.name() && v.name == parsed.name)
-    {
-        if same.source == source {
-            return Ok(same);
-        }
-        return Err(ScenarioFileError::at(
-            file,
-            source,
-            parsed.name_offset,
-            Some("name"),
-            format!(
-                "variant {:?} of {} is also defined, differently, in {}",
-                parsed.name,
-                parsed.game.name(),
-                same.file
-            ),
-        ));
-    }
-    let variant: &'static Variant = Box::leak(Box::new(build(parsed, file, source)));
-    known.push(variant);
-    Ok(variant)
+    Ok(Box::leak(Box::new(build(parsed, file, source))))
 }
 
 fn leak(text: String) -> &'static str {
