@@ -160,17 +160,11 @@ mod course_file {
             CompareMode::Exact
         );
         assert_eq!(
-            Policy::defaults(game("one-d-chess").policy_rules(one_d("csc110")).options())
-                .whitespace(),
+            Policy::defaults(one_d("csc110").policy.options()).whitespace(),
             CompareMode::TrailingWhitespace
         );
         assert_eq!(
-            Policy::defaults(
-                game("one-d-chess")
-                    .policy_rules(one_d("project5"))
-                    .options()
-            )
-            .whitespace(),
+            Policy::defaults(one_d("project5").policy.options()).whitespace(),
             CompareMode::Exact
         );
     }

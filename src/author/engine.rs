@@ -29,12 +29,7 @@ pub fn serve(setup: &Setup, input: impl BufRead, mut output: impl Write) -> Resu
         let line = line.trim_end_matches('\r');
         let reply = session.respond(line).text;
         if framed {
-            write(
-                &setup
-                    .game
-                    .split_response(setup.dialect, line, &reply)
-                    .encode(),
-            )?;
+            write(&setup.dialect.split_response(line, &reply).encode())?;
         } else {
             write(&reply)?;
         }

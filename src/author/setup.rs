@@ -167,7 +167,7 @@ impl Setup {
             extra_lines: None,
             judge: None,
             options: self.options.clone(),
-            policy: crate::policy::Policy::defaults(self.game.policy_rules(self.dialect).options()),
+            policy: crate::policy::Policy::defaults(self.dialect.policy.options()),
             opening: None,
             steps: lines
                 .iter()

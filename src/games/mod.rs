@@ -109,8 +109,55 @@ pub struct Dialect {
     /// is graded on this one's scenarios too, so a program whose game runs but whose
     /// functions are wrong (or the reverse) is graded on each.
     pub graded_with: Option<&'static str>,
+    /// How a call dialect's responses split into named parts; `None`: a response is its
+    /// printed text and its return value, and the output is judged whole.
+    pub parts: Option<&'static dyn ResponseParts>,
+    /// What the dialect's course-policy options are and do.
+    pub policy: &'static dyn PolicyRules,
+    /// The dialect's rule battery, where it has one: seeded games trying the moves buggy
+    /// programs get wrong, one scenario per rule family.
+    pub battery: Option<&'static dyn battery::Battery>,
     /// Built in, or a course's variant of a built-in dialect.
     pub origin: Origin,
+}
+
+/// How a call dialect's responses split into named parts: what a scenario's `judge` key
+/// chooses among (a returned board, the printed text, the notation string).
+pub trait ResponseParts: Sync {
+    /// The parts' names.
+    fn names(&self) -> &'static [&'static str];
+
+    /// A response to `command` written as text (a reference answer, a scenario's `expect`)
+    /// in its framed form. By default `!` lines are tags and the rest is the return value;
+    /// a dialect whose calls also print says which lines are printed.
+    fn split(&self, _command: &str, text: &str) -> Response {
+        Response::from_text(text)
+    }
+
+    /// The named parts of a response to `command`. An `!error` is never a part: it is
+    /// judged by every scenario.
+    fn parts(&self, command: &str, response: &Response) -> Vec<Part>;
+}
+
+/// A dialect's [`ResponseParts`] as its names and two functions.
+pub struct PartsTable {
+    pub names: &'static [&'static str],
+    pub split: fn(command: &str, text: &str) -> Response,
+    pub parts: fn(command: &str, response: &Response) -> Vec<Part>,
+}
+
+impl ResponseParts for PartsTable {
+    fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+
+    fn split(&self, command: &str, text: &str) -> Response {
+        (self.split)(command, text)
+    }
+
+    fn parts(&self, command: &str, response: &Response) -> Vec<Part> {
+        (self.parts)(command, response)
+    }
 }
 
 /// Where a dialect comes from. A variant carries what its game made of the variant file, so
@@ -132,6 +179,33 @@ impl Dialect {
         match self.origin {
             Origin::BuiltIn => self,
             Origin::Variant { base, .. } => base,
+        }
+    }
+
+    /// The names of the parts its responses have, for scenarios' `judge` key; empty for a
+    /// dialect whose output is judged whole.
+    pub fn part_names(&self) -> &'static [&'static str] {
+        self.parts.map_or(&[], |parts| parts.names())
+    }
+
+    /// A response to `command` written as text, in its framed form (see
+    /// [`ResponseParts::split`]).
+    pub fn split_response(&self, command: &str, text: &str) -> Response {
+        match self.parts {
+            Some(parts) => parts.split(command, text),
+            None => Response::from_text(text),
+        }
+    }
+
+    /// The named parts of a response to `command`: by default its printed text and its
+    /// return value.
+    pub fn response_parts(&self, command: &str, response: &Response) -> Vec<Part> {
+        match self.parts {
+            Some(parts) => parts.parts(command, response),
+            None => vec![
+                Part::new("printed", response.printed.clone()),
+                Part::new("value", response.value.clone().unwrap_or_default()),
+            ],
         }
     }
 
@@ -377,12 +451,6 @@ pub trait Game: Sync {
         Vec::new()
     }
 
-    /// The rule battery of a call dialect, where the game has one: seeded games trying the
-    /// moves buggy programs get wrong, one scenario per rule family.
-    fn battery(&self, _dialect: &Dialect) -> Option<&'static dyn battery::Battery> {
-        None
-    }
-
     /// Every rule event its reference sessions count, in report order (none by default).
     fn rule_events(&self) -> &'static [RuleEvent] {
         &[]
@@ -391,35 +459,6 @@ pub trait Game: Sync {
     /// Whole games against the game's reference players, where the game has them.
     fn match_play(&self) -> Option<&dyn matches::MatchPlay> {
         None
-    }
-
-    /// The names of the parts a call dialect's responses have, for scenarios' `judge` key
-    /// (see [`Game::response_parts`]); empty for dialects whose output is judged whole.
-    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// A response to `command` written as text (a reference answer, a scenario's `expect`)
-    /// in its framed form. By default `!` lines are tags and the rest is the return value;
-    /// a dialect whose calls also print says which lines are printed.
-    fn split_response(&self, _dialect: &Dialect, _command: &str, text: &str) -> Response {
-        Response::from_text(text)
-    }
-
-    /// The named parts of a response to `command`. By default the printed text and the
-    /// return value; an `!error` is never a part: it is judged by every scenario.
-    fn response_parts(&self, _dialect: &Dialect, _command: &str, response: &Response) -> Vec<Part> {
-        vec![
-            Part::new("printed", response.printed.clone()),
-            Part::new("value", response.value.clone().unwrap_or_default()),
-        ]
-    }
-
-    // Course policy (`crate::policy`): the options a dialect understands and what they do.
-
-    /// What the course-policy options of `dialect` are and do. None by default.
-    fn policy_rules(&self, _dialect: &Dialect) -> &'static dyn PolicyRules {
-        &NO_POLICY_RULES
     }
 
     // Variants (the `variant` module): a course's own version of a dialect, as data.

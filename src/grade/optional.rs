@@ -35,8 +35,8 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
             continue;
         }
         let unset = scenario
-            .game
-            .policy_rules(scenario.dialect)
+            .dialect
+            .policy
             .unset_part(&scenario.policy, &scenario.options);
         let Some(unset) = unset else {
             kept.push(scenario);

@@ -124,9 +124,7 @@ struct StepCheck {
 
 /// The parts of a response, with its error as a part every scenario judges.
 fn parts_of(scenario: &Scenario, send: &str, response: &Response) -> Vec<Part> {
-    let mut parts = scenario
-        .game
-        .response_parts(scenario.dialect, send, response);
+    let mut parts = scenario.dialect.response_parts(send, response);
     let error = response.error.as_ref().map(|e| format!("!error {e}\n"));
     let unframed = (!response.unframed.is_empty()).then(|| response.unframed.clone());
     parts.push(Part::new(
@@ -167,20 +165,14 @@ fn check_step(
     expected: &StepPattern,
     actual: Option<&Response>,
 ) -> StepCheck {
-    let (game, dialect) = (scenario.game, scenario.dialect);
+    let (_game, dialect) = (scenario.game, scenario.dialect);
     let missing = Response::default();
     let response = actual.unwrap_or(&missing);
     let actual_parts = parts_of(scenario, send, response);
     let alternatives: Vec<Vec<Part>> = expected
         .alternatives()
         .iter()
-        .map(|alt| {
-            parts_of(
-                scenario,
-                send,
-                &game.split_response(dialect, send, &render(alt)),
-            )
-        })
+        .map(|alt| parts_of(scenario, send, &dialect.split_response(send, &render(alt))))
         .collect();
     // Per alternative: (judged parts that differ, unjudged parts that differ).
     let compared: Vec<(Vec<&Part>, Vec<&Part>)> = alternatives

@@ -95,10 +95,9 @@ fn wire(scenario: &Scenario, replies: Vec<Reply>) -> Vec<String> {
         .zip(sent)
         .enumerate()
         .map(|(index, (reply, send))| match scenario.dialect.protocol {
-            Protocol::Call if index > 0 => scenario
-                .game
-                .split_response(scenario.dialect, send, &reply.text)
-                .encode(),
+            Protocol::Call if index > 0 => {
+                scenario.dialect.split_response(send, &reply.text).encode()
+            }
             _ => reply.text,
         })
         .collect()
@@ -117,7 +116,7 @@ pub fn expect(scenario: &Scenario) -> Result<Expectation, ScenarioProblem> {
 /// answers as under the scenario's own options; a variant whose game ends before the input
 /// does, or whose reference answers every step as an earlier one does, is left out.
 pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioProblem> {
-    let rules = scenario.game.policy_rules(scenario.dialect);
+    let rules = scenario.dialect.policy;
     let (own, own_finished) = replay(scenario, &scenario.options)?;
     let required = rules.required(&scenario.policy, &scenario.options);
     let (base, finished) = match &required {

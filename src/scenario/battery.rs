@@ -99,7 +99,7 @@ pub fn expand(
         },
     )]);
     let template = resolve(&Spanned::new(spanned.span(), template_entry))?;
-    let battery = match template.game.battery(template.dialect) {
+    let battery = match template.dialect.battery {
         Some(battery) => battery,
         None => {
             return Err(at(

@@ -90,7 +90,7 @@ impl CoursePolicy {
     /// The policy of one dialect: its defaults, then the file's top-level options, then its
     /// own table's.
     pub fn policy(&self, game: &dyn Game, dialect: &Dialect) -> Policy {
-        let mut policy = Policy::defaults(game.policy_rules(dialect).options());
+        let mut policy = Policy::defaults(dialect.policy.options());
         for (key, value) in &self.common {
             policy.set(key, value.clone());
         }
@@ -168,7 +168,7 @@ fn read_document(file: &str, root: &Table, variants: &Catalogue) -> Result<Cours
                     "expected a table of options",
                 )
             })?;
-            let known = options_of(game.policy_rules(dialect).options());
+            let known = options_of(dialect.policy.options());
             let mut values = Vec::new();
             for (option_name, value) in table.iter() {
                 let (option_key, _) = table

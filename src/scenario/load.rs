@@ -355,7 +355,7 @@ fn resolve(
         extra_lines: pick(&entry.extra_lines, &defaults.extra_lines).copied(),
         judge,
         options: options.into_inner(),
-        policy: Policy::defaults(game.policy_rules(dialect).options()),
+        policy: Policy::defaults(dialect.policy.options()),
         opening,
         steps,
         kind: match (play, code) {
@@ -439,7 +439,7 @@ fn judged_parts(
     dialect: &Dialect,
     parts: &Spanned<Vec<String>>,
 ) -> Result<Vec<&'static str>, String> {
-    let known = game.part_names(dialect);
+    let known = dialect.part_names();
     if known.is_empty() {
         return Err(format!(
             "{}/{} judges its output whole; `judge` is for call protocols whose responses have parts",

@@ -128,8 +128,8 @@ impl Scenario {
     /// the policy's accepted spellings.
     pub fn compared_line(&self, line: &str) -> String {
         let line = self.game.normalize_line(self.dialect, line);
-        self.game
-            .policy_rules(self.dialect)
+        self.dialect
+            .policy
             .canonical(&self.policy, &line)
             .into_owned()
     }

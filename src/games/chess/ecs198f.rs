@@ -21,7 +21,8 @@ use super::spellings;
 use super::types::{Color, Role, Square};
 use crate::games::rule_events::EventLog;
 use crate::games::{
-    bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
+    bool_option, check_option_keys, GameOptions, OptionError, Part, PartsTable, Reply, Response,
+    Session,
 };
 
 /// The parts of an ecs198f response a scenario may judge: whether `play_move` accepted the
@@ -29,6 +30,13 @@ use crate::games::{
 /// `board` field and the `result` field. Rule scenarios judge the state (`accepted`,
 /// `board`, `result`), notation scenarios the `notation`.
 pub const PARTS: &[&str] = &["accepted", "notation", "board", "result"];
+
+/// ecs198f's responses in parts: `!` lines are tags, the rest the return value.
+pub static PARTS_TABLE: PartsTable = PartsTable {
+    names: PARTS,
+    split: |_, text| Response::from_text(text),
+    parts: response_parts,
+};
 
 /// The named parts of a response to `command` (see [`PARTS`]).
 pub fn response_parts(command: &str, response: &Response) -> Vec<Part> {

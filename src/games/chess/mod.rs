@@ -38,11 +38,10 @@ pub use types::{CastlingSide, Color, Piece, Role, Square};
 use std::time::Duration;
 
 use crate::execution::PythonLaunch;
-use crate::games::battery::Battery;
 use crate::games::variant::Derived;
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin, Part, PolicyRules,
-    Protocol, Response, RuleEvent, Session,
+    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin, Protocol,
+    RuleEvent, Session,
 };
 
 /// The ecs198f adapter: it serves the class, method and fields of the interface it is given
@@ -68,6 +67,9 @@ static DIALECTS: &[Dialect] = &[Dialect {
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
     graded_with: None,
+    parts: Some(&ecs198f::PARTS_TABLE),
+    policy: &spellings::Spellings,
+    battery: Some(&battery::ChessBattery),
     origin: Origin::BuiltIn,
 }];
 
@@ -87,18 +89,6 @@ impl Game for Chess {
         &render::ChessBoards
     }
 
-    fn policy_rules(&self, _dialect: &Dialect) -> &'static dyn PolicyRules {
-        &spellings::Spellings
-    }
-
-    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
-        ecs198f::PARTS
-    }
-
-    fn response_parts(&self, _dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
-        ecs198f::response_parts(command, response)
-    }
-
     fn variant_keys(&self, _dialect: &Dialect) -> Option<String> {
         Some(interface::HANDOUT.keys_text())
     }
@@ -110,7 +100,9 @@ impl Game for Chess {
     ) -> Result<Derived, OptionError> {
         let interface = interface::Interface::derive(keys)?;
         let (entry_file, defines) = (interface.entry_file.clone(), vec![interface.class.clone()]);
-        Derived::served_by(ECS198F_ADAPTER, interface, entry_file, defines, "class")
+        let derived = Derived::served_by(ECS198F_ADAPTER, interface, entry_file, defines, "class")?;
+        // A variant respells answers; the battery's games read its own reference's.
+        Ok(derived.with_battery(&battery::ChessBattery))
     }
 
     fn start_variant(
@@ -128,10 +120,6 @@ impl Game for Chess {
             ScenarioOptions::parse(options)?,
             interface,
         )))
-    }
-
-    fn battery(&self, _dialect: &Dialect) -> Option<&'static dyn Battery> {
-        Some(&battery::ChessBattery)
     }
 
     fn rule_events(&self) -> &'static [RuleEvent] {

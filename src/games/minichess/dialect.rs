@@ -4,7 +4,7 @@
 
 pub use super::functions::{Call, Functions};
 use crate::execution::PythonLaunch;
-use crate::games::{Dialect, Origin, Protocol};
+use crate::games::{Dialect, Origin, Protocol, NO_POLICY_RULES};
 
 /// One row of the table: the dialect as the harness sees it, and its functions.
 pub struct Flavor {
@@ -16,7 +16,7 @@ pub struct Flavor {
 /// serves exactly this dialect's two functions, so names are written once, here.
 macro_rules! flavor {
     (name: $name:literal, entry: $entry:literal, maker: $maker:literal,
-     chooser: $chooser:literal, color_first: $color_first:literal) => {
+     chooser: $chooser:literal, color_first: $color_first:literal, battery: $battery:path) => {
         Flavor {
             dialect: Dialect {
                 name: $name,
@@ -46,6 +46,9 @@ macro_rules! flavor {
                     Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
                 },
                 graded_with: None,
+                parts: Some(&super::parts::MoveLists { dialect: $name }),
+                policy: &NO_POLICY_RULES,
+                battery: Some(&$battery),
                 origin: Origin::BuiltIn,
             },
             functions: Functions {
@@ -63,9 +66,9 @@ const HANDOUT: &str = "003_67d185c3c9d5a8e1.txt";
 
 const TABLE: [Flavor; 2] = [
     flavor!(name: "ecs10", entry: "prog67.py", maker: "move_maker",
-            chooser: "move_chooser", color_first: false),
+            chooser: "move_chooser", color_first: false, battery: super::battery::ECS10),
     flavor!(name: "hexapawn", entry: "hexapawn.py", maker: "generateMoves",
-            chooser: "chooseBestMove", color_first: true),
+            chooser: "chooseBestMove", color_first: true, battery: super::battery::HEXAPAWN),
 ];
 
 static FLAVORS: [Flavor; 2] = TABLE;

@@ -24,6 +24,7 @@ mod functions;
 mod game;
 pub mod matches;
 pub mod notation;
+mod parts;
 mod player;
 mod players;
 mod render;
@@ -48,9 +49,8 @@ pub use solver::{Solution, SolveError, Solver, SolverStats, Value};
 
 use std::borrow::Cow;
 
-use crate::games::battery::Battery;
 use crate::games::matches::MatchPlay;
-use crate::games::{BoardReader, Dialect, DivergentStep, Game, Part, Response, RuleEvent};
+use crate::games::{BoardReader, Dialect, DivergentStep, Game, RuleEvent};
 
 /// The game's name on the command line and in scenario files.
 pub const NAME: &str = "minichess";
@@ -95,42 +95,8 @@ impl Game for MiniChess {
         }
     }
 
-    /// `boards`: the return value (the boards of `move_maker`, the board chosen); `input`: a
-    /// board argument the call changed (`!changed-input`); `printed`: what the call printed.
-    ///
-    /// `steps` and `captures`: the boards of a `move_maker` answer sorted out by the rule
-    /// they follow or break (`slices`), what the battery's families judge.
-    fn part_names(&self, _dialect: &Dialect) -> &'static [&'static str] {
-        &["boards", "input", "printed", "steps", "captures"]
-    }
-
     fn rule_events(&self) -> &'static [RuleEvent] {
         events::Event::ALL
-    }
-
-    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
-        match dialect.name {
-            "ecs10" => Some(&battery::ECS10),
-            "hexapawn" => Some(&battery::HEXAPAWN),
-            _ => None,
-        }
-    }
-
-    fn response_parts(&self, dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
-        let changed: String = response
-            .tags
-            .iter()
-            .map(|(tag, board)| format!("!{tag} {board}\n"))
-            .collect();
-        let value = response.value.clone().unwrap_or_default();
-        let (steps, captures) = slices::slices(dialect.name, command, &value).unwrap_or_default();
-        vec![
-            Part::new("boards", value),
-            Part::new("input", changed),
-            Part::new("printed", response.printed.clone()),
-            Part::new("steps", steps),
-            Part::new("captures", captures),
-        ]
     }
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {

@@ -14,11 +14,10 @@ pub mod render;
 use std::time::Duration;
 
 use crate::execution::PythonLaunch;
-use crate::games::battery::Battery;
 use crate::games::variant::Derived;
 use crate::games::{
     check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin,
-    Part, PolicyRules, Protocol, Response, RuleEvent, Session, NO_POLICY_RULES,
+    Protocol, RuleEvent, Session, NO_POLICY_RULES,
 };
 use interface::Interface;
 
@@ -58,6 +57,9 @@ static DIALECTS: &[Dialect] = &[
             )?))
         },
         graded_with: None,
+        parts: Some(&project5::PARTS_TABLE),
+        policy: &policy::POLICY,
+        battery: Some(&battery::OneDBattery),
         origin: Origin::BuiltIn,
     },
     Dialect {
@@ -82,6 +84,9 @@ static DIALECTS: &[Dialect] = &[
             Ok(Box::new(csc110::Csc110::new()))
         },
         graded_with: None,
+        parts: None,
+        policy: &csc110::POLICY,
+        battery: None,
         origin: Origin::BuiltIn,
     },
     // Seed 001's functions, called one by one in the student's whole `chess.py` (its
@@ -115,6 +120,9 @@ static DIALECTS: &[Dialect] = &[
             )))
         },
         graded_with: Some("csc110"),
+        parts: Some(&project5::PARTS_TABLE),
+        policy: &NO_POLICY_RULES,
+        battery: Some(&battery::OneDBattery),
         origin: Origin::BuiltIn,
     },
 ];
@@ -137,12 +145,6 @@ impl Game for OneDChess {
 
     /// project5, and seed 001's functions in a csc110 program (the same roles under its own
     /// tokens). Not a variant: it may rename or drop the functions the battery calls.
-    /// The built-in call dialects' (a variant may rename the functions a battery calls).
-    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
-        matches!(dialect.name, "project5" | "csc110-functions")
-            .then_some(&battery::OneDBattery as &dyn Battery)
-    }
-
     fn rule_events(&self) -> &'static [RuleEvent] {
         events::Event::ALL
     }
@@ -158,32 +160,6 @@ impl Game for OneDChess {
                     .unwrap_or_default()
             }
             Err(_) => Vec::new(),
-        }
-    }
-
-    fn part_names(&self, dialect: &Dialect) -> &'static [&'static str] {
-        match dialect.base().name {
-            "project5" | "csc110-functions" => project5::PARTS,
-            _ => &[],
-        }
-    }
-
-    fn split_response(&self, dialect: &Dialect, command: &str, text: &str) -> Response {
-        match dialect.base().name {
-            "project5" | "csc110-functions" => project5::split_response(command, text),
-            _ => Response::from_text(text),
-        }
-    }
-
-    fn response_parts(&self, _dialect: &Dialect, command: &str, response: &Response) -> Vec<Part> {
-        project5::response_parts(command, response)
-    }
-
-    fn policy_rules(&self, dialect: &Dialect) -> &'static dyn PolicyRules {
-        match dialect.base().name {
-            "csc110" => &csc110::POLICY,
-            "project5" => &policy::POLICY,
-            _ => &NO_POLICY_RULES,
         }
     }
 

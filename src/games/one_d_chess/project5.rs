@@ -9,7 +9,8 @@ use super::policy::{EITHER_ORDER, PRINTS_BOARD, REVERSED};
 use super::render::{list_repr, render};
 use crate::games::rule_events::EventLog;
 use crate::games::{
-    bool_option, check_option_keys, GameOptions, OptionError, Part, Reply, Response, Session,
+    bool_option, check_option_keys, GameOptions, OptionError, Part, PartsTable, Reply, Response,
+    Session,
 };
 
 /// The handout's words on the wire: scenarios send these whatever a variant calls them.
@@ -124,6 +125,13 @@ pub(super) fn parse(line: &str, interface: &Interface) -> Result<Command, String
 /// returned), the value `is_valid_move` and `is_game_over` return, and whatever a call
 /// printed.
 pub const PARTS: &[&str] = &["board", "text", "value", "printed"];
+
+/// project5's responses in parts, for the dialects whose functions it serves.
+pub static PARTS_TABLE: PartsTable = PartsTable {
+    names: PARTS,
+    split: split_response,
+    parts: response_parts,
+};
 
 /// The command name of a protocol line.
 fn command_name(line: &str) -> &str {

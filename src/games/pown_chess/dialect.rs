@@ -11,11 +11,10 @@ use super::policy;
 use super::program::PownProgram;
 use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
-use crate::games::battery::Battery;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Origin, Part, PolicyRules,
-    Protocol, Reply, Response, RuleEvent, Session, NO_POLICY_RULES,
+    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Origin, Protocol, Reply,
+    RuleEvent, Session,
 };
 
 static DIALECTS: &[Dialect] = &[
@@ -34,6 +33,10 @@ static DIALECTS: &[Dialect] = &[
             }))
         },
         graded_with: None,
+        parts: None,
+        policy: &policy::Challenges,
+        // One game per family, typed into the whole program.
+        battery: Some(&super::battery::PownBattery),
         origin: Origin::BuiltIn,
     },
     functions::DIALECT,
@@ -154,40 +157,8 @@ impl Game for PownChess {
         super::events::Event::ALL
     }
 
-    /// One game per family, typed into the whole program: the `pown` dialect only, as the
-    /// functions of `pown-functions` are a different protocol.
-    fn battery(&self, dialect: &Dialect) -> Option<&'static dyn Battery> {
-        (dialect.name == "pown").then_some(&super::battery::PownBattery as &dyn Battery)
-    }
-
     fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {
         canonical_line(line)
-    }
-
-    fn part_names(&self, dialect: &Dialect) -> &'static [&'static str] {
-        match dialect.name {
-            "pown-functions" => functions::PARTS,
-            _ => &[],
-        }
-    }
-
-    fn split_response(&self, dialect: &Dialect, command: &str, text: &str) -> Response {
-        match dialect.name {
-            "pown-functions" => functions::split_response(command, text),
-            _ => Response::from_text(text),
-        }
-    }
-
-    fn response_parts(&self, _dialect: &Dialect, _command: &str, response: &Response) -> Vec<Part> {
-        functions::response_parts(response)
-    }
-
-    fn policy_rules(&self, dialect: &Dialect) -> &'static dyn PolicyRules {
-        match dialect.name {
-            // The functions are the required program's, whatever challenges a course sets.
-            "pown-functions" => &NO_POLICY_RULES,
-            _ => &policy::Challenges,
-        }
     }
 }
 

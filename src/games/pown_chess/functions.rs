@@ -9,7 +9,10 @@ use super::options::{BoardSize, PownOptions};
 use super::render::display_board;
 use super::square::Color;
 use crate::execution::PythonLaunch;
-use crate::games::{check_option_keys, Dialect, Origin, Part, Protocol, Reply, Response, Session};
+use crate::games::{
+    check_option_keys, Dialect, Origin, Part, PartsTable, Protocol, Reply, Response, Session,
+    NO_POLICY_RULES,
+};
 use std::time::Duration;
 
 pub static DIALECT: Dialect = Dialect {
@@ -30,6 +33,10 @@ pub static DIALECT: Dialect = Dialect {
         }))
     },
     graded_with: Some("pown"),
+    parts: Some(&PARTS_TABLE),
+    // The functions are the required program's, whatever challenges a course sets.
+    policy: &NO_POLICY_RULES,
+    battery: None,
     origin: Origin::BuiltIn,
 };
 
@@ -109,6 +116,13 @@ pub fn split_response(command: &str, text: &str) -> Response {
     }
     response
 }
+
+/// The functions' responses in parts.
+static PARTS_TABLE: PartsTable = PartsTable {
+    names: PARTS,
+    split: split_response,
+    parts: |_, response| response_parts(response),
+};
 
 /// The named parts of a response (see [`PARTS`]).
 pub fn response_parts(response: &Response) -> Vec<Part> {

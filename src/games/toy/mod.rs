@@ -12,6 +12,7 @@ use crate::games::board_text::NoBoards;
 use crate::games::matches::{Conversation, GameResult, MatchDef, MatchPlay, Stop};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, Game, OptionError, Origin, Protocol, Reply, Session,
+    NO_POLICY_RULES,
 };
 
 static DIALECTS: &[Dialect] = &[Dialect {
@@ -29,6 +30,9 @@ static DIALECTS: &[Dialect] = &[Dialect {
         Ok(Box::new(Tally { total: 0 }))
     },
     graded_with: None,
+    parts: None,
+    policy: &NO_POLICY_RULES,
+    battery: None,
     origin: Origin::BuiltIn,
 }];
 

@@ -24,6 +24,7 @@ pub use template::template;
 
 use crate::error::ScenarioFileError;
 use crate::execution::PythonLaunch;
+use crate::games::battery::Battery;
 use crate::games::{Dialect, Game, OptionError, Origin};
 
 /// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
@@ -40,6 +41,9 @@ pub struct Derived {
     pub adapter: Option<String>,
     /// The game's own reading of the keys, for its reference sessions.
     pub data: Box<dyn Any + Send + Sync>,
+    /// The rule battery the variant plays, where its game gives it one (none by default: a
+    /// variant may rename what a battery's lines call).
+    pub battery: Option<&'static dyn Battery>,
 }
 
 /// A variant read from its file.
@@ -97,7 +101,16 @@ impl Derived {
             defines,
             adapter: Some(format!("{adapter}\nserve_interface({json})\n")),
             data: Box::new(interface),
+            battery: None,
         })
+    }
+
+    /// The same, playing `battery`.
+    pub fn with_battery(self, battery: &'static dyn Battery) -> Derived {
+        Derived {
+            battery: Some(battery),
+            ..self
+        }
     }
 }
 
@@ -159,6 +172,10 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         // A variant starts through its game (`Game::start_variant`, given this value).
         session: base.session,
         graded_with: base.graded_with,
+        // It answers as its base does, its names and tokens aside.
+        parts: base.parts,
+        policy: base.policy,
+        battery: derived.battery,
         origin: Origin::Variant { base, data },
     }));
     Variant {

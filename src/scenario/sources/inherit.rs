@@ -185,6 +185,6 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         }
     }
     scenario.dialect = variant.dialect;
-    scenario.policy = Policy::defaults(scenario.game.policy_rules(variant.dialect).options());
+    scenario.policy = Policy::defaults(variant.dialect.policy.options());
     Some(scenario)
 }

@@ -1,0 +1,38 @@
+//! A miniChess response in parts, what a scenario's `judge` key chooses among.
+
+use super::slices;
+use crate::games::{Part, Response, ResponseParts};
+
+/// The parts of a dialect's responses (its name picks the order of `move_maker`'s
+/// arguments, for `slices`).
+pub struct MoveLists {
+    pub dialect: &'static str,
+}
+
+impl ResponseParts for MoveLists {
+    /// `boards`: the return value (the boards of `move_maker`, the board chosen); `input`: a
+    /// board argument the call changed (`!changed-input`); `printed`: what the call printed.
+    ///
+    /// `steps` and `captures`: the boards of a `move_maker` answer sorted out by the rule
+    /// they follow or break (`slices`), what the battery's families judge.
+    fn names(&self) -> &'static [&'static str] {
+        &["boards", "input", "printed", "steps", "captures"]
+    }
+
+    fn parts(&self, command: &str, response: &Response) -> Vec<Part> {
+        let changed: String = response
+            .tags
+            .iter()
+            .map(|(tag, board)| format!("!{tag} {board}\n"))
+            .collect();
+        let value = response.value.clone().unwrap_or_default();
+        let (steps, captures) = slices::slices(self.dialect, command, &value).unwrap_or_default();
+        vec![
+            Part::new("boards", value),
+            Part::new("input", changed),
+            Part::new("printed", response.printed.clone()),
+            Part::new("steps", steps),
+            Part::new("captures", captures),
+        ]
+    }
+}
