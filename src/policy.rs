@@ -2,7 +2,7 @@
 //! once in a `course.toml` beside the specs (see `specs/README.md`).
 //!
 //! Two options hold for every dialect ([`COMMON`]: `whitespace`, `presentation_credit`); a
-//! game declares the others its dialects understand (`Game::policy_rules`):
+//! game declares the others its dialects understand (`Dialect::policy`):
 //! accepted spellings, which the game applies to expected and actual output alike when they
 //! are compared, and optional rules, under which a submission that implements them is also
 //! graded. Every option applies to written expectations as well as to the reference's.

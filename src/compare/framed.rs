@@ -84,7 +84,7 @@ impl Response {
 
     /// A logical response text split the generic way: `!error` and `!TAG` lines are tags,
     /// everything else is the return value. Games whose commands also print say otherwise
-    /// (see `Game::split_response`).
+    /// (see `Dialect::split_response`).
     pub fn from_text(text: &str) -> Response {
         let mut response = Response {
             complete: true,

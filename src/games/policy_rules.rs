@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use super::GameOptions;
 use crate::policy::{Policy, PolicyOption};
 
-/// A dialect's course-policy options and their effect, given by [`super::Game::policy_rules`].
+/// A dialect's course-policy options and their effect, given by its [`super::Dialect::policy`].
 pub trait PolicyRules: Sync {
     /// The options the dialect understands besides [`crate::policy::COMMON`] (a common key
     /// listed here gets this default instead).
