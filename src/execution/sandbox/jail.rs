@@ -164,6 +164,7 @@ impl Jail {
         if self.sandbox == Sandbox::None {
             return Ok(Run {
                 launch: launch.clone(),
+                sandbox: Sandbox::None,
                 group: None,
                 cpu_before: None,
                 report: None,
@@ -202,6 +203,7 @@ impl Jail {
         };
         Ok(Run {
             launch,
+            sandbox: self.sandbox,
             cpu_before: guest.then(|| group.as_ref()?.cpu_time()).flatten(),
             group,
             report,
@@ -278,6 +280,8 @@ struct Host {
 #[derive(Debug)]
 pub struct Run {
     pub launch: Launch,
+    /// The sandbox it runs in.
+    sandbox: Sandbox,
     /// The run's cgroup: its own, or its loaded runner's.
     group: Option<Arc<Group>>,
     /// The CPU time the cgroup had used when the run began (a runner's cgroup, shared).
@@ -364,8 +368,7 @@ impl Drop for Run {
         // it could reach none of them (its own /tmp, /dev and IPC namespace, nothing of the
         // machine writable but its job folder, restored after the run): the sweep, a look at
         // every file of /tmp, would cost each scenario for nothing.
-        let in_bubblewrap = self.report.is_some();
-        if let (Some(id), true, false) = (self.user, all_dead, in_bubblewrap) {
+        if let (Some(id), true, false) = (self.user, all_dead, self.sandbox == Sandbox::Bwrap) {
             residue::remove_left_by(id.uid);
         }
     }
