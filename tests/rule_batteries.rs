@@ -149,3 +149,29 @@ fn a_battery_failure_shows_the_family_the_call_and_the_rule() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_pown_battery_failure_names_the_rule_of_the_move_typed() {
+    let (_, report) = test_json(&[
+        "specs/pown-chess/pown/battery.toml",
+        "--python",
+        "fixtures/pown-chess/bug-no-powns.py",
+    ]);
+    let failed = failures(&report);
+    let (_, _, divergence) = failed
+        .iter()
+        .find(|(name, _, _)| name == "rules: captures")
+        .expect("the captures family fails");
+    let notes: Vec<&str> = divergence["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    // The move that should have printed `b powns a w`, named by its rule.
+    assert!(
+        notes.iter().any(|n| n.starts_with("line ")
+            && n.contains("a pown steps one square straight forward, taking (powning)")),
+        "{notes:?}"
+    );
+}

@@ -13,8 +13,8 @@ use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, FoundBoard, Game, GameOptions, OptionError, Origin, Protocol, Reply,
-    RuleEvent, Session,
+    BoardReader, Dialect, DivergentStep, FoundBoard, Game, GameOptions, OptionError, Origin,
+    Protocol, Reply, RuleEvent, Session,
 };
 
 static DIALECTS: &[Dialect] = &[
@@ -155,6 +155,32 @@ impl Game for PownChess {
 
     fn rule_events(&self) -> &'static [RuleEvent] {
         super::events::Event::ALL
+    }
+
+    /// The whole program's divergence as the rule of the move typed last, as the reference
+    /// applies it to the position the moves before it left (a battery's games are long).
+    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
+        let (Protocol::Program, Some((last, before))) =
+            (step.dialect.protocol, step.sent.split_last())
+        else {
+            return Vec::new();
+        };
+        let Ok(options) = options(step.options) else {
+            return Vec::new();
+        };
+        let mut program = PownProgram::new(options);
+        program.opening();
+        for line in before {
+            program.input(line);
+        }
+        if program.is_finished() {
+            return Vec::new();
+        }
+        vec![format!(
+            "line {} typed ({last:?}): {}",
+            before.len() + 1,
+            program.rule_for(last)
+        )]
     }
 
     fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {

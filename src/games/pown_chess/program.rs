@@ -83,12 +83,7 @@ impl PownProgram {
         if self.finished {
             return String::new();
         }
-        let typed = if self.options.strict_input {
-            strict(line)
-        } else {
-            trim_like_python(line)
-        };
-        let result = self.try_move(typed);
+        let result = self.try_move(self.typed(line));
         self.events.note_with(|| events::of_move(&result));
         let mut out = match result {
             Ok(outcome) => {
@@ -104,6 +99,50 @@ impl PownProgram {
         };
         out.push_str(&self.start_turn());
         out
+    }
+
+    /// The rule the reference applies when the player types `line` now, in words, with what
+    /// it makes of this case: a failing step's note names the rule the program broke.
+    pub fn rule_for(&self, line: &str) -> String {
+        let player = self.board.to_move();
+        let mut after = self.clone();
+        after.input(line);
+        let mut rule = match self.clone().try_move(self.typed(line)) {
+            Err(why) => format!(
+                "a move names a square holding one of {player}'s powns that can step forward, \
+                 else it is INVALID MOVE{}; here {why}",
+                if self.options.reprompt_invalid {
+                    " and the same player tries again"
+                } else {
+                    " and the turn passes"
+                }
+            ),
+            Ok(made) if made.captured => format!(
+                "a pown steps one square straight forward, taking (powning) the other side's \
+                 pown there; here {player}'s pown on {} takes on {}",
+                made.from, made.to
+            ),
+            Ok(made) => format!(
+                "a pown steps one square straight forward; here {player}'s pown on {} goes to {}",
+                made.from, made.to
+            ),
+        };
+        if after.is_finished() {
+            rule.push_str(&format!(
+                "; then the game ends: {} has no pown that can move",
+                after.board.to_move()
+            ));
+        }
+        rule
+    }
+
+    /// `line` as the program reads a square from it.
+    fn typed<'a>(&self, line: &'a str) -> &'a str {
+        if self.options.strict_input {
+            strict(line)
+        } else {
+            trim_like_python(line)
+        }
     }
 
     fn try_move(&mut self, text: &str) -> Result<MoveOutcome, InvalidMove> {
@@ -231,6 +270,44 @@ mod tests {
             Some("b moves from F8 to F7")
         );
         assert_eq!(program.moves_played(), 2);
+    }
+
+    #[test]
+    fn the_rule_of_a_typed_line_is_named_with_this_case() {
+        let start = PownProgram::new(PownOptions::default());
+        assert_eq!(
+            start.rule_for(" b1 "),
+            "a pown steps one square straight forward; here w's pown on B1 goes to B2"
+        );
+        assert!(start
+            .rule_for("B8")
+            .ends_with("else it is INVALID MOVE and the turn passes; here the pown on B8 belongs to the other player"));
+        let capture = program_at(
+            PownOptions::default(),
+            Color::Black,
+            &[
+                "w.......", "........", "..w.....", "..b.....", "........", "........", "........",
+                ".......b",
+            ],
+        );
+        assert!(capture
+            .rule_for("C4")
+            .ends_with("here b's pown on C4 takes on C3"));
+        // Taking White's last pown: the game ends after it.
+        let last = program_at(
+            PownOptions::default(),
+            Color::Black,
+            &[
+                "........", "........", "........", "........", "........", "........", "w.......",
+                "b.......",
+            ],
+        );
+        assert!(
+            last.rule_for("A8")
+                .ends_with("; then the game ends: w has no pown that can move"),
+            "{}",
+            last.rule_for("A8")
+        );
     }
 
     #[test]
