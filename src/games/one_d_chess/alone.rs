@@ -8,18 +8,18 @@
 
 use super::engine::{Board, Direction, Kind, Side, CELLS};
 use super::interface::Interface;
-use super::project5::{parse, parse_cells, py_str, Command};
+use super::project5::{parse, py_str, Command, Project5};
 use crate::games::Session;
 
 /// The notes for a divergence after `sent` (its last line the divergent step), replayed on
-/// `session`, a fresh reference session of the dialect. The call given is the divergent
+/// `session`, a fresh reference session of the dialect's functions. The call given is the divergent
 /// step's, or for a `board` probe the call before it, after every move made since the last
 /// line whose board was compared or set (an earlier move's mistake may show only now).
 /// With one call, and `about_rules` (the board or a value differs, not only what the call
 /// printed), a note before it gives the rule the call is about, as the reference applies it
 /// to that board. `None` where a call takes no board (`create_board`).
 pub fn notes(
-    mut session: Box<dyn Session>,
+    mut session: Project5,
     interface: &Interface,
     sent: &[&str],
     about_rules: bool,
@@ -56,19 +56,12 @@ pub fn notes(
     );
     // With one call, the rule it is about, as the reference applies it to that board.
     let rule = match calls.len() {
-        1 if about_rules => board_of(&board, &interface.tokens.empty)
-            .zip(parse(sent[last], interface).ok())
-            .and_then(|(board, command)| rule(&board, command)),
+        1 if about_rules => parse(sent[last], interface)
+            .ok()
+            .and_then(|command| rule(session.board(), command)),
         _ => None,
     };
     Some(rule.into_iter().chain([alone]).collect())
-}
-
-/// The board of a list as the reference shows it (`['WKi', 'EMPTY', ...]`).
-fn board_of(text: &str, empty: &str) -> Option<Board> {
-    let inner = text.trim().strip_prefix("['")?.strip_suffix("']")?;
-    let words: Vec<&str> = inner.split("', '").collect();
-    parse_cells(&words, empty).ok()
 }
 
 /// The handout's rule for `command` on `board`, in words, with what it makes of this case.
@@ -182,7 +175,6 @@ fn call(interface: &Interface, line: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::games::one_d_chess::interface::{CSC110_FUNCTIONS, HANDOUT};
-    use crate::games::one_d_chess::project5::Project5;
 
     /// The last note (the calls alone), where there are notes.
     fn note_for(interface: &'static Interface, sent: &[&str]) -> Option<String> {
@@ -190,7 +182,7 @@ mod tests {
     }
 
     fn notes_for(interface: &'static Interface, sent: &[&str]) -> Option<Vec<String>> {
-        notes(Box::new(Project5::with(interface)), interface, sent, true)
+        notes(Project5::with(interface), interface, sent, true)
     }
 
     #[test]
@@ -267,7 +259,7 @@ mod tests {
         assert_eq!(two.unwrap().len(), 1);
         // A call that only printed too much kept its rule: the note would name the wrong thing.
         let printed = notes(
-            Box::new(Project5::with(&HANDOUT)),
+            Project5::with(&HANDOUT),
             &HANDOUT,
             &[set, "move_knight 7 LEFT"],
             false,

@@ -154,7 +154,7 @@ impl Game for OneDChess {
         let Some(interface) = interface_of(step.dialect) else {
             return Vec::new();
         };
-        match self.start(step.dialect, step.options) {
+        match project5::Project5::with_options(interface, step.options) {
             Ok(session) => {
                 alone::notes(session, interface, step.sent, !step.only_printing_differs())
                     .unwrap_or_default()

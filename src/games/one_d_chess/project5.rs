@@ -266,6 +266,11 @@ impl Project5 {
         Self::with(&HANDOUT)
     }
 
+    /// The board as the functions called so far left it.
+    pub(super) fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// A variant's functions.
     pub fn with(interface: &'static Interface) -> Self {
         Project5 {
