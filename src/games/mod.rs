@@ -424,7 +424,8 @@ pub trait Game: Sync {
     fn name(&self) -> &'static str;
     fn dialects(&self) -> &'static [Dialect];
     /// Start a reference session of a dialect of this game (its `session`; a variant's
-    /// comes from [`Game::start_variant`]). Unknown or ill-typed options are errors.
+    /// comes from its game's [`variant::Derive::start_variant`]). Unknown or ill-typed options are
+    /// errors.
     fn start(
         &self,
         dialect: &Dialect,
@@ -432,7 +433,13 @@ pub trait Game: Sync {
     ) -> Result<Box<dyn Session>, OptionError> {
         match dialect.origin {
             Origin::BuiltIn => (dialect.session)(options),
-            Origin::Variant { .. } => self.start_variant(dialect, options),
+            Origin::Variant { .. } => match self.variants() {
+                Some(variants) => variants.start_variant(dialect, options),
+                None => Err(OptionError::new(
+                    "dialect",
+                    format!("{} has no variants ({})", self.name(), dialect.name),
+                )),
+            },
         }
     }
     /// Reads this game's board renderings out of output text.
@@ -461,42 +468,10 @@ pub trait Game: Sync {
         None
     }
 
-    // Variants (the `variant` module): a course's own version of a dialect, as data.
-
-    /// Every key a variant of `dialect` may change, with the dialect's value, as commented
-    /// TOML (what `boardgrade variant new` writes). `None`: the dialect has no variants.
-    fn variant_keys(&self, _dialect: &Dialect) -> Option<String> {
+    /// What a course may change of this game's dialects as data (the `variant` module),
+    /// where it may change anything.
+    fn variants(&self) -> Option<&dyn variant::Derive> {
         None
-    }
-
-    /// Reads the keys of a variant of `base` (its file without `game`, `base`, `name`,
-    /// `handout`, `scenarios`). A key that is unknown, ill-typed, or asks for something the
-    /// reference cannot answer is an error naming it (a dotted path: `functions.castle`).
-    fn derive_variant(
-        &self,
-        base: &'static Dialect,
-        _keys: &toml::Table,
-    ) -> Result<variant::Derived, OptionError> {
-        Err(OptionError::new(
-            "base",
-            format!(
-                "{}/{} has nothing a variant can change",
-                self.name(),
-                base.name
-            ),
-        ))
-    }
-
-    /// Starts a reference session of a variant this game derived.
-    fn start_variant(
-        &self,
-        variant: &Dialect,
-        _options: &GameOptions,
-    ) -> Result<Box<dyn Session>, OptionError> {
-        Err(OptionError::new(
-            "dialect",
-            format!("{} has no variants ({})", self.name(), variant.name),
-        ))
     }
 
     /// The built-in dialect of that name (a course's variants are in its

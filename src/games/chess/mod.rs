@@ -38,7 +38,7 @@ pub use types::{CastlingSide, Color, Piece, Role, Square};
 use std::time::Duration;
 
 use crate::execution::PythonLaunch;
-use crate::games::variant::Derived;
+use crate::games::variant::{Derive, Derived};
 use crate::games::{
     BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin, Protocol,
     RuleEvent, Session,
@@ -89,15 +89,30 @@ impl Game for Chess {
         &render::ChessBoards
     }
 
-    fn variant_keys(&self, _dialect: &Dialect) -> Option<String> {
+    fn variants(&self) -> Option<&dyn Derive> {
+        Some(self)
+    }
+
+    fn rule_events(&self) -> &'static [RuleEvent] {
+        rules::Event::ALL
+    }
+
+    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
+        match ScenarioOptions::parse(step.options) {
+            Ok(options) => explain::notes(options, step.sent, step.actual),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// ecs198f's class, method and field names and its notation, as a course's variant changes
+/// them.
+impl Derive for Chess {
+    fn keys(&self, _dialect: &Dialect) -> Option<String> {
         Some(interface::HANDOUT.keys_text())
     }
 
-    fn derive_variant(
-        &self,
-        _base: &'static Dialect,
-        keys: &toml::Table,
-    ) -> Result<Derived, OptionError> {
+    fn derive(&self, _base: &'static Dialect, keys: &toml::Table) -> Result<Derived, OptionError> {
         let interface = interface::Interface::derive(keys)?;
         let (entry_file, defines) = (interface.entry_file.clone(), vec![interface.class.clone()]);
         let derived = Derived::served_by(ECS198F_ADAPTER, interface, entry_file, defines, "class")?;
@@ -120,16 +135,5 @@ impl Game for Chess {
             ScenarioOptions::parse(options)?,
             interface,
         )))
-    }
-
-    fn rule_events(&self) -> &'static [RuleEvent] {
-        rules::Event::ALL
-    }
-
-    fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
-        match ScenarioOptions::parse(step.options) {
-            Ok(options) => explain::notes(options, step.sent, step.actual),
-            Err(_) => Vec::new(),
-        }
     }
 }

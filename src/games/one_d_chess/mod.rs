@@ -14,7 +14,7 @@ pub mod render;
 use std::time::Duration;
 
 use crate::execution::PythonLaunch;
-use crate::games::variant::Derived;
+use crate::games::variant::{Derive, Derived};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin,
     Protocol, RuleEvent, Session, NO_POLICY_RULES,
@@ -163,15 +163,18 @@ impl Game for OneDChess {
         }
     }
 
-    fn variant_keys(&self, dialect: &Dialect) -> Option<String> {
+    fn variants(&self) -> Option<&dyn Derive> {
+        Some(self)
+    }
+}
+
+/// project5's names, tokens and messages, as a course's variant changes them.
+impl Derive for OneDChess {
+    fn keys(&self, dialect: &Dialect) -> Option<String> {
         (dialect.name == "project5").then(|| interface::HANDOUT.keys_text())
     }
 
-    fn derive_variant(
-        &self,
-        base: &'static Dialect,
-        keys: &toml::Table,
-    ) -> Result<Derived, OptionError> {
+    fn derive(&self, base: &'static Dialect, keys: &toml::Table) -> Result<Derived, OptionError> {
         if base.name != "project5" {
             return Err(OptionError::new(
                 "base",

@@ -6,7 +6,7 @@ use toml_edit::{ImDocument, TableLike};
 
 use super::{Derived, Inherit};
 use crate::error::ScenarioFileError;
-use crate::games::{self, Dialect, Game};
+use crate::games::{self, Dialect, Game, OptionError};
 
 /// The keys every variant file has; all others are the game's.
 const OWN_KEYS: &[&str] = &["game", "base", "name", "handout", "scenarios"];
@@ -103,9 +103,18 @@ fn read(root: &toml_edit::Table, mut table: toml::Table) -> Result<VariantFile, 
     for key in OWN_KEYS {
         table.remove(*key);
     }
-    let derived = game
-        .derive_variant(base, &table)
-        .map_err(|e| problem(&e.key, e.message))?;
+    let derived = match game.variants() {
+        Some(variants) => variants.derive(base, &table),
+        None => Err(OptionError::new(
+            "base",
+            format!(
+                "{}/{} has nothing a variant can change",
+                game.name(),
+                base.name
+            ),
+        )),
+    }
+    .map_err(|e| problem(&e.key, e.message))?;
     Ok(VariantFile {
         game,
         base,

@@ -3,7 +3,7 @@
 //! (`variant.toml`) and answered by the game's reference engine without new code.
 //!
 //! A variant file names its game, the built-in dialect it derives from and its own name;
-//! every other key is the game's to read ([`crate::games::Game::derive_variant`]), and a key
+//! every other key is the game's to read ([`Derive::derive`]), and a key
 //! that would need new rules is refused with its place in the file. A variant, once read,
 //! is a dialect like any other: scenarios name it, grading routes submissions to it.
 //!
@@ -25,11 +25,31 @@ pub use template::template;
 use crate::error::ScenarioFileError;
 use crate::execution::PythonLaunch;
 use crate::games::battery::Battery;
-use crate::games::{Dialect, Game, OptionError, Origin};
+use crate::games::{Dialect, Game, GameOptions, OptionError, Origin, Session};
 
 /// The name of a variant file: `specs/<game>/<variant>/variant.toml`, beside the variant's
 /// own scenarios.
 pub const FILE_NAME: &str = "variant.toml";
+
+/// What a game lets a course change of its dialects, as data, and how its reference
+/// answers the variant made.
+pub trait Derive: Sync {
+    /// Every key a variant of `dialect` may change, with the dialect's value, as commented
+    /// TOML (what `boardgrade variant new` writes). `None`: the dialect has no variants.
+    fn keys(&self, dialect: &Dialect) -> Option<String>;
+
+    /// Reads the keys of a variant of `base` (its file without `game`, `base`, `name`,
+    /// `handout`, `scenarios`). A key that is unknown, ill-typed, or asks for something the
+    /// reference cannot answer is an error naming it (a dotted path: `functions.castle`).
+    fn derive(&self, base: &'static Dialect, keys: &toml::Table) -> Result<Derived, OptionError>;
+
+    /// Starts a reference session of a variant it derived.
+    fn start_variant(
+        &self,
+        variant: &Dialect,
+        options: &GameOptions,
+    ) -> Result<Box<dyn Session>, OptionError>;
+}
 
 /// What a game makes of a variant's keys.
 pub struct Derived {
@@ -169,7 +189,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         entry_file: leak(derived.entry_file),
         defines: Box::leak(defines.into_boxed_slice()),
         python,
-        // A variant starts through its game (`Game::start_variant`, given this value).
+        // A variant starts through its game (`Derive::start_variant`, given this value).
         session: base.session,
         graded_with: base.graded_with,
         // It answers as its base does, its names and tokens aside.

@@ -9,7 +9,8 @@ use crate::games::{Dialect, Game};
 /// `from` is where the base's scenarios are, relative to the file written, or
 /// [`super::FROM_BUNDLED`].
 pub fn template(game: &dyn Game, base: &Dialect, name: &str, from: &str) -> Result<String, Error> {
-    let keys = game.variant_keys(base).ok_or(LookupError::NothingToVary {
+    let keys = game.variants().and_then(|v| v.keys(base));
+    let keys = keys.ok_or(LookupError::NothingToVary {
         game: game.name(),
         dialect: base.name,
     })?;
