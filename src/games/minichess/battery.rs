@@ -7,7 +7,7 @@
 //! family, and one that changes the board it was given only the input family.
 
 use super::board::{Board, Color, MAX_SIZE, MIN_SIZE};
-use super::dialect::{functions, Functions};
+use super::functions::Functions;
 use super::notation::rows_of;
 use crate::games::battery::{Battery, Family, Plan};
 use crate::rng::Rng;
@@ -38,15 +38,10 @@ static FAMILIES: [Family; 4] = [
 /// Most tries to draw a position where the side to move has a move and the game goes on.
 const TRIES: usize = 50;
 
-/// The battery of one dialect (its functions' names and argument order).
+/// The battery of one dialect: its functions' names and argument order.
 pub struct MiniBattery {
-    pub dialect: &'static str,
+    pub functions: Functions,
 }
-
-pub static ECS10: MiniBattery = MiniBattery { dialect: "ecs10" };
-pub static HEXAPAWN: MiniBattery = MiniBattery {
-    dialect: "hexapawn",
-};
 
 impl Battery for MiniBattery {
     fn families(&self) -> &'static [Family] {
@@ -54,9 +49,7 @@ impl Battery for MiniBattery {
     }
 
     fn lines(&self, family: &Family, plan: Plan) -> Vec<String> {
-        let Some(functions) = functions(self.dialect) else {
-            return Vec::new();
-        };
+        let functions = &self.functions;
         let mut rng = plan.rng(family);
         let mut lines = Vec::new();
         for _ in 0..plan.games * plan.plies {
@@ -164,6 +157,12 @@ mod tests {
     use super::*;
     use crate::games::Session;
 
+    fn battery(dialect: &str) -> MiniBattery {
+        MiniBattery {
+            functions: *super::super::dialect::functions(dialect).unwrap(),
+        }
+    }
+
     fn plan(seed: u64) -> Plan {
         Plan {
             seed,
@@ -174,8 +173,11 @@ mod tests {
 
     #[test]
     fn every_line_is_defined_and_the_families_reach_their_cases() {
-        for battery in [&ECS10, &HEXAPAWN] {
-            let functions = functions(battery.dialect).unwrap();
+        for dialect in ["ecs10", "hexapawn"] {
+            let functions = super::super::dialect::functions(dialect).unwrap();
+            let battery = MiniBattery {
+                functions: *functions,
+            };
             for family in &FAMILIES {
                 let lines = battery.lines(family, plan(Plan::DEFAULT_SEED));
                 assert!(lines.len() >= 50, "{}", family.name);
@@ -223,9 +225,9 @@ mod tests {
     #[test]
     fn the_same_seed_repeats_the_lines_and_another_changes_them() {
         for family in &FAMILIES {
-            let lines = ECS10.lines(family, plan(1));
-            assert_eq!(lines, ECS10.lines(family, plan(1)));
-            assert_ne!(lines, ECS10.lines(family, plan(2)));
+            let lines = battery("ecs10").lines(family, plan(1));
+            assert_eq!(lines, battery("ecs10").lines(family, plan(1)));
+            assert_ne!(lines, battery("ecs10").lines(family, plan(2)));
         }
     }
 }

@@ -16,7 +16,12 @@ pub struct Flavor {
 /// serves exactly this dialect's two functions, so names are written once, here.
 macro_rules! flavor {
     (name: $name:literal, entry: $entry:literal, maker: $maker:literal,
-     chooser: $chooser:literal, color_first: $color_first:literal, battery: $battery:path) => {
+     chooser: $chooser:literal, color_first: $color_first:literal) => {{
+        const FUNCTIONS: Functions = Functions {
+            maker: $maker,
+            chooser: $chooser,
+            color_first: $color_first,
+        };
         Flavor {
             dialect: Dialect {
                 name: $name,
@@ -38,26 +43,21 @@ macro_rules! flavor {
                 },
                 session: |options| {
                     crate::games::check_option_keys(options, &[])?;
-                    const FUNCTIONS: Functions = Functions {
-                        maker: $maker,
-                        chooser: $chooser,
-                        color_first: $color_first,
-                    };
                     Ok(Box::new(super::session::CallSession::new(&FUNCTIONS)))
                 },
                 graded_with: None,
-                parts: Some(&super::parts::MoveLists { dialect: $name }),
+                parts: Some(&super::parts::MoveLists {
+                    functions: FUNCTIONS,
+                }),
                 policy: &NO_POLICY_RULES,
-                battery: Some(&$battery),
+                battery: Some(&super::battery::MiniBattery {
+                    functions: FUNCTIONS,
+                }),
                 origin: Origin::BuiltIn,
             },
-            functions: Functions {
-                maker: $maker,
-                chooser: $chooser,
-                color_first: $color_first,
-            },
+            functions: FUNCTIONS,
         }
-    };
+    }};
 }
 
 /// Seed 003: the ECS 10 handout. The older `hexapawn` version of the course has no handout
@@ -66,9 +66,9 @@ const HANDOUT: &str = "003_67d185c3c9d5a8e1.txt";
 
 const TABLE: [Flavor; 2] = [
     flavor!(name: "ecs10", entry: "prog67.py", maker: "move_maker",
-            chooser: "move_chooser", color_first: false, battery: super::battery::ECS10),
+            chooser: "move_chooser", color_first: false),
     flavor!(name: "hexapawn", entry: "hexapawn.py", maker: "generateMoves",
-            chooser: "chooseBestMove", color_first: true, battery: super::battery::HEXAPAWN),
+            chooser: "chooseBestMove", color_first: true),
 ];
 
 static FLAVORS: [Flavor; 2] = TABLE;

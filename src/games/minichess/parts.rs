@@ -1,12 +1,13 @@
 //! A miniChess response in parts, what a scenario's `judge` key chooses among.
 
+use super::functions::Functions;
 use super::slices;
 use crate::games::{Part, Response, ResponseParts};
 
-/// The parts of a dialect's responses (its name picks the order of `move_maker`'s
-/// arguments, for `slices`).
+/// The parts of a dialect's responses (its functions read a `move_maker` call, for
+/// `slices`).
 pub struct MoveLists {
-    pub dialect: &'static str,
+    pub functions: Functions,
 }
 
 impl ResponseParts for MoveLists {
@@ -26,7 +27,8 @@ impl ResponseParts for MoveLists {
             .map(|(tag, board)| format!("!{tag} {board}\n"))
             .collect();
         let value = response.value.clone().unwrap_or_default();
-        let (steps, captures) = slices::slices(self.dialect, command, &value).unwrap_or_default();
+        let (steps, captures) =
+            slices::slices(&self.functions, command, &value).unwrap_or_default();
         vec![
             Part::new("boards", value),
             Part::new("input", changed),

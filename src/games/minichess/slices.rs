@@ -6,13 +6,13 @@
 //! own boards, and one bug is one family's finding. A board that is no single move, or an
 //! answer that is no list of boards, is in both.
 
-use super::dialect::{functions, Call};
+use super::functions::{Call, Functions};
 use super::notation::{read_rows_list, rows_list_text, Rows};
 
 /// The two parts' texts (sorted boards, in the protocol's form), or `None` when `command`
 /// is no `move_maker` call.
-pub fn slices(dialect: &str, command: &str, value: &str) -> Option<(String, String)> {
-    let Ok(Call::Maker { board, color }) = functions(dialect)?.parse(command) else {
+pub fn slices(functions: &Functions, command: &str, value: &str) -> Option<(String, String)> {
+    let Ok(Call::Maker { board, color }) = functions.parse(command) else {
         return None;
     };
     let Some(boards) = read_rows_list(value) else {
@@ -71,6 +71,10 @@ fn column_change(before: &Rows, after: &Rows, mover: i64) -> Option<bool> {
 mod tests {
     use super::*;
 
+    fn ecs10() -> &'static Functions {
+        super::super::dialect::functions("ecs10").unwrap()
+    }
+
     const GIVEN: &str = "move_maker [[0, 1, 1], [1, 0, 0], [2, 2, 2]] 2";
 
     #[test]
@@ -80,7 +84,7 @@ mod tests {
         let value = "[[[0, 1, 1], [1, 2, 0], [2, 0, 2]], [[0, 1, 1], [2, 0, 0], [2, 0, 2]], \
                      [[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [2, 0, 0], [0, 2, 2]], \
                      [[0, 1, 1], [1, 0, 2], [0, 2, 2]]]";
-        let (steps, captures) = slices("ecs10", GIVEN, value).unwrap();
+        let (steps, captures) = slices(ecs10(), GIVEN, value).unwrap();
         assert_eq!(
             steps,
             "[[[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], \
@@ -95,16 +99,16 @@ mod tests {
     #[test]
     fn anything_else_is_in_both_parts() {
         assert_eq!(
-            slices("ecs10", GIVEN, "None"),
+            slices(ecs10(), GIVEN, "None"),
             Some(("None".to_string(), "None".to_string()))
         );
         let (steps, captures) =
-            slices("ecs10", GIVEN, "[[[2, 2, 2], [0, 0, 0], [0, 0, 0]]]").unwrap();
+            slices(ecs10(), GIVEN, "[[[2, 2, 2], [0, 0, 0], [0, 0, 0]]]").unwrap();
         assert_eq!(steps, captures);
         assert_ne!(steps, "[]");
         assert_eq!(
             slices(
-                "ecs10",
+                ecs10(),
                 "move_chooser [[[0, 1, 1], [1, 0, 0], [2, 2, 2]]] 2",
                 "x"
             ),
