@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use super::{bundled, read, Variant};
+use super::{bundled, leaked, parse, read, Variant};
 use crate::error::{LookupError, ScenarioFileError};
 use crate::games::{Dialect, Game};
 
@@ -54,15 +54,16 @@ impl Catalogue {
         file: &str,
         source: &str,
     ) -> Result<&'static Variant, ScenarioFileError> {
-        let parsed = super::parse(file, source)?;
+        // The same text is the same variant (a disk copy of a bundled file too): not read again.
+        if let Some(same) = self.variants().find(|v| v.source == source) {
+            return Ok(same);
+        }
+        let parsed = parse(file, source)?;
         let same_name = self.entries.iter().position(|e| {
             e.variant.game.name() == parsed.game.name() && e.variant.name == parsed.name
         });
         if let Some(at) = same_name {
             let same = self.entries[at];
-            if same.variant.source == source {
-                return Ok(same.variant);
-            }
             if !same.bundled {
                 return Err(ScenarioFileError::at(
                     file,
@@ -79,7 +80,7 @@ impl Catalogue {
             }
             self.entries.remove(at);
         }
-        let variant = read(file, source)?;
+        let variant = leaked(parsed, file, source);
         self.entries.push(Entry {
             variant,
             bundled: false,
@@ -131,7 +132,7 @@ impl Catalogue {
     /// The dialects of `dialect`'s family: its base and every variant of that base.
     pub fn family(&self, dialect: &'static Dialect) -> Vec<&'static Dialect> {
         let base = dialect.base();
-        let variants = self.variants().filter(|v| std::ptr::eq(v.base, base));
+        let variants = self.variants().filter(|v| std::ptr::eq(v.base(), base));
         std::iter::once(base)
             .chain(variants.map(|v| v.dialect))
             .collect()

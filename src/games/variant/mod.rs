@@ -70,7 +70,6 @@ pub struct Derived {
 pub struct Variant {
     pub name: &'static str,
     pub game: &'static dyn Game,
-    pub base: &'static Dialect,
     /// The file it was read from, as named in messages.
     pub file: String,
     /// The file's text: the same name read again is the same variant only if this matches.
@@ -93,12 +92,19 @@ pub struct Inherit {
     pub skip: Vec<String>,
 }
 
+impl Variant {
+    /// The built-in dialect it derives from.
+    pub fn base(&self) -> &'static Dialect {
+        self.dialect.base()
+    }
+}
+
 impl std::fmt::Debug for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Variant")
             .field("name", &self.name)
             .field("game", &self.game.name())
-            .field("base", &self.base.name)
+            .field("base", &self.base().name)
             .field("file", &self.file)
             .finish_non_exhaustive()
     }
@@ -151,8 +157,12 @@ pub fn bundled() -> Vec<(String, String)> {
 /// Reads the variant file `file` (its text `source`) into a variant. It lives as long as the
 /// program, as every dialect does.
 pub fn read(file: &str, source: &str) -> Result<&'static Variant, ScenarioFileError> {
-    let parsed = parse(file, source)?;
-    Ok(Box::leak(Box::new(build(parsed, file, source))))
+    Ok(leaked(parse(file, source)?, file, source))
+}
+
+/// The variant `parsed` (read from `file`, its text `source`) defines, for the program's life.
+fn leaked(parsed: VariantFile, file: &str, source: &str) -> &'static Variant {
+    Box::leak(Box::new(build(parsed, file, source)))
 }
 
 fn leak(text: String) -> &'static str {
@@ -201,7 +211,6 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
     Variant {
         name,
         game,
-        base,
         file: file.to_string(),
         source: source.to_string(),
         inherit,

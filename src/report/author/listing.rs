@@ -33,7 +33,7 @@ pub fn games(
                 "{:<14} {:<10} variant of {}, entry file {}, defines {}, file {}",
                 v.game.name(),
                 v.name,
-                v.base.name,
+                v.base().name,
                 v.dialect.entry_file,
                 v.dialect.defines.join(", "),
                 v.file

@@ -77,7 +77,7 @@ pub fn base_files(
         _ if inherit.from == variant::FROM_BUNDLED => bundled_folder(&format!(
             "specs/{}/{}",
             variant.game.name(),
-            variant.base.name
+            variant.base().name
         )),
         Some(path) => {
             let folder = lexical(&path.parent().unwrap_or(Path::new(".")).join(&inherit.from));
@@ -103,7 +103,8 @@ pub fn base_files(
     if files.is_empty() {
         return Err(at(format!(
             "{} holds no scenarios of {}",
-            inherit.from, variant.base.name
+            inherit.from,
+            variant.base().name
         )));
     }
     Ok(files
@@ -149,7 +150,7 @@ fn lexical(path: &Path) -> PathBuf {
 /// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
     // A rule battery is its base dialect's: a variant may rename or change what it calls.
-    if !std::ptr::eq(scenario.dialect, variant.base) || scenario.is_battery() {
+    if !std::ptr::eq(scenario.dialect, variant.base()) || scenario.is_battery() {
         return None;
     }
     let inherit = variant.inherit.as_ref()?;
