@@ -160,6 +160,15 @@ impl ResponseParts for PartsTable {
     }
 }
 
+/// A response's two parts where a dialect names no others: what the call printed and what it
+/// returned.
+pub fn printed_and_value(_command: &str, response: &Response) -> Vec<Part> {
+    vec![
+        Part::new("printed", response.printed.clone()),
+        Part::new("value", response.value.clone().unwrap_or_default()),
+    ]
+}
+
 /// Where a dialect comes from. A variant carries what its game made of the variant file, so
 /// the game answers it from the value, never by looking its name up.
 #[derive(Clone, Copy)]
@@ -202,10 +211,7 @@ impl Dialect {
     pub fn response_parts(&self, command: &str, response: &Response) -> Vec<Part> {
         match self.parts {
             Some(parts) => parts.parts(command, response),
-            None => vec![
-                Part::new("printed", response.printed.clone()),
-                Part::new("value", response.value.clone().unwrap_or_default()),
-            ],
+            None => printed_and_value(command, response),
         }
     }
 

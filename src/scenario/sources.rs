@@ -125,7 +125,7 @@ pub fn load_under(files: &[SourceFile], course: &Path) -> Result<Loaded, Error> 
 fn load_with(
     files: &[SourceFile],
     variants: Catalogue,
-    read: Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)>,
+    read: Vec<VariantRead>,
     course: Option<&CoursePolicy>,
 ) -> Loaded {
     let mut loaded = Loaded::default();
@@ -188,16 +188,13 @@ fn load_with(
     loaded
 }
 
+/// A variant file read: the variant, or why it does not load.
+pub type VariantRead = (SourceFile, Result<&'static Variant, ScenarioFileError>);
+
 /// Reads the variant files among `files`, and those beside its scenario files on disk, so
 /// that their scenarios may name them: the catalogue of the bundled variants and these, and
 /// each file with the variant or why it does not load.
-#[allow(clippy::type_complexity)]
-pub fn read_variants(
-    files: &[SourceFile],
-) -> (
-    Catalogue,
-    Vec<(SourceFile, Result<&'static Variant, ScenarioFileError>)>,
-) {
+pub fn read_variants(files: &[SourceFile]) -> (Catalogue, Vec<VariantRead>) {
     let mut variants = Catalogue::with_bundled();
     let read = inherit::variant_files(files)
         .into_iter()

@@ -59,6 +59,8 @@ static DIALECTS: &[Dialect] = &[
         graded_with: None,
         parts: Some(&project5::PARTS_TABLE),
         policy: &policy::POLICY,
+        // Its own and seed 001's functions (the same roles under csc110's tokens) play the
+        // battery; a variant does not: it may rename or drop the functions the battery calls.
         battery: Some(&battery::OneDBattery),
         origin: Origin::BuiltIn,
     },
@@ -143,8 +145,6 @@ impl Game for OneDChess {
         &render::OneDBoards
     }
 
-    /// project5, and seed 001's functions in a csc110 program (the same roles under its own
-    /// tokens). Not a variant: it may rename or drop the functions the battery calls.
     fn rule_events(&self) -> &'static [RuleEvent] {
         events::Event::ALL
     }

@@ -10,8 +10,8 @@ use super::render::display_board;
 use super::square::Color;
 use crate::execution::PythonLaunch;
 use crate::games::{
-    check_option_keys, Dialect, Origin, Part, PartsTable, Protocol, Reply, Response, Session,
-    NO_POLICY_RULES,
+    check_option_keys, printed_and_value, Dialect, Origin, PartsTable, Protocol, Reply, Response,
+    Session, NO_POLICY_RULES,
 };
 use std::time::Duration;
 
@@ -117,20 +117,13 @@ pub fn split_response(command: &str, text: &str) -> Response {
     response
 }
 
-/// The functions' responses in parts.
+/// The functions' responses in parts: what `display_board` printed, what `moves_remaining`
+/// returned.
 static PARTS_TABLE: PartsTable = PartsTable {
     names: PARTS,
     split: split_response,
-    parts: |_, response| response_parts(response),
+    parts: printed_and_value,
 };
-
-/// The named parts of a response (see [`PARTS`]).
-pub fn response_parts(response: &Response) -> Vec<Part> {
-    vec![
-        Part::new("printed", response.printed.clone()),
-        Part::new("value", response.value.clone().unwrap_or_default()),
-    ]
-}
 
 #[cfg(test)]
 mod tests {
