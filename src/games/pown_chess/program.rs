@@ -83,12 +83,17 @@ impl PownProgram {
         if self.finished {
             return String::new();
         }
+        self.play(line).1
+    }
+
+    /// The move `line` asks for, made or refused, and what the program prints for it.
+    fn play(&mut self, line: &str) -> (Result<MoveOutcome, InvalidMove>, String) {
         let result = self.try_move(self.typed(line));
         self.events.note_with(|| events::of_move(&result));
-        let mut out = match result {
+        let mut out = match &result {
             Ok(outcome) => {
                 self.moves_played += 1;
-                answer_lines(&outcome)
+                answer_lines(outcome)
             }
             Err(_) => {
                 if !self.options.reprompt_invalid {
@@ -98,16 +103,17 @@ impl PownProgram {
             }
         };
         out.push_str(&self.start_turn());
-        out
+        (result, out)
     }
 
     /// The rule the reference applies when the player types `line` now, in words, with what
-    /// it makes of this case: a failing step's note names the rule the program broke.
+    /// it makes of this case: a failing step's note names the rule the program broke. Asked
+    /// of a game still going on.
     pub fn rule_for(&self, line: &str) -> String {
         let player = self.board.to_move();
         let mut after = self.clone();
-        after.input(line);
-        let mut rule = match self.clone().try_move(self.typed(line)) {
+        let (made, _) = after.play(line);
+        let mut rule = match made {
             Err(why) => format!(
                 "a move names a square holding one of {player}'s powns that can step forward, \
                  else it is INVALID MOVE{}; here {why}",
