@@ -555,12 +555,7 @@ fn a_battery_failure_names_its_family_and_rule_with_a_shortest_case_to_replay() 
     assert_eq!(castling["score"], 0.0);
     assert_eq!(castling["max_score"], 1.0);
     let divergence = &castling["first_divergence"];
-    let notes: Vec<&str> = divergence["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = common::notes(divergence);
     assert_eq!(
         notes[0], "castling: a legal queen-side castle e8c8 was refused",
         "{notes:#?}"

@@ -169,12 +169,7 @@ fn a_missing_module_does_not_load_and_a_renamed_function_is_suggested() {
     // Only the ecs10 scenarios are graded: the hexapawn names are pointed out.
     let hex = result(&report, "hex");
     assert_eq!(hex["dialect"], "ecs10");
-    let notes: Vec<&str> = hex["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = common::notes(hex);
     assert_eq!(
         notes,
         [

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{failures, test_json};
+use common::{failures, notes, test_json};
 
 /// The battery families a fixture fails under `specs`.
 fn failed_families(specs: &str, fixture: &str) -> BTreeSet<String> {
@@ -136,12 +136,7 @@ fn a_battery_failure_shows_the_family_the_call_and_the_rule() {
         "{divergence}"
     );
     // The rule the extra board breaks, in words, with the pawn that broke it.
-    let notes: Vec<&str> = divergence["notes"]
-        .as_array()
-        .expect("notes")
-        .iter()
-        .filter_map(|n| n.as_str())
-        .collect();
+    let notes = notes(divergence);
     assert!(
         notes.iter().any(|n| n.starts_with(
             "rule broken: a pawn never wraps around the board's edge to the other side: "
@@ -162,12 +157,7 @@ fn a_pown_battery_failure_names_the_rule_of_the_move_typed() {
         .iter()
         .find(|(name, _, _)| name == "rules: captures")
         .expect("the captures family fails");
-    let notes: Vec<&str> = divergence["notes"]
-        .as_array()
-        .expect("notes")
-        .iter()
-        .filter_map(|n| n.as_str())
-        .collect();
+    let notes = notes(divergence);
     // The move that should have printed `b powns a w`, named by its rule.
     assert!(
         notes.iter().any(|n| n.starts_with("line ")

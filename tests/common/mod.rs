@@ -67,6 +67,14 @@ pub fn failures(report: &Value) -> Vec<(String, String, Value)> {
         .collect()
 }
 
+/// The notes of a divergence or a result, in order.
+pub fn notes(value: &Value) -> Vec<&str> {
+    value["notes"]
+        .as_array()
+        .map(|notes| notes.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
 /// The cells a divergence names, as `cell: expected>actual`.
 pub fn cells(divergence: &Value) -> Vec<String> {
     divergence["cells"]
