@@ -329,6 +329,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
             ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
             ("wakes_runner", "runner/wakes_runner.py", ONE_D),
+            ("fork_hook", "runner/fork_hook_counter.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -372,6 +373,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         // scenario that wakes it is run again fresh.
         fell_back("offloads_cpu", "a scenario signalled its runner");
         fell_back("wakes_runner", "its runner was woken while a scenario ran");
+        fell_back("fork_hook", "runs code in the runner at each fork");
         for id in ["plain", "tmp_carried", "sysv_carried"] {
             let notes = notes_of(&fork, id);
             assert!(
@@ -392,6 +394,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "sysv_at_import",
             "offloads_cpu",
             "wakes_runner",
+            "fork_hook",
         ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }

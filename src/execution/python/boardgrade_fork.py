@@ -81,6 +81,7 @@ class Runner(object):
         self._recvmsg = self._control.recvmsg
         self.reads_stdin = False
         self.forks = False
+        self.hooks_parent = False
         self.in_scenario = False
         self._pid = os.getpid()
         self._import_output = b""
@@ -102,12 +103,29 @@ class Runner(object):
         self._dup2(self._capture, 2)
         sys.stdin = _StdinAtImport(self)
         os.fork = self._noting_fork
+        # A hook run before a fork or in the parent after it would run student code in the
+        # runner at every scenario (and could count them): such an import is noted. One
+        # run in the child only runs in the scenario's own process (random reseeds there).
+        self._register_at_fork = os.register_at_fork
+        os.register_at_fork = self._noting_register_at_fork
+        posix = sys.modules.get("posix")
+        if posix is not None:
+            posix.register_at_fork = self._noting_register_at_fork
 
     def _noting_fork(self):
         """os.fork while the submission is imported: noted, since a fresh process would
         fork in every scenario."""
         self.forks = True
         return self._fork()
+
+    def _noting_register_at_fork(self, *, before=None, after_in_child=None,
+                                 after_in_parent=None):
+        """os.register_at_fork while the submission is imported: hooks for the child pass,
+        hooks that would run in the runner are noted instead of registered."""
+        if before is not None or after_in_parent is not None:
+            self.hooks_parent = True
+        if after_in_child is not None:
+            self._register_at_fork(after_in_child=after_in_child)
 
     def _finish_loading(self):
         """What the import printed (to replay in each scenario), and why it cannot be
@@ -116,6 +134,13 @@ class Runner(object):
             self._exit(0)  # a process the import forked: only the runner serves
         if os.fork == self._noting_fork:
             os.fork = self._fork
+        posix = sys.modules.get("posix")
+        for module in (os, posix):
+            if module is None:
+                continue
+            if getattr(module, "register_at_fork", None) != self._noting_register_at_fork:
+                self.hooks_parent = True  # the import took the watch off
+            module.register_at_fork = self._register_at_fork
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 stream.flush()
@@ -133,6 +158,8 @@ class Runner(object):
             return "its import reads stdin"
         if self.forks:
             return "its import starts a process"
+        if self.hooks_parent:
+            return "its import runs code in the runner at each fork (os.register_at_fork)"
         tasks = os.listdir("/proc/self/task")
         if len(tasks) > 1:
             return "its import starts a thread"
