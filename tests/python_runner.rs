@@ -330,6 +330,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
             ("wakes_runner", "runner/wakes_runner.py", ONE_D),
             ("fork_hook", "runner/fork_hook_counter.py", ONE_D),
+            ("runs_code", "runner/runs_code_in_runner.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -369,12 +370,19 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
-        // The runner is stopped while a scenario runs: asked for work, it does none, and a
-        // scenario that wakes it is run again fresh.
-        fell_back("offloads_cpu", "a scenario signalled its runner");
-        fell_back("wakes_runner", "its runner was woken while a scenario ran");
-        fell_back("fork_hook", "runs code in the runner at each fork");
-        for id in ["plain", "tmp_carried", "sysv_carried"] {
+        // The runner runs nothing once loaded (every signal blocked, each scenario a copy the
+        // grader makes): asked for work it does none, and what the import left for a loop
+        // to run at each scenario never runs. Those submissions are forked all along.
+        for id in [
+            "plain",
+            "tmp_carried",
+            "sysv_carried",
+            "offloads_cpu",
+            "wakes_runner",
+            "reaps_on_signal",
+            "fork_hook",
+            "runs_code",
+        ] {
             let notes = notes_of(&fork, id);
             assert!(
                 !notes.iter().any(|n| n.contains("Python process")),
@@ -395,6 +403,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "offloads_cpu",
             "wakes_runner",
             "fork_hook",
+            "runs_code",
         ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }

@@ -107,26 +107,3 @@ def test_a_read_of_stdin_while_loading_is_noted_and_fails():
     assert noting.reads_stdin
     with pytest.raises(runner._ReadsStdin):
         iter(stdin)
-
-
-def test_a_fork_hook_that_would_run_in_the_runner_is_noted_and_not_registered():
-    registered = []
-
-    class Noting(object):
-        hooks_parent = False
-
-        def _register_at_fork(self, **hooks):
-            registered.append(hooks)
-
-    noting = Noting()
-    register = runner.Runner._noting_register_at_fork.__get__(noting)
-    # A hook for the child only (random reseeds there) runs in the scenario's own process.
-    child = object()
-    register(after_in_child=child)
-    assert registered == [{"after_in_child": child}]
-    assert not noting.hooks_parent
-    # One that would run in the runner, before or after a fork, is noted and not registered.
-    register(after_in_parent=print)
-    register(before=print)
-    assert noting.hooks_parent
-    assert registered == [{"after_in_child": child}]

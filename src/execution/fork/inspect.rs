@@ -54,6 +54,12 @@ impl Baseline {
         })
     }
 
+    /// The same, holding also the file `(device, inode)` (given to the runner with `on`).
+    pub(crate) fn holding(mut self, file: (u64, u64)) -> Baseline {
+        self.files.insert(file);
+        self
+    }
+
     /// Why runner `pid`, loaded, cannot be forked from, if it cannot.
     pub(crate) fn check_loaded(&self, pid: i32) -> Result<(), String> {
         self.check_signals(pid)?;
@@ -93,37 +99,6 @@ impl Baseline {
 }
 
 const SIGCHLD_BIT: u64 = 1 << (17 - 1);
-
-impl Baseline {
-    /// Why runner `pid`, stopped for a scenario that has now ended, may have done something
-    /// for it, if it may: it was woken meanwhile, a signal waits for it (a scenario asked it
-    /// for work; the end of the scenario's own process, SIGCHLD, does not count), or its
-    /// signal dispositions changed. One read of its status.
-    pub(crate) fn check_frozen(&self, pid: i32) -> Result<(), String> {
-        let status = read_status(pid)?;
-        if !is_stopped(&status) {
-            return Err("its runner was woken while a scenario ran".into());
-        }
-        let pending = mask(&status, "SigPnd:").unwrap_or(u64::MAX)
-            | mask(&status, "ShdPnd:").unwrap_or(u64::MAX);
-        if pending & !SIGCHLD_BIT != 0 {
-            return Err("a scenario signalled its runner".into());
-        }
-        self.compare_signals(&status)
-    }
-}
-
-/// Whether process `pid` is stopped (by a signal) now.
-pub(crate) fn stopped(pid: i32) -> bool {
-    read_status(pid).is_ok_and(|status| is_stopped(&status))
-}
-
-fn is_stopped(status: &str) -> bool {
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("State:"))
-        .is_some_and(|state| state.trim_start().starts_with('T'))
-}
 
 impl Baseline {
     /// Brings the runner's own `/tmp` and `/dev/shm` back to what they held before its
@@ -219,6 +194,30 @@ fn signals(pid: i32) -> Result<Signals, String> {
         .ok_or_else(|| "the runner's status has no signal masks".into())
 }
 
+/// Every signal a process can block (1 to 64 but SIGKILL and SIGSTOP, and the two the C
+/// library keeps for itself, 32 and 33), as a mask.
+const BLOCKABLE: u64 = !((1 << (9 - 1)) | (1 << (19 - 1)) | (1 << (32 - 1)) | (1 << (33 - 1)));
+
+/// Why runner `pid` could run code while it waits on its gate, if it could: more than one
+/// thread, or a signal it does not block (a handler would run).
+pub(crate) fn check_still(pid: i32) -> Result<(), String> {
+    still(&read_status(pid)?)
+}
+
+fn still(status: &str) -> Result<(), String> {
+    let threads = status
+        .lines()
+        .find_map(|line| line.strip_prefix("Threads:"))
+        .map(str::trim);
+    if threads != Some("1") {
+        return Err("the runner has more than one thread".into());
+    }
+    if mask(status, "SigBlk:").is_none_or(|blocked| blocked & BLOCKABLE != BLOCKABLE) {
+        return Err("the runner does not block every signal".into());
+    }
+    Ok(())
+}
+
 /// The signal mask `name` (`SigIgn:`, `SigPnd:`, ...) of a `/proc/PID/status` text.
 fn mask(status: &str, name: &str) -> Option<u64> {
     status
@@ -281,14 +280,15 @@ mod tests {
     }
 
     #[test]
-    fn a_stopped_state_and_pending_signals_are_read_from_a_status_text() {
-        let status = "Name:\tpython3\nState:\tT (stopped)\nSigPnd:\t0000000000010000\n\
-                      ShdPnd:\t0000000000000002\n";
-        assert!(is_stopped(status));
-        assert!(!is_stopped("State:\tS (sleeping)\n"));
-        assert_eq!(mask(status, "SigPnd:"), Some(SIGCHLD_BIT));
-        assert_eq!(mask(status, "ShdPnd:"), Some(2));
-        assert_eq!(mask(status, "SigIgn:"), None);
+    fn a_runner_with_one_thread_and_every_signal_blocked_is_still() {
+        let status = "Name:\tpython3\nThreads:\t1\nSigBlk:\tfffffffe7ffbfeff\n";
+        assert_eq!(still(status), Ok(()));
+        let two = status.replace("Threads:\t1", "Threads:\t2");
+        assert!(still(&two).unwrap_err().contains("thread"));
+        // SIGINT (2) not blocked: a handler could run.
+        let sigint = status.replace("fffffffe7ffbfeff", "fffffffe7ffbfefd");
+        assert!(still(&sigint).unwrap_err().contains("signal"));
+        assert!(still("Threads:\t1\n").is_err());
     }
 
     #[test]

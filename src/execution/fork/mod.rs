@@ -1,44 +1,44 @@
 //! The loaded Python runner, the grader's side: one interpreter per submission, jail and
-//! dialect loads the harness (and a call protocol's student module) once, then forks a
-//! process per scenario from that state (`python/boardgrade_fork.py`).
+//! dialect loads the harness (and a call protocol's student module) once; each scenario's
+//! process is a copy of that state (`python/boardgrade_fork.py`).
 //!
 //! The runner holds student code, so the grader trusts nothing it says after its first
-//! message. For each scenario the grader makes the pipes, passes the child's ends to the
-//! runner, and learns the forked process from the kernel (the credentials of the `ready`
+//! message. What the import did to the runner is checked before any scenario is copied
+//! from it ([`inspect`]). Then the runner blocks every signal and waits on its gate, a pipe
+//! only the grader writes, and never runs again: the grader makes each scenario's process
+//! itself, by having the stopped runner `clone` ([`inject`]), after checking from the kernel
+//! that it is still waiting there. So nothing the import left in the runner (a fork hook, a
+//! patched builtin, a trace or audit hook, a signal handler) runs between scenarios: each
+//! one starts from the state right after the import, as closed as a fresh process.
+//!
+//! For each scenario the grader makes the pipes and passes the copy's ends in a `run`
+//! message the copy reads, learns the copy from the kernel (the credentials of the `ready`
 //! message it sends), checks that it is the runner's child of the expected user, opens a
 //! pidfd and checks the resource limits the process set itself (the runner has no CPU limit:
 //! RLIMIT_CPU is per process), all before the process runs anything of the scenario. The
 //! process is born in the runner's cgroup, which caps them together (a fresh process's
 //! interpreter counts against its cap too). At the scenario's end the grader kills the
 //! process's session and every process of the cgroup but the runner, and reads the exit
-//! status itself. Anything amiss: the scenario runs in a fresh process instead.
-//!
-//! What the import did to the runner is checked before any scenario is forked from it
-//! ([`inspect`]). While a scenario runs, the runner is stopped (SIGSTOP, sent by the grader
-//! once the forked process is checked and before it runs anything of the scenario), so
-//! nothing the import left in it can work for the scenario or touch it. After each scenario
-//! the grader vouches for it before waking the runner: its exit status was read from the
-//! process itself, the runner stayed stopped with no signal waiting (a scenario asking it
-//! for work), it used no CPU (work it did would escape the scenario's CPU limit), and its
-//! signal handling is what it was. A scenario the
-//! grader cannot vouch for runs again in a fresh process, and so do the submission's next
-//! ones: it gets the grade fresh processes give, never `error`. Once a scenario's processes
-//! are dead, what it left in the runner's own `/tmp`, `/dev/shm` and IPC namespace is removed
-//! ([`ipc`]), so the next scenario starts from the state right after the import.
+//! status itself (the runner reaps it only when the next copy is made). Anything amiss: the
+//! scenario runs in a fresh process instead, and so do the submission's next ones; it gets
+//! the grade fresh processes give, never `error`. Once a scenario's processes are dead, what
+//! it left in the runner's own `/tmp`, `/dev/shm` and IPC namespace is removed ([`ipc`]),
+//! so the next scenario starts from the state right after the import.
 
 mod channel;
+mod inject;
 mod inspect;
 mod ipc;
 mod limits;
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::pipe::{pipe_with, PipeFlags};
-use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
+use rustix::process::{pidfd_open, Pid, PidfdFlags};
 
 use super::child::Running;
 use super::forked::{self, Forked};
@@ -66,14 +66,6 @@ impl PythonRunner {
         }
     }
 }
-
-/// The CPU time a runner may use while one of its scenarios runs (closing the descriptors
-/// of the fork, the kernel's tick-sized accounting); more is work done for the scenario.
-const IDLE_CPU: Duration = Duration::from_millis(100);
-
-/// How long a runner found neither stopped nor ended after a scenario may take to end (one
-/// the scenario killed is still dying) before the grader takes it as woken.
-const DYING_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a forked process may take to say it is ready.
 const READY_WAIT: Duration = Duration::from_secs(5);
@@ -109,14 +101,15 @@ pub struct Server {
     ipc: Option<ipc::IpcNamespace>,
     /// Set by a forked process whose exit status the runner took.
     status_lost: Arc<AtomicBool>,
-    /// The runner's CPU time (microseconds) when the current scenario began.
-    cpu_at_start: AtomicU64,
+    /// The gate's write end, never written: the runner waits on its read end.
+    _gate: OwnedFd,
+    gate: inject::Gate,
+    /// Held while the runner is copied (one copy at a time); true once the runner was found
+    /// waiting on its gate and checked there.
+    copying: Mutex<bool>,
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
-    /// Set while the runner is stopped for a scenario it forked, until the grader vouches
-    /// for that scenario.
-    frozen: AtomicBool,
 }
 
 /// Whether a forked scenario's run stands.
@@ -144,6 +137,9 @@ impl Server {
         let deadline = Instant::now() + wait;
         let (control, theirs) =
             channel::pair().map_err(|e| format!("no control socket for the runner: {e}"))?;
+        let (gate_read, gate_write) =
+            pipe_with(PipeFlags::CLOEXEC).map_err(|e| format!("no gate for the runner: {e}"))?;
+        let gate = inject::Gate::of(&gate_read).map_err(|e| format!("no gate: {e}"))?;
         let run = jail.prepare_idle(launch, view).map_err(|e| e.to_string())?;
         run.cap_memory(limits.memory_bytes);
         // The runner has no CPU limit of its own: each scenario's process gets one. It counts
@@ -185,10 +181,10 @@ impl Server {
         let pid = hello.pid.as_raw_nonzero().get();
         // The runner waits for `on` before it imports anything: what it holds now is its own.
         let baseline = match inspect::Baseline::of(pid) {
-            Ok(baseline) => baseline,
+            Ok(baseline) => baseline.holding(gate.file()),
             Err(why) => return Err(end(&mut process, why)),
         };
-        if let Err(e) = channel::send(&control, b"on", &[]) {
+        if let Err(e) = channel::send(&control, b"on", &[gate_read.as_fd()]) {
             return Err(end(&mut process, format!("the runner went away: {e}")));
         }
         match channel::receive(control.as_fd(), deadline, Some(pidfd.as_fd())) {
@@ -242,9 +238,10 @@ impl Server {
             baseline,
             ipc,
             status_lost: Arc::new(AtomicBool::new(false)),
-            cpu_at_start: AtomicU64::new(0),
+            _gate: gate_write,
+            gate,
+            copying: Mutex::new(false),
             distrust: Mutex::new(None),
-            frozen: AtomicBool::new(false),
         })
     }
 
@@ -268,70 +265,46 @@ impl Server {
             .get_or_insert(why);
     }
 
-    /// Whether the scenario the runner forked last, now ended, stands as it ran: see
-    /// [`Vouch`]. The runner stays stopped until the grader vouches for the scenario; one it
-    /// cannot vouch for is never woken nor used again. Asked again before the next fork, it
-    /// gives the same answer.
+    /// Whether the scenarios the runner was copied for, now ended, stand as they ran: see
+    /// [`Vouch`]. The runner cannot have run meanwhile (it was checked waiting on its gate
+    /// at each copy); what is left is whether a scenario's exit status was lost and whether
+    /// the runner still lives. Asked again before the next copy, it gives the same answer.
     pub fn vouch(&self) -> Vouch {
         if !self.running() {
             return Vouch::RunnerEnded;
         }
-        if let Some(why) = self.distrusted() {
-            return Vouch::Distrusted(why);
+        if self.status_lost.swap(false, Ordering::Relaxed) {
+            self.distrust("its import takes its scenarios' exit status".to_string());
         }
-        if !self.frozen.load(Ordering::Relaxed) {
-            return Vouch::Stands;
-        }
-        let pid = self.pid.as_raw_nonzero().get();
-        let why = if self.status_lost.swap(false, Ordering::Relaxed) {
-            Some("its import takes its scenarios' exit status".to_string())
-        } else {
-            // Stopped all along, nothing asked of it, no CPU used: it did nothing for the
-            // scenario (the CPU count is the second line of defence).
-            self.baseline.check_frozen(pid).err().or_else(|| {
-                self.worked_since_start()
-                    .then(|| "its runner worked while a scenario ran".to_string())
-            })
-        };
-        match why {
-            // A runner the scenario killed is seen dying (not stopped) before it has ended.
-            Some(_) if self.ends_within(DYING_WAIT) => Vouch::RunnerEnded,
-            Some(why) => {
-                self.distrust(why.clone());
-                Vouch::Distrusted(why)
-            }
-            None => match self.thaw() {
-                Ok(()) => Vouch::Stands,
-                Err(why) => {
-                    self.distrust(why.clone());
-                    Vouch::Distrusted(why)
-                }
-            },
+        match self.distrusted() {
+            Some(why) => Vouch::Distrusted(why),
+            None => Vouch::Stands,
         }
     }
 
-    /// Waits until the runner, sent SIGSTOP, has stopped (a loaded machine may take a moment
-    /// to run it into its stop).
-    fn wait_stopped(&self) -> Result<(), String> {
+    /// A copy of the runner, made once it is found waiting on its gate; its pid. The first
+    /// time, what the import left is checked again there (the runner can change nothing
+    /// once it waits, but it might have between saying `loaded` and waiting).
+    fn copy(&self) -> Result<i32, String> {
+        let mut checked = self.copying.lock().unwrap_or_else(|e| e.into_inner());
         let pid = self.pid.as_raw_nonzero().get();
         let deadline = Instant::now() + READY_WAIT;
-        let mut pause = Duration::from_micros(50);
-        while !inspect::stopped(pid) {
-            if Instant::now() >= deadline || !self.running() {
-                return Err("the runner did not stop".into());
+        let mut pause = Duration::from_micros(100);
+        while !*checked {
+            match inject::copy(pid, self.gate, &|| self.baseline.check_loaded(pid)) {
+                Ok(copy) => {
+                    *checked = true;
+                    return Ok(copy);
+                }
+                // Still on its way from `loaded` to the gate.
+                Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
+                Err(refusal) => return Err(refusal.to_string()),
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(5));
         }
-        Ok(())
-    }
-
-    /// Wakes the runner, stopped for the scenario just vouched for.
-    fn thaw(&self) -> Result<(), String> {
-        pidfd_send_signal(&self.pidfd, Signal::CONT)
-            .map_err(|e| format!("cannot wake the runner: {e}"))?;
-        self.frozen.store(false, Ordering::Relaxed);
-        Ok(())
+        inject::copy(pid, self.gate, &|| Ok(())).map_err(|refusal| refusal.to_string())
     }
 
     /// Empties the runner's own `/tmp`, `/dev/shm` and IPC namespace for the next scenario;
@@ -347,12 +320,6 @@ impl Server {
         if let Err(why) = cleared {
             self.distrust(why);
         }
-    }
-
-    fn worked_since_start(&self) -> bool {
-        let now = forked::cpu_time_of(self.pid.as_raw_nonzero().get());
-        let start = Duration::from_micros(self.cpu_at_start.load(Ordering::Relaxed));
-        now.is_none_or(|now| now.saturating_sub(start) > IDLE_CPU)
     }
 
     fn running(&self) -> bool {
@@ -429,27 +396,23 @@ impl Server {
         )
         .map_err(|e| format!("the runner does not take requests: {e}"))?;
         drop((stdin_read, stdout_write, stderr_write, theirs));
+        // The copy reads the request just sent: the runner itself reads only its gate.
+        let copy = self.copy()?;
         let ready = channel::receive(
             handshake.as_fd(),
             Instant::now() + READY_WAIT,
             Some(self.pidfd.as_fd()),
         );
         let ready = match ready {
-            Ok(message) if message.bytes == b"ready" => message,
+            Ok(message)
+                if message.bytes == b"ready" && message.pid.as_raw_nonzero().get() == copy =>
+            {
+                message
+            }
             other => return Err(silence("fork", other)),
         };
         let forked = self.adopt(&ready)?;
         limits::verify(ready.pid, &scenario_limits)?;
-        let runner_cpu = forked::cpu_time_of(self.pid.as_raw_nonzero().get())
-            .ok_or("cannot read the runner's CPU time")?;
-        self.cpu_at_start
-            .store(runner_cpu.as_micros() as u64, Ordering::Relaxed);
-        // The runner is stopped before the scenario runs anything, until the scenario has
-        // ended: nothing its import left in it (a signal handler) can work for the scenario.
-        pidfd_send_signal(&self.pidfd, Signal::STOP)
-            .map_err(|e| format!("cannot stop the runner: {e}"))?;
-        self.frozen.store(true, Ordering::Relaxed);
-        self.wait_stopped()?;
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))

@@ -1,31 +1,47 @@
 """boardgrade's loaded runner: one interpreter per submission loads the harness (and, for a
-call protocol, the student's module) once, then forks one process per scenario from that
-state.
+call protocol, the student's module) once; each scenario's process is then a copy of that
+state, made by the grader.
 
     python -B boardgrade_fork.py adapter ADAPTER ENTRY    as `python -B ADAPTER ENTRY` would
     python -B boardgrade_fork.py program STUBS ENTRY      as `boardgrade_launch.py STUBS ENTRY`
 
 Its stdin is a control socket (SOCK_SEQPACKET) to the grader. It says `hello` before any
-student code runs and waits for `on` (the grader notes meanwhile what it holds), then says
-`loaded` once the adapter reaches `serve()` (or `fallback REASON` when
-the submission cannot be served this way: its import reads stdin, forks, starts a thread, or
-does not load). Each `run` message carries four descriptors: the scenario's stdin, stdout and
-stderr, and a socket on which the forked process says `ready` (the kernel attaches its pid)
-and waits for `go` while the grader applies its limits and cgroup. Then the scenario runs in
-that process exactly as in a fresh interpreter, starting with what the import wrote to stderr.
+student code runs and waits for `on`, which carries the read end of the gate, a pipe only the
+grader can write (the grader notes meanwhile what the runner holds). Once the adapter
+reaches `serve()` it says `loaded` (or `fallback REASON` when the submission cannot be
+served this way: its import reads stdin, forks, starts a thread, or does not load), blocks
+every signal and reads the gate, and never runs again: no Python runs in the runner after
+the import, so nothing the import left there (a hook, a patched builtin, a trace function)
+can run between scenarios or count them.
+
+The grader makes each scenario's process from outside (ptrace: a `clone` done by the
+blocked runner, whose copy returns from the read with nothing read). That copy takes its
+`run` message from the control socket: the scenario's stdin, stdout and stderr, and a
+socket on which it says `ready` (the kernel attaches its pid) and waits for `go` while the
+grader applies its limits and cgroup. Then the scenario runs in that process exactly as in
+a fresh interpreter, starting with what the import wrote to stderr.
 
 The grader trusts nothing this file or the submission says after `hello`: it learns the
-process from the kernel, keeps every limit, kill and exit status in its own hands, and falls
-back to a fresh process per scenario whenever the runner misbehaves.
+process from the kernel, checks before each copy that the runner is still blocked on the
+gate with every signal blocked and one thread, keeps every limit, kill and exit status in
+its own hands, and falls back to a fresh process per scenario whenever anything is amiss.
 """
 
 import os
 import resource
 import sys
+import _signal
 import _socket
 
-_READY, _GO, _RUN = b"ready", b"go", b"run"
+_READY, _GO, _RUN, _ON = b"ready", b"go", b"run", b"on"
 _FDS_PER_RUN = 4
+# What a scenario's process runs before the scenario's own code is taken now, before the
+# import can replace it (a patched builtin would otherwise run there, unlike in a fresh
+# process).
+_len, _int, _range, _zip, _from_bytes = len, int, range, zip, int.from_bytes
+_BYTEORDER = sys.byteorder
+_ROOM = _socket.CMSG_SPACE(_FDS_PER_RUN * 4)
+_SOL_SOCKET, _SCM_RIGHTS = _socket.SOL_SOCKET, _socket.SCM_RIGHTS
 # The limits a `run` message names, in its order.
 _LIMITS = (resource.RLIMIT_CORE, resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE,
            resource.RLIMIT_NPROC)
@@ -74,14 +90,15 @@ class Runner(object):
     def __init__(self):
         # Everything the runner needs is taken before student code can replace it.
         self._fork, self._setsid, self._dup2, self._close = os.fork, os.setsid, os.dup2, os.close
-        self._write, self._waitpid, self._exit = os.write, os.waitpid, os._exit
+        self._write, self._read, self._exit = os.write, os.read, os._exit
+        self._getpid = os.getpid
+        self._sigmask = _signal.pthread_sigmask
         self._setrlimit = resource.setrlimit
         self._control = _socket.socket(fileno=os.dup(0))
         self._send = self._control.send
         self._recvmsg = self._control.recvmsg
         self.reads_stdin = False
         self.forks = False
-        self.hooks_parent = False
         self.in_scenario = False
         self._pid = os.getpid()
         self._import_output = b""
@@ -94,8 +111,10 @@ class Runner(object):
         self._never_read, self._never_written = os.pipe()
         self._capture = os.memfd_create("boardgrade-import")
         self._send(b"hello")
-        if self._control.recv(8) != b"on":
+        message, fds = self._receive()
+        if message != _ON or len(fds) != 1:
             self._exit(0)
+        self._gate = fds[0]
         if self._prctl is None:
             self.fallback("the runner cannot keep its scenarios from tracing it (no ctypes)")
         self._dup2(self._never_read, 0)
@@ -103,29 +122,27 @@ class Runner(object):
         self._dup2(self._capture, 2)
         sys.stdin = _StdinAtImport(self)
         os.fork = self._noting_fork
-        # A hook run before a fork or in the parent after it would run student code in the
-        # runner at every scenario (and could count them): such an import is noted. One
-        # run in the child only runs in the scenario's own process (random reseeds there).
-        self._register_at_fork = os.register_at_fork
-        os.register_at_fork = self._noting_register_at_fork
-        posix = sys.modules.get("posix")
-        if posix is not None:
-            posix.register_at_fork = self._noting_register_at_fork
+
+    def _receive(self):
+        """The next message on the control socket, and the descriptors it carries."""
+        while True:
+            try:
+                message, ancillary, _, _ = self._recvmsg(512, _ROOM)
+                break
+            except InterruptedError:
+                continue
+        fds = []
+        for level, kind, data in ancillary:
+            if level == _SOL_SOCKET and kind == _SCM_RIGHTS:
+                fds += [_from_bytes(data[i:i + 4], _BYTEORDER)
+                        for i in _range(0, _len(data) - _len(data) % 4, 4)]
+        return message, fds
 
     def _noting_fork(self):
         """os.fork while the submission is imported: noted, since a fresh process would
         fork in every scenario."""
         self.forks = True
         return self._fork()
-
-    def _noting_register_at_fork(self, *, before=None, after_in_child=None,
-                                 after_in_parent=None):
-        """os.register_at_fork while the submission is imported: hooks for the child pass,
-        hooks that would run in the runner are noted instead of registered."""
-        if before is not None or after_in_parent is not None:
-            self.hooks_parent = True
-        if after_in_child is not None:
-            self._register_at_fork(after_in_child=after_in_child)
 
     def _finish_loading(self):
         """What the import printed (to replay in each scenario), and why it cannot be
@@ -134,13 +151,6 @@ class Runner(object):
             self._exit(0)  # a process the import forked: only the runner serves
         if os.fork == self._noting_fork:
             os.fork = self._fork
-        posix = sys.modules.get("posix")
-        for module in (os, posix):
-            if module is None:
-                continue
-            if getattr(module, "register_at_fork", None) != self._noting_register_at_fork:
-                self.hooks_parent = True  # the import took the watch off
-            module.register_at_fork = self._register_at_fork
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 stream.flush()
@@ -158,8 +168,6 @@ class Runner(object):
             return "its import reads stdin"
         if self.forks:
             return "its import starts a process"
-        if self.hooks_parent:
-            return "its import runs code in the runner at each fork (os.register_at_fork)"
         tasks = os.listdir("/proc/self/task")
         if len(tasks) > 1:
             return "its import starts a thread"
@@ -177,7 +185,7 @@ class Runner(object):
             self._exit(0)
 
     def become_scenario(self):
-        """Reports the runner loaded, then serves `run` messages; returns only in a
+        """Reports the runner loaded, then waits to be copied; returns only in a copy, a
         scenario's own process, set up as a fresh interpreter's would be."""
         reason = self._finish_loading()
         if reason is not None:
@@ -194,60 +202,41 @@ class Runner(object):
         if not had_gc:
             sys.modules.pop("gc", None)
         self._send(b"loaded")
-        room = _socket.CMSG_SPACE(_FDS_PER_RUN * 4)
         # Not dumpable once the grader has looked at it: the scenarios' processes run as the
         # same user, and must neither trace the runner nor read its /proc files. Each
         # scenario's process is made dumpable again, as a fresh one is.
         self._prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        # From here on no Python runs in the runner: every signal is blocked (a handler
+        # would run), and the gate is never written. The grader copies the runner while it
+        # waits here; only a copy returns, with nothing read.
+        mask = self._sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
         while True:
-            try:
-                message, ancillary, _, _ = self._recvmsg(512, room)
-            except InterruptedError:
-                continue
-            fds = []
-            for level, kind, data in ancillary:
-                if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
-                    fds += [int.from_bytes(data[i:i + 4], sys.byteorder)
-                            for i in range(0, len(data) - len(data) % 4, 4)]
-            if not message:
-                self._exit(0)
-            self._reap()
-            words = message.split()
-            if words[:1] != [_RUN] or len(words) != 1 + len(_LIMITS) or len(fds) != _FDS_PER_RUN:
-                for fd in fds:
-                    self._close(fd)
-                continue
-            if self._fork() == 0:
-                self._enter(fds, words[1:])
-                return
-            for fd in fds:
-                self._close(fd)
+            read = self._read(self._gate, 1)
+            if self._getpid() != self._pid:
+                break
+            if not read:
+                self._exit(0)  # the grader closed the gate: it needs the runner no more
+        message, fds = self._receive()
+        words = message.split()
+        if words[:1] != [_RUN] or _len(words) != 1 + _len(_LIMITS) or _len(fds) != _FDS_PER_RUN:
+            self._exit(111)
+        self._enter(fds, words[1:], mask)
 
-    def _reap(self):
-        """Reaps the scenarios that ended (the grader has read their exit status by the time
-        it asks for the next one)."""
-        while True:
-            try:
-                pid, _ = self._waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-
-    def _enter(self, fds, limits):
+    def _enter(self, fds, limits, mask):
         stdin, stdout, stderr, handshake = fds
         self.in_scenario = True
         self._setsid()
         # No death signal with the runner: a scenario that kills its runner lives on, as a
         # fresh process would (its cgroup and user are killed at the scenario's end).
         self._prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
-        for kind, value in zip(_LIMITS, limits):
+        for kind, value in _zip(_LIMITS, limits):
             if value != b"-":
                 soft, hard = value.split(b":")
-                self._setrlimit(kind, (int(soft), int(hard)))
+                self._setrlimit(kind, (_int(soft), _int(hard)))
         for fd, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
             self._dup2(fd, target)
-        for fd in (stdin, stdout, stderr, self._never_read, self._never_written, self._capture):
+        for fd in (stdin, stdout, stderr, self._never_read, self._never_written, self._capture,
+                   self._gate):
             self._close(fd)
         self._control.close()
         ready = _socket.socket(fileno=handshake)
@@ -255,12 +244,13 @@ class Runner(object):
         if ready.recv(8) != _GO:
             self._exit(111)
         ready.close()
+        self._sigmask(_signal.SIG_SETMASK, mask)  # as the grader started it
         sys.stdin = sys.__stdin__
         sys.excepthook = _as_if_fresh(sys.excepthook)
         if "random" in sys.modules:
             sys.modules["random"].seed()  # as a fresh interpreter seeds it
         output, written = self._import_output, 0
-        while written < len(output):
+        while written < _len(output):
             written += self._write(2, output[written:])
 
 

@@ -1,0 +1,270 @@
+//! Copies a loaded runner from outside it. Once loaded, the runner blocks every signal and
+//! reads the gate, a pipe only the grader can write, and never runs again. For each scenario
+//! the grader stops it (ptrace), checks it is still there, and has it make one system call at
+//! a time: `wait4` for the scenarios that ended, then a `clone`. The copy starts as the
+//! runner was, with its read ended and nothing read; the runner reads the gate again.
+//!
+//! So no code runs in the runner between two scenarios: not a fork hook, not a patched
+//! builtin, not a trace function, not an audit hook. Each scenario's process is a copy of
+//! the same state, the one right after the import, as closed as a fresh process. The check
+//! comes from the kernel, not from anything the runner says: the system call it is blocked
+//! in, on which file, how many threads it has, and which signals it blocks.
+//!
+//! ptrace needs the right to trace the runner: root's CAP_SYS_PTRACE, or bubblewrap's user
+//! namespace, which the grader owns. Without it, or on a machine other than x86-64, the
+//! runner cannot be copied and its submission gets a fresh process per scenario.
+
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+
+/// The gate as the kernel knows it: the device and inode of the pipe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Gate {
+    device: u64,
+    inode: u64,
+}
+
+impl Gate {
+    /// The pipe `end` belongs to.
+    pub(crate) fn of(end: impl AsFd) -> std::io::Result<Gate> {
+        let stat = rustix::fs::fstat(end)?;
+        Ok(Gate {
+            device: stat.st_dev,
+            inode: stat.st_ino,
+        })
+    }
+
+    /// Its device and inode.
+    pub(crate) fn file(self) -> (u64, u64) {
+        (self.device, self.inode)
+    }
+
+    /// Whether descriptor `fd` of process `pid` is this gate.
+    fn held_as(self, pid: i32, fd: u64) -> bool {
+        std::fs::metadata(format!("/proc/{pid}/fd/{fd}"))
+            .is_ok_and(|meta| meta.dev() == self.device && meta.ino() == self.inode)
+    }
+}
+
+/// Why a runner was not copied.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// Not (yet) blocked in a read of its gate: on its way there, or never going.
+    #[error("the runner is not waiting on its gate")]
+    NotWaiting,
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Refusal {
+        Refusal::Failed(why)
+    }
+}
+
+/// A check run while the runner is stopped at its gate, before it is copied.
+pub(crate) type AtGate<'a> = &'a dyn Fn() -> Result<(), String>;
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub(crate) use x86_64::copy;
+
+/// Without an implementation for this machine, no runner is copied.
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+pub(crate) fn copy(_runner: i32, _gate: Gate, _check: AtGate<'_>) -> Result<i32, Refusal> {
+    Err(Refusal::Failed(
+        "the grader cannot copy a runner on this machine".into(),
+    ))
+}
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+mod x86_64 {
+    use nix::libc::user_regs_struct;
+    use nix::sys::ptrace::{self, Event, Options};
+    use nix::sys::signal::Signal;
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    use nix::unistd::Pid;
+
+    use super::super::inspect::check_still;
+    use super::{AtGate, Gate, Refusal};
+
+    const SYSCALL_INSTRUCTION: u16 = 0x050f; // `syscall`: 0f 05, read as a little-endian word
+    const SYS_READ: u64 = 0;
+    const SYS_CLONE: u64 = 56;
+    const SYS_WAIT4: u64 = 61;
+    /// `wait4` options: do not block, and reap any kind of child.
+    const WAIT_ANY: u64 = (nix::libc::WNOHANG | nix::libc::__WALL) as u32 as u64;
+    /// At most this many ended scenarios are reaped before each copy.
+    const REAP_AT_MOST: usize = 64;
+
+    /// A copy of runner `runner`, blocked on `gate`, made once `check` passes; its pid.
+    pub(crate) fn copy(runner: i32, gate: Gate, check: AtGate<'_>) -> Result<i32, Refusal> {
+        let pid = Pid::from_raw(runner);
+        ptrace::seize(
+            pid,
+            Options::PTRACE_O_TRACESYSGOOD | Options::PTRACE_O_TRACEFORK,
+        )
+        .map_err(|e| format!("cannot trace the runner to copy it: {e}"))?;
+        let copied = stop(pid)
+            .map_err(Refusal::from)
+            .and_then(|()| copy_stopped(pid, gate, check));
+        // Detached whatever happened: a runner left stopped under trace would hang its jail.
+        let _ = ptrace::detach(pid, None);
+        copied
+    }
+
+    fn stop(pid: Pid) -> Result<(), String> {
+        ptrace::interrupt(pid).map_err(|e| format!("cannot stop the runner: {e}"))?;
+        match wait(pid)? {
+            WaitStatus::PtraceEvent(_, Signal::SIGTRAP, event)
+                if event == Event::PTRACE_EVENT_STOP as i32 =>
+            {
+                Ok(())
+            }
+            other => Err(format!("the runner stopped as {other:?}, not as asked")),
+        }
+    }
+
+    fn copy_stopped(pid: Pid, gate: Gate, check: AtGate<'_>) -> Result<i32, Refusal> {
+        let blocked = registers(pid)?;
+        let raw = pid.as_raw();
+        // Blocked in `read` on the gate, at a `syscall` instruction, one thread, every signal
+        // blocked: it has not run since it was loaded and cannot.
+        let instruction = blocked.rip.wrapping_sub(2);
+        let word = ptrace::read(pid, instruction as ptrace::AddressType)
+            .map_err(|e| format!("cannot read the runner's code: {e}"))?;
+        if blocked.orig_rax != SYS_READ
+            || !gate.held_as(raw, blocked.rdi)
+            || word as u16 != SYSCALL_INSTRUCTION
+        {
+            return Err(Refusal::NotWaiting);
+        }
+        check_still(raw)?;
+        check()?;
+        let at = |nr: u64, args: [u64; 5]| user_regs_struct {
+            rax: nr,
+            orig_rax: u64::MAX,
+            rip: instruction,
+            rdi: args[0],
+            rsi: args[1],
+            rdx: args[2],
+            r10: args[3],
+            r8: args[4],
+            ..blocked
+        };
+        let copied = reap(pid, &at).and_then(|()| {
+            clone(
+                pid,
+                at(SYS_CLONE, [nix::libc::SIGCHLD as u64, 0, 0, 0, 0]),
+                blocked,
+            )
+        });
+        // The runner reads its gate again, as if never stopped (whatever failed above).
+        let restart = user_regs_struct {
+            rax: SYS_READ,
+            orig_rax: u64::MAX,
+            rip: instruction,
+            ..blocked
+        };
+        ptrace::setregs(pid, restart).map_err(|e| format!("cannot restore the runner: {e}"))?;
+        Ok(copied?)
+    }
+
+    /// Has the runner reap the scenarios that ended (their status was read meanwhile).
+    fn reap(pid: Pid, at: &dyn Fn(u64, [u64; 5]) -> user_regs_struct) -> Result<(), String> {
+        for _ in 0..REAP_AT_MOST {
+            if (call(pid, at(SYS_WAIT4, [u64::MAX, 0, WAIT_ANY, 0, 0]))? as i64) <= 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Has the stopped runner make the system call `regs` set up; its result.
+    fn call(pid: Pid, regs: user_regs_struct) -> Result<u64, String> {
+        ptrace::setregs(pid, regs)
+            .map_err(|e| format!("cannot set the runner's registers: {e}"))?;
+        to_syscall_stop(pid)?; // entry
+        to_syscall_stop(pid)?; // exit
+        Ok(registers(pid)?.rax)
+    }
+
+    /// Has the stopped runner `clone` itself (`regs`); the copy is set to return from the
+    /// read the runner was `blocked` in, with nothing read, and let go.
+    fn clone(pid: Pid, regs: user_regs_struct, blocked: user_regs_struct) -> Result<i32, String> {
+        ptrace::setregs(pid, regs)
+            .map_err(|e| format!("cannot set the runner's registers: {e}"))?;
+        to_syscall_stop(pid)?; // entry
+        resume(pid)?;
+        let child = match wait(pid)? {
+            WaitStatus::PtraceEvent(_, _, event) if event == Event::PTRACE_EVENT_FORK as i32 => {
+                ptrace::getevent(pid).map_err(|e| format!("the copy has no pid: {e}"))? as i32
+            }
+            other => return Err(format!("the runner did not copy itself: {other:?}")),
+        };
+        let child_pid = Pid::from_raw(child);
+        let released = release_copy(child_pid, blocked);
+        to_syscall_stop(pid)?; // exit
+                               // The pid as the runner's namespace numbers it (bubblewrap's): only its sign tells.
+        let returned = registers(pid)?.rax as i64;
+        if returned <= 0 {
+            let _ = nix::sys::signal::kill(child_pid, Signal::SIGKILL);
+            return Err(format!("the runner's clone returned {returned}"));
+        }
+        released.map(|()| child)
+    }
+
+    /// The copy, stopped as it starts (traced, as the runner's fork was): it returns from the
+    /// runner's read with 0 (nothing read), its other registers as the runner's were.
+    fn release_copy(child: Pid, blocked: user_regs_struct) -> Result<(), String> {
+        let started = wait(child)?;
+        let stopped = matches!(started, WaitStatus::PtraceEvent(_, _, event)
+            if event == Event::PTRACE_EVENT_STOP as i32);
+        let set = stopped.then(|| {
+            ptrace::setregs(
+                child,
+                user_regs_struct {
+                    rax: 0,
+                    orig_rax: u64::MAX,
+                    ..blocked
+                },
+            )
+        });
+        let _ = ptrace::detach(child, None);
+        match set {
+            Some(Ok(())) => Ok(()),
+            _ => {
+                let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+                Err(format!("the copy did not start as expected: {started:?}"))
+            }
+        }
+    }
+
+    fn resume(pid: Pid) -> Result<(), String> {
+        ptrace::syscall(pid, None).map_err(|e| format!("cannot resume the runner: {e}"))
+    }
+
+    fn to_syscall_stop(pid: Pid) -> Result<(), String> {
+        resume(pid)?;
+        match wait(pid)? {
+            WaitStatus::PtraceSyscall(_) => Ok(()),
+            other => Err(format!("the runner stopped as {other:?} in a system call")),
+        }
+    }
+
+    fn wait(pid: Pid) -> Result<WaitStatus, String> {
+        loop {
+            match waitpid(pid, Some(WaitPidFlag::__WALL)) {
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(e) => return Err(format!("cannot wait for the runner: {e}")),
+                Ok(status @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => {
+                    return Err(format!("the runner ended: {status:?}"))
+                }
+                Ok(status) => return Ok(status),
+            }
+        }
+    }
+
+    fn registers(pid: Pid) -> Result<user_regs_struct, String> {
+        ptrace::getregs(pid).map_err(|e| format!("cannot read the runner's registers: {e}"))
+    }
+}
