@@ -95,7 +95,14 @@ fn minichess_bugs_fail_exactly_their_family() {
     check(
         "specs/minichess/hexapawn/battery.toml",
         "fixtures/minichess/hexapawn",
-        &[("hexapawn.py", &[])],
+        &[
+            ("hexapawn.py", &[]),
+            ("bug-straight-capture.py", &["steps"]),
+            ("bug-wrap-capture.py", &["captures"]),
+            ("bug-chooser-not-in-list.py", &["chooser"]),
+            // The chooser searches with the generator that turns its boards over.
+            ("bug-mutates-input.py", &["input board", "chooser"]),
+        ],
     );
 }
 
