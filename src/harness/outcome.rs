@@ -1,5 +1,6 @@
 //! The result of one scenario, as reports and scripts see it.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::games::CellDiff;
@@ -48,20 +49,32 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// Everything known about one scenario's run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The result of one scenario: everything known about its run. The JSON formats publish
+/// this type itself, as `ScenarioResult`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "ScenarioResult")]
 pub struct Outcome {
+    /// The scenario file, as given or as bundled (`specs/...`).
     pub file: String,
+    /// The line of the scenario's table in its file.
     pub line: usize,
+    /// The scenario's name, unique in its file.
     pub name: String,
+    /// The game, as `boardgrade games` names it.
     pub game: String,
+    /// The dialect of the game.
     pub dialect: String,
+    /// The verdict: `pass`, or what went wrong.
     pub verdict: Verdict,
+    /// Points earned.
     pub score: Points,
+    /// Points the scenario is worth.
     pub max_score: Points,
+    /// Where the output first went wrong (none when it did not, or no output was compared).
     pub first_divergence: Option<Divergence>,
-    /// Steps (lines sent) whose output matched before the first divergence, of all steps.
+    /// Steps whose output matched before the first divergence.
     pub steps_matched: usize,
+    /// Steps (lines sent) of the scenario.
     pub steps_total: usize,
     /// The scenario's all-or-nothing group.
     pub group: Option<String>,
@@ -69,26 +82,29 @@ pub struct Outcome {
     pub detail: Option<String>,
     /// The end of the program's stderr, when it matters.
     pub stderr_tail: Option<String>,
-    /// The session as a terminal would show it, up to the divergence (program protocols:
-    /// each typed line after its prompt).
+    /// The session as a terminal would show it, up to the divergence.
     pub transcript: Option<String>,
+    /// Who may see the scenario's details, and when.
     pub visibility: Visibility,
     /// The course's message for a failure while the scenario is hidden from the student.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hidden_message: Option<String>,
+    /// The scenario's tags.
     pub tags: Vec<String>,
+    /// The handout the scenario transcribes.
     pub handout: Option<String>,
     /// The handout section the scenario comes from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// Wall-clock time of the run, in milliseconds.
     pub duration_ms: u64,
-    /// Divergences in response parts the scenario does not judge: shown, never failed.
+    /// Differences in response parts the scenario does not judge: shown, never failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// A match scenario's record, awards and lost games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<super::matchplay::record::MatchReport>,
-    /// A code check's findings (none when it passed).
+    /// A code check's findings: file, line and the rule broken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Finding>,
 }

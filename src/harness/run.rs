@@ -29,15 +29,23 @@ pub enum Event<'a> {
     },
 }
 
-/// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Totals of a set of scenarios. The JSON formats publish this type itself, as `Totals`.
+#[derive(
+    Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[schemars(rename = "Totals")]
 pub struct Summary {
+    /// Scenarios that passed.
     pub passed: usize,
     /// Scenarios that did not pass (errors included).
     pub failed: usize,
+    /// Scenarios whose verdict is `error` (a harness or scenario problem).
     pub errors: usize,
+    /// Points earned.
     pub score: Points,
+    /// Points there were to earn.
     pub max_score: Points,
+    /// How many scenarios got each verdict, by verdict.
     pub verdicts: BTreeMap<String, usize>,
 }
 

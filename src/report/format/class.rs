@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::scenario::{results, ScenarioResult, Totals};
+use super::scenario::{ScenarioResult, Totals};
 use super::{BOARDGRADE, SCHEMA_VERSION};
 use crate::grade::class::ClassSummary;
 use crate::grade::probe::LoadError;
@@ -99,8 +99,8 @@ impl From<&SubmissionResult> for SubmissionReport {
             needs_rerun: r.needs_rerun,
             does_not_load: r.does_not_load.clone(),
             notes: r.notes.clone(),
-            summary: Totals::from(&r.summary),
-            scenarios: results(&r.scenarios),
+            summary: r.summary.clone(),
+            scenarios: r.scenarios.clone(),
             elapsed_ms: r.elapsed_ms,
         }
     }

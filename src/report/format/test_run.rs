@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::scenario::{results, ScenarioResult, Totals};
+use super::scenario::{ScenarioResult, Totals};
 use super::{BOARDGRADE, SCHEMA_VERSION};
 use crate::error::ScenarioFileError;
 use crate::harness::{Outcome, Summary};
@@ -29,8 +29,8 @@ impl TestReport {
             schema_version: SCHEMA_VERSION,
             boardgrade: BOARDGRADE.to_string(),
             target: target.to_string(),
-            summary: Totals::from(&Summary::of(outcomes)),
-            scenarios: results(outcomes),
+            summary: Summary::of(outcomes),
+            scenarios: outcomes.to_vec(),
             invalid_files: invalid.iter().map(InvalidFile::from).collect(),
         }
     }
