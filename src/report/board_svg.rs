@@ -1,12 +1,15 @@
 //! Pictures of boards as SVG: the expected and the actual board side by side, the squares
 //! that differ marked, the lines that led there written under them. Pure text: no fonts,
 //! images or scripts fetched from anywhere (pieces are Unicode chess glyphs drawn in the
-//! viewer's own fonts), so one picture serves every report that can show SVG.
+//! viewer's own fonts), so one picture serves every report that can show SVG. Written with
+//! `maud`, which escapes every name, piece and line it is given: they come from submissions
+//! and scenarios. Elements are closed explicitly (`<rect ...></rect>`), so that the picture
+//! is XML as well as HTML.
 
-use std::fmt::Write as _;
+use maud::{html, Markup};
 
-use super::markup::escape;
-use crate::games::board_text::{Grid, Side};
+use super::markup::xml_safe;
+use crate::games::board_text::{Grid, GridCell, Piece, Side};
 
 /// Side of a square, in pixels.
 const SQUARE: usize = 36;
@@ -25,62 +28,64 @@ const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const MARK: &str = "#d32f2f";
 
+const STYLE: &str = ".caption{font:bold 13px sans-serif;fill:#333}\
+     .piece{font-family:'DejaVu Sans','Noto Sans Symbols2','Segoe UI Symbol','Apple Symbols',serif}\
+     .under{font:12px monospace;fill:#222}";
+
 fn columns(grid: &Grid) -> usize {
     grid.rows.iter().map(Vec::len).max().unwrap_or(0)
 }
 
-/// One labelled board with its top-left corner at (`x`, `y`).
-fn board(out: &mut String, grid: &Grid, x: usize, y: usize, label: &str, marked: &[&str]) {
-    let _ = write!(
-        out,
-        r#"<text x="{x}" y="{}" class="caption">{}</text>"#,
-        y + CAPTION - 7,
-        escape(label)
-    );
-    let top = y + CAPTION;
-    for (r, row) in grid.rows.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            let (cx, cy) = (x + c * SQUARE, top + r * SQUARE);
-            let shade = if (r + c) % 2 == 0 { LIGHT } else { DARK };
-            let is_marked = marked.contains(&cell.name.as_str());
-            let _ = write!(
-                out,
-                r#"<g class="square{}"><title>{}</title><rect x="{cx}" y="{cy}" width="{SQUARE}" height="{SQUARE}" fill="{shade}"/>"#,
-                if is_marked { " differs" } else { "" },
-                escape(&cell.name)
-            );
-            if is_marked {
-                let _ = write!(
-                    out,
-                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{MARK}" fill-opacity="0.25" stroke="{MARK}" stroke-width="3"/>"#,
-                    cx + 2,
-                    cy + 2,
-                    SQUARE - 4,
-                    SQUARE - 4
-                );
+/// A piece centred on the square whose top-left corner is (`x`, `y`); one the game cannot
+/// name is small and red.
+fn piece(piece: &Piece, x: usize, y: usize) -> Markup {
+    let (size, colour) = match piece.side {
+        Side::Unknown => (11, MARK),
+        _ => (SQUARE * 3 / 4, "#111"),
+    };
+    html! {
+        text x=(x + SQUARE / 2) y=(y + SQUARE / 2 + 1) font-size=(size) fill=(colour)
+            text-anchor="middle" dominant-baseline="central" class="piece" { (piece.symbol) }
+    }
+}
+
+/// One square with its top-left corner at (`x`, `y`), named in its title, outlined where
+/// `marked`.
+fn square(cell: &GridCell, x: usize, y: usize, light: bool, marked: bool) -> Markup {
+    html! {
+        g.square.differs[marked] {
+            title { (cell.name) }
+            rect x=(x) y=(y) width=(SQUARE) height=(SQUARE) fill=(if light { LIGHT } else { DARK }) {}
+            @if marked {
+                rect x=(x + 2) y=(y + 2) width=(SQUARE - 4) height=(SQUARE - 4) fill=(MARK)
+                    fill-opacity="0.25" stroke=(MARK) stroke-width="3" {}
             }
-            if let Some(piece) = &cell.piece {
-                let (size, colour) = match piece.side {
-                    Side::Unknown => (11, MARK),
-                    _ => (SQUARE * 3 / 4, "#111"),
-                };
-                let _ = write!(
-                    out,
-                    r#"<text x="{}" y="{}" font-size="{size}" fill="{colour}" text-anchor="middle" dominant-baseline="central" class="piece">{}</text>"#,
-                    cx + SQUARE / 2,
-                    cy + SQUARE / 2 + 1,
-                    escape(&piece.symbol)
-                );
+            @if let Some(p) = &cell.piece {
+                (piece(p, x, y))
             }
-            out.push_str("</g>");
         }
     }
-    let _ = write!(
-        out,
-        r##"<rect x="{x}" y="{top}" width="{}" height="{}" fill="none" stroke="#555"/>"##,
-        columns(grid) * SQUARE,
-        grid.rows.len() * SQUARE
-    );
+}
+
+/// One labelled board with its top-left corner at (`x`, `y`).
+fn board(grid: &Grid, x: usize, y: usize, label: &str, marked: &[&str]) -> Markup {
+    let top = y + CAPTION;
+    html! {
+        text x=(x) y=(top - 7) class="caption" { (label) }
+        @for (r, row) in grid.rows.iter().enumerate() {
+            @for (c, cell) in row.iter().enumerate() {
+                (square(
+                    cell,
+                    x + c * SQUARE,
+                    top + r * SQUARE,
+                    (r + c) % 2 == 0,
+                    marked.contains(&cell.name.as_str()),
+                ))
+            }
+        }
+        rect x=(x) y=(top) width=(columns(grid) * SQUARE) height=(grid.rows.len() * SQUARE)
+            fill="none" stroke="#555" {}
+    }
 }
 
 fn shorten(line: &str) -> String {
@@ -92,6 +97,18 @@ fn shorten(line: &str) -> String {
     }
 }
 
+/// What the picture says to a reader who cannot see it.
+fn aria_label(marked: &[&str]) -> String {
+    let mut label = format!(
+        "Expected and actual board; {} square(s) differ",
+        marked.len()
+    );
+    if !marked.is_empty() {
+        label.push_str(&format!(": {}", marked.join(", ")));
+    }
+    label
+}
+
 /// The expected and the actual board side by side, the `marked` squares (by cell name) on
 /// both, and `under` (the lines that led there, a few) below them.
 pub fn side_by_side(
@@ -100,7 +117,7 @@ pub fn side_by_side(
     actual_caption: &str,
     marked: &[&str],
     under: &[String],
-) -> String {
+) -> Markup {
     let width_of = |g: &Grid| columns(g) * SQUARE;
     let height_of = |g: &Grid| g.rows.len() * SQUARE;
     let left = GAP / 2;
@@ -116,34 +133,17 @@ pub fn side_by_side(
             + GAP,
     );
     let height = boards_bottom + 8 + lines.len() * LINE + GAP / 2;
-    let mut label = format!(
-        "Expected and actual board; {} square(s) differ",
-        marked.len()
-    );
-    if !marked.is_empty() {
-        label.push_str(&format!(": {}", marked.join(", ")));
-    }
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="boards" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{}">"#,
-        escape(&label)
-    );
-    out.push_str(
-        "<style>.caption{font:bold 13px sans-serif;fill:#333}\
-         .piece{font-family:'DejaVu Sans','Noto Sans Symbols2','Segoe UI Symbol','Apple Symbols',serif}\
-         .under{font:12px monospace;fill:#222}</style>",
-    );
-    board(&mut out, expected, left, 0, "expected", marked);
-    board(&mut out, actual, right, 0, actual_caption, marked);
-    for (i, line) in lines.iter().enumerate() {
-        let _ = write!(
-            out,
-            r#"<text x="{left}" y="{}" class="under">{}</text>"#,
-            boards_bottom + 8 + (i + 1) * LINE - 4,
-            escape(line)
-        );
-    }
-    out.push_str("</svg>");
-    out
+    xml_safe(html! {
+        svg xmlns="http://www.w3.org/2000/svg" class="boards" width=(width) height=(height)
+            viewBox={ "0 0 " (width) " " (height) } role="img" aria-label=(aria_label(marked)) {
+            style { (STYLE) }
+            (board(expected, left, 0, "expected", marked))
+            (board(actual, right, 0, actual_caption, marked))
+            @for (i, line) in lines.iter().enumerate() {
+                text x=(left) y=(boards_bottom + 8 + (i + 1) * LINE - 4) class="under" { (line) }
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -174,7 +174,8 @@ mod tests {
             "your program",
             &["cell 0", "cell 1"],
             &["sent: move_king 0 RIGHT".to_string()],
-        );
+        )
+        .into_string();
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.ends_with("</svg>"));
         // Two marked squares on each board.
@@ -193,18 +194,31 @@ mod tests {
 
     #[test]
     fn text_from_a_submission_is_escaped() {
-        let expected = strip(&[None]);
+        let hostile = "<script>alert(\"x\")</script>&";
+        let mut expected = strip(&[None]);
+        expected.rows[0][0].name = hostile.to_string();
         let actual = strip(&[Some(("<script>&", Side::Unknown))]);
         let svg = side_by_side(
             &expected,
             &actual,
-            "your program",
-            &["cell 0"],
-            &["a < b".to_string()],
+            hostile,
+            &[hostile],
+            &["a < b \"quoted\"\u{1b}".to_string()],
+        )
+        .into_string();
+        assert!(!svg.contains("<script>"), "{svg}");
+        let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;";
+        // The caption, the square's title and the picture's label alike.
+        assert!(svg.contains(&format!(">{escaped}</text>")), "{svg}");
+        assert!(svg.contains(&format!("<title>{escaped}</title>")), "{svg}");
+        assert!(
+            svg.contains(&format!(
+                "aria-label=\"Expected and actual board; 1 square(s) differ: {escaped}\""
+            )),
+            "{svg}"
         );
-        assert!(!svg.contains("<script>"));
-        assert!(svg.contains("&lt;script&gt;&amp;"));
-        assert!(svg.contains("a &lt; b"));
+        assert!(svg.contains(">&lt;script&gt;&amp;</text>"), "{svg}");
+        assert!(svg.contains("a &lt; b &quot;quoted&quot;\\x1B"), "{svg}");
         assert_well_formed(&svg);
     }
 

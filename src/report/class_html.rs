@@ -3,13 +3,14 @@
 //! and the students in each group, and a section per student (verdicts, first divergence with
 //! boards, time). Everything is inline (style, pictures, a little script that sorts and
 //! filters the tables): the page works from a file, fetches nothing, and reads in full with
-//! scripting off.
+//! scripting off. Written with `maud`, which escapes every name, scenario and output it is
+//! given; only the page's own style and script, and the board pictures it made itself, go in
+//! as they are.
 
-use std::fmt::Write as _;
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use super::details::details;
-use super::html::{divergence_picture, Reader};
-use super::markup::escape;
+use super::html::{details_block, divergence_picture, Reader};
+use super::markup::xml_safe;
 use super::style::Style;
 use crate::grade::class::{ClassSummary, FailureGroup};
 use crate::grade::SubmissionResult;
@@ -63,18 +64,69 @@ const SCRIPT: &str = "
 })();
 ";
 
-fn verdict_span(v: Verdict) -> String {
-    format!(
-        r#"<span class="verdict v-{0}">{0}</span>"#,
-        escape(v.as_str())
-    )
+/// A column of a table's header: its heading, how it sorts (`text` or `number`) if it does,
+/// and whether it holds numbers (aligned right).
+type Column = (&'static str, Option<&'static str>, bool);
+
+const SCENARIO_COLUMNS: [Column; 4] = [
+    ("scenario", Some("text"), false),
+    ("file", Some("text"), false),
+    ("failed", Some("number"), true),
+    ("failure rate", Some("number"), false),
+];
+
+const STUDENT_COLUMNS: [Column; 6] = [
+    ("student", Some("text"), false),
+    ("score", Some("number"), true),
+    ("share", Some("number"), false),
+    ("failed", Some("number"), true),
+    ("time (s)", Some("number"), true),
+    ("state", Some("text"), false),
+];
+
+const OUTCOME_COLUMNS: [Column; 4] = [
+    ("scenario", None, false),
+    ("verdict", None, false),
+    ("score", None, true),
+    ("time (s)", None, true),
+];
+
+fn head(columns: &[Column]) -> Markup {
+    html! {
+        thead {
+            tr {
+                @for (label, sort, number) in columns {
+                    th data-sort=[sort] class=[number.then_some("num")] { (label) }
+                }
+            }
+        }
+    }
+}
+
+fn verdict_span(v: Verdict) -> Markup {
+    html! {
+        span class={ "verdict v-" (v.as_str()) } { (v.as_str()) }
+    }
 }
 
 fn percent(part: Points, whole: Points) -> f64 {
     (100.0 * part.ratio(whole)).clamp(0.0, 100.0)
 }
 
-/// A fragment identifier for a student's section.
+/// Milliseconds as seconds, to `places` decimals.
+fn seconds(ms: u64, places: usize) -> String {
+    format!("{:.*}", places, ms as f64 / 1000.0)
+}
+
+/// A bar `share` percent full; `class` adds to `bar`, `title` names it.
+fn bar(class: Option<&str>, share: f64, title: Option<String>) -> Markup {
+    html! {
+        div class={ "bar" @if let Some(c) = class { " " (c) } } title=[title] {
+            span style=(format!("width:{share:.1}%")) {}
+        }
+    }
+}
+
 /// The student's section's element id: letters and digits kept, every other character as
 /// `-HEX-`, so that two names never share one (`a b` and `a-b` once did, and the link of one
 /// student led to the other's results).
@@ -90,49 +142,66 @@ fn anchor(id: &str) -> String {
     safe
 }
 
-fn distribution(out: &mut String, results: &[SubmissionResult]) {
+/// A link to the section of the student `id`.
+fn student_link(id: &str) -> Markup {
+    html! {
+        a href={ "#" (anchor(id)) } { (id) }
+    }
+}
+
+fn bucket_label(i: usize) -> String {
+    if i == BUCKETS - 1 {
+        "100%".to_string()
+    } else {
+        format!("{}–{}%", i * 10, i * 10 + 9)
+    }
+}
+
+fn distribution(results: &[SubmissionResult]) -> Markup {
     let mut buckets = [0usize; BUCKETS];
     for r in results.iter().filter(|r| r.error.is_none()) {
         let share = percent(r.score, r.max_score) / 100.0;
         buckets[((share * 10.0).floor() as usize).min(BUCKETS - 1)] += 1;
     }
     let tallest = buckets.iter().copied().max().unwrap_or(0).max(1);
-    out.push_str(r#"<h2 id="distribution">Score distribution</h2><div class="hist" role="img" aria-label="submissions per score range">"#);
-    for count in &buckets {
-        let _ = write!(
-            out,
-            r#"<div style="height:{}%" title="{count} submission(s)"><b>{count}</b></div>"#,
-            100 * count / tallest,
-        );
+    html! {
+        h2 id="distribution" { "Score distribution" }
+        div class="hist" role="img" aria-label="submissions per score range" {
+            @for count in buckets {
+                div style={ "height:" (100 * count / tallest) "%" } title={ (count) " submission(s)" } {
+                    b { (count) }
+                }
+            }
+        }
+        div class="hist-labels" {
+            @for i in 0..BUCKETS {
+                span { (bucket_label(i)) }
+            }
+        }
     }
-    out.push_str(r#"</div><div class="hist-labels">"#);
-    for i in 0..BUCKETS {
-        let label = if i == BUCKETS - 1 {
-            "100%".to_string()
-        } else {
-            format!("{}–{}%", i * 10, i * 10 + 9)
-        };
-        let _ = write!(out, "<span>{label}</span>");
-    }
-    out.push_str("</div>");
 }
 
-fn failure_rates(out: &mut String, summary: &ClassSummary) {
-    out.push_str(
-        r#"<h2 id="scenarios">Scenarios by failure rate</h2><table class="sortable"><thead><tr><th data-sort="text">scenario</th><th data-sort="text">file</th><th data-sort="number" class="num">failed</th><th data-sort="number">failure rate</th></tr></thead><tbody>"#,
-    );
-    for s in &summary.scenarios {
-        let rate = 100.0 * s.failure_rate;
-        let _ = write!(
-            out,
-            r#"<tr data-filter="{name} {file}"><td>{name}</td><td class="muted">{file}</td><td class="num" data-value="{failed}">{failed}/{graded}</td><td class="rate" data-value="{rate:.1}"><div class="bar" title="{rate:.0}%"><span style="width:{rate:.1}%"></span></div> {rate:.0}%</td></tr>"#,
-            name = escape(&s.name),
-            file = escape(&s.file),
-            failed = s.failed,
-            graded = s.graded,
-        );
+fn failure_rates(summary: &ClassSummary) -> Markup {
+    html! {
+        h2 id="scenarios" { "Scenarios by failure rate" }
+        table class="sortable" {
+            (head(&SCENARIO_COLUMNS))
+            tbody {
+                @for s in &summary.scenarios {
+                    @let rate = 100.0 * s.failure_rate;
+                    tr data-filter={ (s.name) " " (s.file) } {
+                        td { (s.name) }
+                        td class="muted" { (s.file) }
+                        td class="num" data-value=(s.failed) { (s.failed) "/" (s.graded) }
+                        td class="rate" data-value=(format!("{rate:.1}")) {
+                            (bar(None, rate, Some(format!("{rate:.0}%"))))
+                            " " (format!("{rate:.0}%"))
+                        }
+                    }
+                }
+            }
+        }
     }
-    out.push_str("</tbody></table>");
 }
 
 /// The outcome of a common mistake in the first of its submissions, to draw its boards.
@@ -146,165 +215,223 @@ fn example<'a>(results: &'a [SubmissionResult], group: &FailureGroup) -> Option<
     })
 }
 
-fn common_mistakes(out: &mut String, results: &[SubmissionResult], summary: &ClassSummary) {
-    out.push_str(r#"<h2 id="mistakes">Common mistakes</h2>"#);
-    if summary.common_failures.is_empty() {
-        out.push_str("<p>No two submissions failed a scenario the same way.</p>");
-    }
-    for group in &summary.common_failures {
-        let _ = write!(
-            out,
-            r#"<div class="mistake" data-filter="{} {}"><h3>{} × {} in “{}”"#,
-            escape(&group.scenario),
-            escape(&group.submissions.join(" ")),
-            group.submissions.len(),
-            verdict_span(group.verdict),
-            escape(&group.scenario)
-        );
-        if let (Some(step), Some(send)) = (group.step, &group.send) {
-            let _ = write!(out, " at step {step}, <code>{}</code>", escape(send));
-        }
-        out.push_str("</h3>");
-        if let Some(o) = example(results, group) {
-            if let Some(picture) = divergence_picture(o, Reader::Course) {
-                out.push_str(&picture);
+fn mistake(results: &[SubmissionResult], group: &FailureGroup) -> Markup {
+    html! {
+        div class="mistake" data-filter={ (group.scenario) " " (group.submissions.join(" ")) } {
+            h3 {
+                (group.submissions.len()) " × " (verdict_span(group.verdict))
+                " in “" (group.scenario) "”"
+                @if let (Some(step), Some(send)) = (group.step, &group.send) {
+                    " at step " (step) ", " code { (send) }
+                }
+            }
+            @if let Some(picture) = example(results, group).and_then(|o| divergence_picture(o, Reader::Course)) {
+                (picture)
+            }
+            @if let (Some(expected), Some(actual)) = (&group.expected, &group.actual) {
+                details {
+                    summary { "expected and actual output" }
+                    pre { (super::diff::render(expected, actual, Style { color: false }, "")) }
+                }
+            }
+            p {
+                @for (i, id) in group.submissions.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    (student_link(id))
+                }
             }
         }
-        if let (Some(expected), Some(actual)) = (&group.expected, &group.actual) {
-            let _ = write!(
-                out,
-                "<details><summary>expected and actual output</summary><pre>{}</pre></details>",
-                escape(&super::diff::render(
-                    expected,
-                    actual,
-                    Style { color: false },
-                    ""
-                ))
-            );
-        }
-        out.push_str("<p>");
-        for (i, id) in group.submissions.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            let _ = write!(out, r##"<a href="#{}">{}</a>"##, anchor(id), escape(id));
-        }
-        out.push_str("</p></div>");
     }
 }
 
-fn student_table(out: &mut String, results: &[SubmissionResult]) {
-    out.push_str(
-        r#"<h2 id="students">Students</h2><input type="search" id="filter" placeholder="filter students and scenarios" hidden><table class="sortable" id="student-table"><thead><tr><th data-sort="text">student</th><th data-sort="number" class="num">score</th><th data-sort="number">share</th><th data-sort="number" class="num">failed</th><th data-sort="number" class="num">time (s)</th><th data-sort="text">state</th></tr></thead><tbody>"#,
-    );
-    for r in results {
-        let share = percent(r.score, r.max_score);
-        let state = match &r.error {
-            Some(error) => format!("not graded: {}", escape(error)),
-            None if r.passed() => "all passed".to_string(),
-            None => r
-                .summary
-                .verdicts
-                .iter()
-                .filter(|(v, _)| v.as_str() != "pass")
-                .map(|(v, n)| format!("{n} {}", escape(v)))
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        let _ = write!(
-            out,
-            r##"<tr data-filter="{id}"><td><a href="#{anchor}">{id}</a></td><td class="num" data-value="{score}">{score}/{max}</td><td data-value="{share:.1}"><div class="bar score"><span style="width:{share:.1}%"></span></div></td><td class="num">{failed}</td><td class="num">{time:.1}</td><td>{state}</td></tr>"##,
-            id = escape(&r.id),
-            anchor = anchor(&r.id),
-            score = r.score,
-            max = r.max_score,
-            failed = r.summary.failed,
-            time = r.elapsed_ms as f64 / 1000.0,
-        );
+fn common_mistakes(results: &[SubmissionResult], summary: &ClassSummary) -> Markup {
+    html! {
+        h2 id="mistakes" { "Common mistakes" }
+        @if summary.common_failures.is_empty() {
+            p { "No two submissions failed a scenario the same way." }
+        }
+        @for group in &summary.common_failures {
+            (mistake(results, group))
+        }
     }
-    out.push_str("</tbody></table>");
 }
 
-fn student_section(out: &mut String, r: &SubmissionResult) {
+/// What became of a submission, in a word or a few.
+fn state(r: &SubmissionResult) -> String {
+    match &r.error {
+        Some(error) => format!("not graded: {error}"),
+        None if r.passed() => "all passed".to_string(),
+        None => r
+            .summary
+            .verdicts
+            .iter()
+            .filter(|(v, _)| v.as_str() != "pass")
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn student_table(results: &[SubmissionResult]) -> Markup {
+    html! {
+        h2 id="students" { "Students" }
+        input type="search" id="filter" placeholder="filter students and scenarios" hidden;
+        table class="sortable" id="student-table" {
+            (head(&STUDENT_COLUMNS))
+            tbody {
+                @for r in results {
+                    @let share = percent(r.score, r.max_score);
+                    tr data-filter=(r.id) {
+                        td { (student_link(&r.id)) }
+                        td class="num" data-value=(r.score) { (r.score) "/" (r.max_score) }
+                        td data-value=(format!("{share:.1}")) { (bar(Some("score"), share, None)) }
+                        td class="num" { (r.summary.failed) }
+                        td class="num" { (seconds(r.elapsed_ms, 1)) }
+                        td { (state(r)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A failed scenario of a student's: its verdict, boards and report.
+fn failure(o: &Outcome) -> Markup {
+    html! {
+        h4 { (verdict_span(o.verdict)) " " (o.name) }
+        @if let Some(picture) = divergence_picture(o, Reader::Course) {
+            (picture)
+        }
+        (details_block(o))
+    }
+}
+
+fn student_section(r: &SubmissionResult) -> Markup {
     let scenario_names: Vec<&str> = r.scenarios.iter().map(|o| o.name.as_str()).collect();
-    let _ = write!(
-        out,
-        r#"<section class="student" id="{}" data-filter="{} {}"><h3>{}: {}/{}</h3><p class="muted">{} · graded in {:.1} s</p>"#,
-        anchor(&r.id),
-        escape(&r.id),
-        escape(&scenario_names.join(" ")),
-        escape(&r.id),
-        r.score,
-        r.max_score,
-        escape(r.dialect.as_deref().unwrap_or("no dialect")),
-        r.elapsed_ms as f64 / 1000.0
-    );
-    if let Some(error) = &r.error {
-        let _ = write!(out, "<p>Not graded: {}</p>", escape(error));
-    }
-    if !r.scenarios.is_empty() {
-        out.push_str(
-            r#"<table><thead><tr><th>scenario</th><th>verdict</th><th class="num">score</th><th class="num">time (s)</th></tr></thead><tbody>"#,
-        );
-        for o in &r.scenarios {
-            let _ = write!(
-                out,
-                r#"<tr><td>{}</td><td>{}</td><td class="num">{}/{}</td><td class="num">{:.2}</td></tr>"#,
-                escape(&o.name),
-                verdict_span(o.verdict),
-                o.score,
-                o.max_score,
-                o.duration_ms as f64 / 1000.0
-            );
-        }
-        out.push_str("</tbody></table>");
-    }
-    for o in r.scenarios.iter().filter(|o| !o.verdict.passed()) {
-        let _ = write!(
-            out,
-            "<h4>{} {}</h4>",
-            verdict_span(o.verdict),
-            escape(&o.name)
-        );
-        if let Some(picture) = divergence_picture(o, Reader::Course) {
-            out.push_str(&picture);
-        }
-        let text = details(o, Style { color: false }, true);
-        if !text.is_empty() {
-            let _ = write!(out, "<pre>{}</pre>", escape(&text));
+    html! {
+        section class="student" id=(anchor(&r.id)) data-filter={ (r.id) " " (scenario_names.join(" ")) } {
+            h3 { (r.id) ": " (r.score) "/" (r.max_score) }
+            p class="muted" {
+                (r.dialect.as_deref().unwrap_or("no dialect"))
+                " · graded in " (seconds(r.elapsed_ms, 1)) " s"
+            }
+            @if let Some(error) = &r.error {
+                p { "Not graded: " (error) }
+            }
+            @if !r.scenarios.is_empty() {
+                table {
+                    (head(&OUTCOME_COLUMNS))
+                    tbody {
+                        @for o in &r.scenarios {
+                            tr {
+                                td { (o.name) }
+                                td { (verdict_span(o.verdict)) }
+                                td class="num" { (o.score) "/" (o.max_score) }
+                                td class="num" { (seconds(o.duration_ms, 2)) }
+                            }
+                        }
+                    }
+                }
+            }
+            @for o in r.scenarios.iter().filter(|o| !o.verdict.passed()) {
+                (failure(o))
+            }
         }
     }
-    out.push_str("</section>");
 }
 
 /// The page for a class's `results` and their `summary`, under `title`.
 pub fn class_report(results: &[SubmissionResult], summary: &ClassSummary, title: &str) -> String {
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>{}</title><style>{STYLE}</style></head><body>"#,
-        escape(title)
-    );
-    let _ = write!(
-        out,
-        r##"<h1>{}</h1><p>{} submission(s), {} fully passed, {} not graded; mean score {}.</p><nav><a href="#distribution">distribution</a> · <a href="#scenarios">scenarios</a> · <a href="#mistakes">common mistakes</a> · <a href="#students">students</a></nav>"##,
-        escape(title),
-        summary.submissions,
-        summary.fully_passed,
-        summary.not_graded,
-        super::class::mean_score(summary),
-    );
-    distribution(&mut out, results);
-    failure_rates(&mut out, summary);
-    common_mistakes(&mut out, results, summary);
-    student_table(&mut out, results);
-    for r in results {
-        student_section(&mut out, r);
-    }
-    let _ = writeln!(
-        out,
-        "<p class=\"muted\">boardgrade {}</p><script>{SCRIPT}</script></body></html>",
-        env!("CARGO_PKG_VERSION")
-    );
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width,initial-scale=1";
+                title { (title) }
+                // The page's own constant style sheet: CSS, which HTML does not unescape.
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { (title) }
+                p {
+                    (summary.submissions) " submission(s), " (summary.fully_passed)
+                    " fully passed, " (summary.not_graded) " not graded; mean score "
+                    (super::class::mean_score(summary)) "."
+                }
+                nav {
+                    a href="#distribution" { "distribution" } " · "
+                    a href="#scenarios" { "scenarios" } " · "
+                    a href="#mistakes" { "common mistakes" } " · "
+                    a href="#students" { "students" }
+                }
+                (distribution(results))
+                (failure_rates(summary))
+                (common_mistakes(results, summary))
+                (student_table(results))
+                @for r in results {
+                    (student_section(r))
+                }
+                p class="muted" { "boardgrade " (env!("CARGO_PKG_VERSION")) }
+                // The page's own constant script: JavaScript, which HTML does not unescape.
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    let mut out = xml_safe(page).into_string();
+    out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::class::summarize;
+
+    /// A name, scenario and output a student controls, each trying to end an attribute or
+    /// start a script.
+    const HOSTILE: &str = "<script>alert(\"x\")</script>";
+    const ESCAPED: &str = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;";
+
+    fn result(id: &str) -> SubmissionResult {
+        let outcome = serde_json::json!({
+            "file": "s.toml", "line": 1, "name": HOSTILE, "game": "g", "dialect": "d",
+            "verdict": "wrong", "score": 0.0, "max_score": 1.0,
+            "first_divergence": null, "steps_matched": 0, "steps_total": 1,
+            "group": null, "detail": HOSTILE, "stderr_tail": null, "transcript": null,
+            "visibility": "visible", "tags": [], "handout": null, "duration_ms": 3,
+        });
+        serde_json::from_value(serde_json::json!({
+            "id": id, "path": id, "dialect": HOSTILE, "score": 0.0, "max_score": 1.0,
+            "error": null, "elapsed_ms": 5, "scenarios": [outcome],
+            "summary": {
+                "passed": 0, "failed": 1, "errors": 0, "score": 0.0, "max_score": 1.0,
+                "verdicts": { "wrong": 1 },
+            },
+        }))
+        .expect("a submission result")
+    }
+
+    #[test]
+    fn text_from_submissions_is_escaped() {
+        let results = [result(&format!("eve{HOSTILE}")), result("mallory\"")];
+        let page = class_report(&results, &summarize(&results), HOSTILE);
+        assert!(!page.contains("<script>alert"), "{page}");
+        assert_eq!(page.matches("<script>").count(), 1, "only the page's own");
+        // Title, heading, scenario names, dialects, output and students alike.
+        assert!(
+            page.contains(&format!("<title>{ESCAPED}</title>")),
+            "{page}"
+        );
+        assert!(page.contains(&format!("<h1>{ESCAPED}</h1>")), "{page}");
+        assert!(page.contains(&format!("<td>{ESCAPED}</td>")), "{page}");
+        assert!(page.contains(&format!("{ESCAPED} · graded in")), "{page}");
+        assert!(page.contains(&format!("    {ESCAPED}\n")), "{page}");
+        assert!(page.contains(&format!(">eve{ESCAPED}</a>")), "{page}");
+        assert!(page.contains("data-filter=\"mallory&quot; "), "{page}");
+        assert!(
+            page.contains(&format!("<tr data-filter=\"{ESCAPED} s.toml\">")),
+            "{page}"
+        );
+    }
 }

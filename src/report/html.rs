@@ -1,11 +1,12 @@
 //! HTML pieces shared by the reports that can show pictures: a scenario's divergence with
-//! its two boards drawn, and a test's feedback for Gradescope.
+//! its two boards drawn, and a test's feedback for Gradescope. Written with `maud`, which
+//! escapes the headline and the report (a program's output among them) as it writes them.
 
-use std::fmt::Write as _;
+use maud::{html, Markup};
 
 use super::board_svg::side_by_side;
 use super::details::details;
-use super::markup::escape;
+use super::markup::xml_safe;
 use super::style::Style;
 use crate::games::board_text::{drawn_difference, grid};
 use crate::harness::{Divergence, Outcome};
@@ -52,7 +53,7 @@ impl Reader {
 
 /// The expected and actual boards of the first divergence as SVG, where the game reads and
 /// draws its boards and the two outputs hold boards that differ.
-pub fn divergence_picture(o: &Outcome, reader: Reader) -> Option<String> {
+pub fn divergence_picture(o: &Outcome, reader: Reader) -> Option<Markup> {
     let d = o.first_divergence.as_ref()?;
     let boards = crate::games::find(&o.game)?.board_reader();
     let (expected, actual, diffs) = drawn_difference(boards, &d.expected, &d.actual)?;
@@ -76,8 +77,19 @@ pub fn divergence_data_url(o: &Outcome) -> Option<String> {
     let svg = divergence_picture(o, Reader::Student)?;
     Some(format!(
         "data:image/svg+xml;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(svg)
+        base64::engine::general_purpose::STANDARD.encode(svg.into_string())
     ))
+}
+
+/// The whole text report of `o` (diff included) as preformatted text; nothing where there
+/// is nothing to report.
+pub fn details_block(o: &Outcome) -> Markup {
+    let text = details(o, Style { color: false }, true);
+    html! {
+        @if !text.is_empty() {
+            pre { (text) }
+        }
+    }
 }
 
 /// A test's feedback as HTML: the verdict line, the boards of the first divergence, then the
@@ -85,16 +97,14 @@ pub fn divergence_data_url(o: &Outcome) -> Option<String> {
 /// platform that sanitises the HTML drops the image whole, where inline SVG would leave its
 /// labels and pieces as stray text above the diff.
 pub fn test_feedback(o: &Outcome, headline: &str) -> String {
-    let mut out = String::new();
-    for line in headline.lines() {
-        let _ = write!(out, "<p>{}</p>", escape(line));
-    }
-    if let Some(url) = divergence_data_url(o) {
-        let _ = write!(out, r#"<p><img src="{url}" alt="{PICTURE_LABEL}"></p>"#);
-    }
-    let text = details(o, Style { color: false }, true);
-    if !text.is_empty() {
-        let _ = write!(out, "<pre>{}</pre>", escape(&text));
-    }
-    out
+    xml_safe(html! {
+        @for line in headline.lines() {
+            p { (line) }
+        }
+        @if let Some(url) = divergence_data_url(o) {
+            p { img src=(url) alt=(PICTURE_LABEL); }
+        }
+        (details_block(o))
+    })
+    .into_string()
 }
