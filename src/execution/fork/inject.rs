@@ -65,12 +65,29 @@ impl From<String> for Refusal {
 /// A check run while the runner is stopped at its gate, before it is copied.
 pub(crate) type AtGate<'a> = &'a dyn Fn() -> Result<(), String>;
 
+/// Where a runner was found waiting on its gate: the instruction after its `read` and the
+/// descriptor it reads. Once the kernel has shown it there (one thread, every signal
+/// blocked), it cannot have moved: a later copy needs only its registers to match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Waiting {
+    rip: u64,
+    fd: u64,
+}
+
+/// What the grader knows of the runner before a copy.
+pub(crate) enum Seen<'a> {
+    /// Never checked at its gate: check it there (and run `check`) before copying.
+    Never { gate: Gate, check: AtGate<'a> },
+    /// Checked there before.
+    At(Waiting),
+}
+
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 pub(crate) use x86_64::copy;
 
 /// Without an implementation for this machine, no runner is copied.
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-pub(crate) fn copy(_runner: i32, _gate: Gate, _check: AtGate<'_>) -> Result<i32, Refusal> {
+pub(crate) fn copy(_runner: i32, _seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
     Err(Refusal::Failed(
         "the grader cannot copy a runner on this machine".into(),
     ))
@@ -85,7 +102,7 @@ mod x86_64 {
     use nix::unistd::Pid;
 
     use super::super::inspect::check_still;
-    use super::{AtGate, Gate, Refusal};
+    use super::{Refusal, Seen, Waiting};
 
     const SYSCALL_INSTRUCTION: u16 = 0x050f; // `syscall`: 0f 05, read as a little-endian word
     const SYS_READ: u64 = 0;
@@ -96,8 +113,9 @@ mod x86_64 {
     /// At most this many ended scenarios are reaped before each copy.
     const REAP_AT_MOST: usize = 64;
 
-    /// A copy of runner `runner`, blocked on `gate`, made once `check` passes; its pid.
-    pub(crate) fn copy(runner: i32, gate: Gate, check: AtGate<'_>) -> Result<i32, Refusal> {
+    /// A copy of runner `runner`, found waiting on its gate as `seen` says it must be; its
+    /// pid, and where the runner waits.
+    pub(crate) fn copy(runner: i32, seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
         let pid = Pid::from_raw(runner);
         ptrace::seize(
             pid,
@@ -106,7 +124,7 @@ mod x86_64 {
         .map_err(|e| format!("cannot trace the runner to copy it: {e}"))?;
         let copied = stop(pid)
             .map_err(Refusal::from)
-            .and_then(|()| copy_stopped(pid, gate, check));
+            .and_then(|()| copy_stopped(pid, seen));
         // Detached whatever happened: a runner left stopped under trace would hang its jail.
         let _ = ptrace::detach(pid, None);
         copied
@@ -124,22 +142,31 @@ mod x86_64 {
         }
     }
 
-    fn copy_stopped(pid: Pid, gate: Gate, check: AtGate<'_>) -> Result<i32, Refusal> {
+    fn copy_stopped(pid: Pid, seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
         let blocked = registers(pid)?;
-        let raw = pid.as_raw();
-        // Blocked in `read` on the gate, at a `syscall` instruction, one thread, every signal
-        // blocked: it has not run since it was loaded and cannot.
-        let instruction = blocked.rip.wrapping_sub(2);
-        let word = ptrace::read(pid, instruction as ptrace::AddressType)
-            .map_err(|e| format!("cannot read the runner's code: {e}"))?;
-        if blocked.orig_rax != SYS_READ
-            || !gate.held_as(raw, blocked.rdi)
-            || word as u16 != SYSCALL_INSTRUCTION
-        {
+        let here = Waiting {
+            rip: blocked.rip,
+            fd: blocked.rdi,
+        };
+        if blocked.orig_rax != SYS_READ {
             return Err(Refusal::NotWaiting);
         }
-        check_still(raw)?;
-        check()?;
+        let instruction = blocked.rip.wrapping_sub(2);
+        match seen {
+            Seen::At(known) if known == here => {}
+            Seen::At(_) => return Err(Refusal::NotWaiting),
+            // Blocked in `read` on the gate, at a `syscall` instruction, one thread, every
+            // signal blocked: it has not run since it was loaded and cannot.
+            Seen::Never { gate, check } => {
+                let word = ptrace::read(pid, instruction as ptrace::AddressType)
+                    .map_err(|e| format!("cannot read the runner's code: {e}"))?;
+                if !gate.held_as(pid.as_raw(), here.fd) || word as u16 != SYSCALL_INSTRUCTION {
+                    return Err(Refusal::NotWaiting);
+                }
+                check_still(pid.as_raw())?;
+                check()?;
+            }
+        }
         let at = |nr: u64, args: [u64; 5]| user_regs_struct {
             rax: nr,
             orig_rax: u64::MAX,
@@ -166,7 +193,7 @@ mod x86_64 {
             ..blocked
         };
         ptrace::setregs(pid, restart).map_err(|e| format!("cannot restore the runner: {e}"))?;
-        Ok(copied?)
+        Ok((copied?, here))
     }
 
     /// Has the runner reap the scenarios that ended (their status was read meanwhile).

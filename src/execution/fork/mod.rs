@@ -104,9 +104,9 @@ pub struct Server {
     /// The gate's write end, never written: the runner waits on its read end.
     _gate: OwnedFd,
     gate: inject::Gate,
-    /// Held while the runner is copied (one copy at a time); true once the runner was found
-    /// waiting on its gate and checked there.
-    copying: Mutex<bool>,
+    /// Held while the runner is copied (one copy at a time): where it was found waiting on
+    /// its gate, once it was checked there.
+    copying: Mutex<Option<inject::Waiting>>,
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
@@ -240,7 +240,7 @@ impl Server {
             status_lost: Arc::new(AtomicBool::new(false)),
             _gate: gate_write,
             gate,
-            copying: Mutex::new(false),
+            copying: Mutex::new(None),
             distrust: Mutex::new(None),
         })
     }
@@ -283,17 +283,28 @@ impl Server {
     }
 
     /// A copy of the runner, made once it is found waiting on its gate; its pid. The first
-    /// time, what the import left is checked again there (the runner can change nothing
-    /// once it waits, but it might have between saying `loaded` and waiting).
+    /// time, the kernel is asked where it waits and what the import left is checked again
+    /// there (the runner can change nothing once it waits, but it might have between saying
+    /// `loaded` and waiting); later copies only find it where it was.
     fn copy(&self) -> Result<i32, String> {
-        let mut checked = self.copying.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seen = self.copying.lock().unwrap_or_else(|e| e.into_inner());
         let pid = self.pid.as_raw_nonzero().get();
+        if let Some(known) = *seen {
+            return inject::copy(pid, inject::Seen::At(known))
+                .map(|(copy, _)| copy)
+                .map_err(|refusal| refusal.to_string());
+        }
+        let check = || self.baseline.check_loaded(pid);
         let deadline = Instant::now() + READY_WAIT;
         let mut pause = Duration::from_micros(100);
-        while !*checked {
-            match inject::copy(pid, self.gate, &|| self.baseline.check_loaded(pid)) {
-                Ok(copy) => {
-                    *checked = true;
+        loop {
+            let never = inject::Seen::Never {
+                gate: self.gate,
+                check: &check,
+            };
+            match inject::copy(pid, never) {
+                Ok((copy, waiting)) => {
+                    *seen = Some(waiting);
                     return Ok(copy);
                 }
                 // Still on its way from `loaded` to the gate.
@@ -304,7 +315,6 @@ impl Server {
                 Err(refusal) => return Err(refusal.to_string()),
             }
         }
-        inject::copy(pid, self.gate, &|| Ok(())).map_err(|refusal| refusal.to_string())
     }
 
     /// Empties the runner's own `/tmp`, `/dev/shm` and IPC namespace for the next scenario;
