@@ -7,14 +7,15 @@
 //! added fields keep it.
 
 pub mod class;
-pub mod scenario;
 pub mod test_run;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 
+/// One scenario's result and a set of scenarios' totals, as the JSON formats publish them:
+/// the harness's own types, defined once and published under these names.
+pub use crate::harness::{Outcome as ScenarioResult, Summary as Totals};
 pub use class::{ClassReport, Grader, SubmissionReport, SummaryFile};
-pub use scenario::{ScenarioResult, Totals};
 pub use test_run::{InvalidFile, TestReport};
 
 /// The layout version of every document written here.

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::scenario::{ScenarioResult, Totals};
+use super::{ScenarioResult, Totals};
 use super::{BOARDGRADE, SCHEMA_VERSION};
 use crate::error::ScenarioFileError;
 use crate::harness::{Outcome, Summary};
