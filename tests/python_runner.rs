@@ -329,7 +329,6 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
             ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
             ("wakes_runner", "runner/wakes_runner.py", ONE_D),
-            ("fork_hook", "runner/fork_hook_counter.py", ONE_D),
             ("runs_code", "runner/runs_code_in_runner.py", ONE_D),
         ];
         make_class(&class, &members);
@@ -380,7 +379,6 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "offloads_cpu",
             "wakes_runner",
             "reaps_on_signal",
-            "fork_hook",
             "runs_code",
         ] {
             let notes = notes_of(&fork, id);
@@ -402,7 +400,6 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "sysv_at_import",
             "offloads_cpu",
             "wakes_runner",
-            "fork_hook",
             "runs_code",
         ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
