@@ -330,6 +330,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("offloads_cpu", "runner/offloads_cpu.py", ONE_D),
             ("wakes_runner", "runner/wakes_runner.py", ONE_D),
             ("runs_code", "runner/runs_code_in_runner.py", ONE_D),
+            ("writes_memory", "runner/writes_runner_memory.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -369,6 +370,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
+        fell_back("writes_memory", "leaves a process running beside it");
         // The runner runs nothing once loaded (every signal blocked, each scenario a copy the
         // grader makes): asked for work it does none, and what the import left for a loop
         // to run at each scenario never runs. Those submissions are forked all along.
@@ -401,6 +403,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "offloads_cpu",
             "wakes_runner",
             "runs_code",
+            "writes_memory",
         ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }

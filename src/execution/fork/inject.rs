@@ -52,6 +52,10 @@ pub(crate) enum Refusal {
     /// Not (yet) blocked in a read of its gate: on its way there, or never going.
     #[error("the runner is not waiting on its gate")]
     NotWaiting,
+    /// Waiting there, but what its import left makes it unfit to copy (the reason): it
+    /// would be the same in any runner of this submission.
+    #[error("{0}")]
+    Unfit(String),
     #[error("{0}")]
     Failed(String),
 }
@@ -163,8 +167,8 @@ mod x86_64 {
                 if !gate.held_as(pid.as_raw(), here.fd) || word as u16 != SYSCALL_INSTRUCTION {
                     return Err(Refusal::NotWaiting);
                 }
-                check_still(pid.as_raw())?;
-                check()?;
+                check_still(pid.as_raw()).map_err(Refusal::Unfit)?;
+                check().map_err(Refusal::Unfit)?;
             }
         }
         let at = |nr: u64, args: [u64; 5]| user_regs_struct {

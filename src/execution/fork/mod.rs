@@ -294,7 +294,10 @@ impl Server {
                 .map(|(copy, _)| copy)
                 .map_err(|refusal| refusal.to_string());
         }
-        let check = || self.baseline.check_loaded(pid);
+        let check = || {
+            self.baseline.check_loaded(pid)?;
+            self.check_alone()
+        };
         let deadline = Instant::now() + READY_WAIT;
         let mut pause = Duration::from_micros(100);
         loop {
@@ -312,8 +315,27 @@ impl Server {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(5));
                 }
+                // Any runner of this submission would be the same: fresh processes from now.
+                Err(inject::Refusal::Unfit(why)) => {
+                    self.distrust(why.clone());
+                    return Err(why);
+                }
                 Err(refusal) => return Err(refusal.to_string()),
             }
+        }
+    }
+
+    /// Why the runner is not alone in its run, if it is not: a process its import left
+    /// beside it (not its child, so the runner's own look at its children misses it) could
+    /// write the runner's memory while it waits (sharing it, or through `/proc/PID/mem`
+    /// opened before the runner made itself undumpable), and so carry one scenario into the
+    /// next. Once the runner waits at its gate and no other process of its run lives, its
+    /// memory is the same for every copy.
+    fn check_alone(&self) -> Result<(), String> {
+        if self.run.living_besides(&self.chain).is_empty() {
+            Ok(())
+        } else {
+            Err("its import leaves a process running beside it".into())
         }
     }
 

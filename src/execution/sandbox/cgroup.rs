@@ -308,12 +308,7 @@ impl Group {
         };
         let deadline = Instant::now() + Duration::from_secs(1);
         loop {
-            let others: Vec<rustix::process::Pid> = read(&procs)
-                .lines()
-                .filter_map(|pid| pid.trim().parse::<i32>().ok())
-                .filter(|pid| !spared.contains(pid))
-                .filter_map(rustix::process::Pid::from_raw)
-                .collect();
+            let others = members_but(&procs, spared);
             if others.is_empty() || Instant::now() >= deadline {
                 return others.is_empty();
             }
@@ -322,6 +317,14 @@ impl Group {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// The processes in the group now but `spared`. A process that has exited is not
+    /// listed, though its parent has not reaped it.
+    pub fn members_besides(&self, spared: &[i32]) -> Vec<rustix::process::Pid> {
+        self.procs_files()
+            .first()
+            .map_or_else(Vec::new, |procs| members_but(procs, spared))
     }
 
     fn remove(&self) {
@@ -351,6 +354,16 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
         .write(true)
         .open(path)?
         .write_all(text.as_bytes())
+}
+
+/// The processes a `cgroup.procs` file lists, but `spared`.
+fn members_but(procs: &Path, spared: &[i32]) -> Vec<rustix::process::Pid> {
+    read(procs)
+        .lines()
+        .filter_map(|pid| pid.trim().parse::<i32>().ok())
+        .filter(|pid| !spared.contains(pid))
+        .filter_map(rustix::process::Pid::from_raw)
+        .collect()
 }
 
 fn read(path: &Path) -> String {

@@ -3,6 +3,7 @@
 //! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
 //! of its user and cgroup killed.
 
+use rustix::process::Pid;
 use std::collections::HashSet;
 use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -338,6 +339,17 @@ impl Run {
         self.group
             .as_ref()
             .map_or(0, |group| group.out_of_memory_kills())
+    }
+
+    /// The run's living processes but `spared` (a loaded runner and the sandbox around it),
+    /// found in its cgroup or, without one, among its user's processes; none where the run
+    /// has neither (no sandbox: nothing tells its processes from the grader's).
+    pub fn living_besides(&self, spared: &[i32]) -> Vec<Pid> {
+        match (&self.group, self.user) {
+            (Some(group), _) => group.members_besides(spared),
+            (None, Some(id)) => student::living_besides(id, spared),
+            (None, None) => Vec::new(),
+        }
     }
 
     /// CPU time the run's processes used, where a cgroup measured it.

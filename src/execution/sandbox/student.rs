@@ -301,6 +301,15 @@ pub fn kill_all_but(id: StudentId, spared: &[i32]) -> bool {
     }
 }
 
+/// The living processes of `id` but `spared`.
+pub fn living_besides(id: StudentId, spared: &[i32]) -> Vec<Pid> {
+    processes()
+        .into_iter()
+        .filter(|p| p.uid == id.uid && !p.ended && !spared.contains(&p.pid.as_raw_nonzero().get()))
+        .map(|p| p.pid)
+        .collect()
+}
+
 /// Gives `path` (and everything under it) to `id`, private to it.
 pub fn hand_over(path: &Path, id: StudentId) -> Result<(), Error> {
     for entry in walkdir::WalkDir::new(path).follow_links(false) {
