@@ -181,9 +181,10 @@ pub fn merge(parts: &[PathBuf], out: &Path, files: &dyn ClassWriter) -> Result<G
         scenario_files,
     } = manifest::join(parts)?;
     let store = Store::open(&out.join("submissions"))?;
-    for result in &results {
-        store.save(result)?;
+    for stored in &results {
+        store.save(stored)?;
     }
+    let results = results.into_iter().map(|stored| stored.result).collect();
     let graded = Graded::new(results, skipped, None);
     files.write(&graded, out)?;
     let members = graded

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Partition, Skipped, Store, SubmissionResult};
+use super::store::Stored;
+use super::{Partition, Skipped, Store};
 use crate::error::{ClassError, Error};
 
 const FILE: &str = "run.json";
@@ -108,7 +109,7 @@ pub fn join(parts: &[PathBuf]) -> Result<Joined, Error> {
             .collect();
         return Err(ClassError::MissingShares { missing }.into());
     }
-    let mut members: Vec<(usize, SubmissionResult)> = Vec::new();
+    let mut members: Vec<(usize, Stored)> = Vec::new();
     for (part, manifest) in parts.iter().zip(&manifests) {
         let store = Store::open(&part.join("submissions"))?;
         for member in &manifest.submissions {
@@ -156,7 +157,8 @@ fn same_scenarios(parts: &[PathBuf], manifests: &[Manifest]) -> Result<(), Error
 /// scenario files they were all graded against.
 #[derive(Debug, Clone)]
 pub struct Joined {
-    pub results: Vec<SubmissionResult>,
+    /// Each share's results, with the keys they were stored under.
+    pub results: Vec<Stored>,
     pub skipped: Vec<Skipped>,
     pub scenario_files: BTreeMap<String, String>,
 }

@@ -21,6 +21,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
@@ -96,21 +97,28 @@ impl GradeConfig {
     }
 }
 
-/// One submission's grade.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One submission's grade. Each stored result holds it too, beside the key `--resume`
+/// checks it against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "SubmissionReport")]
 pub struct SubmissionResult {
+    /// The student's name as given (a folder's name, or a file's without `.py`).
     pub id: String,
+    /// The submission's file or folder.
     pub path: String,
+    /// The dialect it was graded as.
     pub dialect: Option<String>,
     /// The file graded, inside the submission.
     #[serde(default)]
     pub file: Option<String>,
+    /// Points earned.
     pub score: Points,
+    /// Points there were to earn.
     pub max_score: Points,
-    /// Why it could not be graded at all (no Python file, say); `None` when it was.
+    /// Why it could not be graded at all (no Python file, say); none when it was.
     pub error: Option<String>,
-    /// The grader failed, not the submission (a harness or sandbox error): it is not
-    /// graded and needs a re-run; `error` says why. Its score is no grade.
+    /// The grader failed, not the submission (a harness or sandbox error): not graded, its
+    /// score is no grade, and it needs a re-run (`error` says why).
     #[serde(default)]
     pub needs_rerun: bool,
     /// The file graded does not load (a syntax error, a missing module): one finding,
@@ -120,19 +128,12 @@ pub struct SubmissionResult {
     /// What the student should know besides the verdicts (a required name not defined).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Totals of its scenarios.
     pub summary: Summary,
+    /// Each scenario's result.
     pub scenarios: Vec<Outcome>,
+    /// Wall-clock time of its grading, in milliseconds.
     pub elapsed_ms: u64,
-    /// The hash of the submission's files when graded.
-    #[serde(default)]
-    pub content_hash: String,
-    /// The hashes of the scenarios it was graded against, sorted.
-    #[serde(default)]
-    pub scenario_hashes: Vec<String>,
-    /// What it was graded under (sandbox, limits, runner, interpreter): `--resume` reuses it
-    /// only for a run under the same.
-    #[serde(default)]
-    pub graded_under: String,
 }
 
 impl SubmissionResult {
@@ -244,6 +245,17 @@ pub struct Plan {
     pub routing: Routing,
     pub content_hash: String,
     pub scenario_hashes: Vec<String>,
+}
+
+impl Plan {
+    /// The key its result is stored under, graded under `conditions`.
+    pub fn resume_key(&self, conditions: &str) -> store::ResumeKey {
+        store::ResumeKey {
+            content_hash: self.content_hash.clone(),
+            scenario_hashes: self.scenario_hashes.clone(),
+            graded_under: conditions.to_string(),
+        }
+    }
 }
 
 /// Modules the harness provides to the dialects' programs (stubs), importable by students.
@@ -402,9 +414,6 @@ fn grade_with(
         summary: Summary::default(),
         scenarios: Vec::new(),
         elapsed_ms: 0,
-        content_hash: plan.content_hash.clone(),
-        scenario_hashes: plan.scenario_hashes.clone(),
-        graded_under: config.conditions(),
     };
     let route = match &plan.routing {
         Routing::Graded(route) => route,
@@ -549,7 +558,13 @@ pub fn grade_all(
                     return ControlFlow::Break(());
                 };
                 if let Some(store) = &config.store {
-                    if let Err(error) = store.save(&result) {
+                    let stored = store::Stored {
+                        result,
+                        key: plans[index].resume_key(&config.conditions()),
+                    };
+                    let saved = store.save(&stored);
+                    result = stored.result;
+                    if let Err(error) = saved {
                         result.grader_failed(format!("the result could not be saved: {error}"));
                     }
                 }

@@ -8,8 +8,30 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
 use super::{fingerprint, Plan, SubmissionResult};
 use crate::error::Error;
+
+/// What a stored result was graded from, which `--resume` must find again to reuse it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResumeKey {
+    /// The hash of the submission's files when graded.
+    pub content_hash: String,
+    /// The hashes of the scenarios it was graded against, sorted.
+    pub scenario_hashes: Vec<String>,
+    /// What it was graded under (sandbox, limits, runner, interpreter).
+    pub graded_under: String,
+}
+
+/// A stored result: the published submission report with its key beside its fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stored {
+    #[serde(flatten)]
+    pub result: SubmissionResult,
+    #[serde(flatten)]
+    pub key: ResumeKey,
+}
 
 /// The folder of result files.
 #[derive(Debug, Clone)]
@@ -60,24 +82,70 @@ impl Store {
     /// runner and interpreter); one the grader failed on is never reused (it needs its
     /// re-run).
     pub fn load(&self, plan: &Plan, conditions: &str) -> Option<SubmissionResult> {
-        let result = self.load_id(&plan.submission.id)?;
-        (result.content_hash == plan.content_hash
-            && result.scenario_hashes == plan.scenario_hashes
-            && result.graded_under == conditions
-            && !result.needs_rerun)
-            .then_some(result)
+        let stored = self.load_id(&plan.submission.id)?;
+        (stored.key == plan.resume_key(conditions) && !stored.result.needs_rerun)
+            .then_some(stored.result)
     }
 
     /// The stored result of the submission named `id`, whatever it was graded from.
-    pub fn load_id(&self, id: &str) -> Option<SubmissionResult> {
+    pub fn load_id(&self, id: &str) -> Option<Stored> {
         let text = std::fs::read(self.file(id)).ok()?;
-        let result: SubmissionResult = serde_json::from_slice(&text).ok()?;
-        (result.id == id).then_some(result)
+        let stored: Stored = serde_json::from_slice(&text).ok()?;
+        (stored.result.id == id).then_some(stored)
     }
 
     /// Writes the result next to its final name, then renames it into place.
-    pub fn save(&self, result: &SubmissionResult) -> Result<(), Error> {
-        let text = serde_json::to_vec_pretty(result).map_err(|e| Error::encode("a result", e))?;
-        crate::atomic::write(&self.file(&result.id), &text)
+    pub fn save(&self, stored: &Stored) -> Result<(), Error> {
+        let text = serde_json::to_vec_pretty(stored).map_err(|e| Error::encode("a result", e))?;
+        crate::atomic::write(&self.file(&stored.result.id), &text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(id: &str) -> Stored {
+        let result: SubmissionResult = serde_json::from_value(serde_json::json!({
+            "id": id, "path": id, "dialect": "project5", "score": 1.5, "max_score": 2.0,
+            "error": null, "elapsed_ms": 5, "scenarios": [],
+            "summary": {
+                "passed": 0, "failed": 0, "errors": 0, "score": 0.0, "max_score": 0.0,
+                "verdicts": {},
+            },
+        }))
+        .expect("a submission result");
+        Stored {
+            result,
+            key: ResumeKey {
+                content_hash: "c0ffee".into(),
+                scenario_hashes: vec!["a1".into(), "b2".into()],
+                graded_under: "sandbox bwrap".into(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_stored_result_is_the_published_report_with_its_key_beside_its_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let written = stored("Jane Q/late");
+        store.save(&written).unwrap();
+        let file = std::fs::read_dir(dir.path())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(file.path()).unwrap()).unwrap();
+        assert_eq!(json["id"], "Jane Q/late");
+        assert_eq!(json["score"], 1.5);
+        assert_eq!(json["content_hash"], "c0ffee");
+        assert_eq!(json["graded_under"], "sandbox bwrap");
+        // The report itself carries no key: what the class report publishes is the result.
+        let report = serde_json::to_value(&written.result).unwrap();
+        assert!(report.get("content_hash").is_none(), "{report}");
+        assert_eq!(store.load_id("Jane Q/late"), Some(written));
+        assert_eq!(store.load_id("Jane Q"), None);
     }
 }

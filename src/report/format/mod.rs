@@ -12,10 +12,12 @@ pub mod test_run;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 
-/// One scenario's result and a set of scenarios' totals, as the JSON formats publish them:
-/// the harness's own types, defined once and published under these names.
+/// One scenario's result, a set of scenarios' totals and one submission's grade, as the
+/// JSON formats publish them: the harness's and grader's own types, defined once and
+/// published under these names.
+pub use crate::grade::SubmissionResult as SubmissionReport;
 pub use crate::harness::{Outcome as ScenarioResult, Summary as Totals};
-pub use class::{ClassReport, Grader, SubmissionReport, SummaryFile};
+pub use class::{ClassReport, Grader, SummaryFile};
 pub use test_run::{InvalidFile, TestReport};
 
 /// The layout version of every document written here.
