@@ -78,7 +78,7 @@ fn a_bad_battery_is_an_error_naming_its_key() {
         (
             FILE.replace(
                 "game = \"chess\"\ndialect = \"ecs198f\"",
-                "game = \"one-d-chess\"\ndialect = \"csc110\"",
+                "game = \"pown-chess\"\ndialect = \"pown-functions\"",
             ),
             "battery",
         ),

@@ -74,6 +74,52 @@ fn csc110_function_bugs_fail_exactly_their_family() {
 }
 
 #[test]
+fn csc110_program_bugs_fail_exactly_their_family_in_games_typed_into_main() {
+    // Each family one game typed into the whole program: a rule broken there is wrong (or
+    // a crash, where the program dies of it) in its own family and no other.
+    let specs = "specs/one-d-chess/csc110/battery.toml";
+    for (fixture, expected) in [
+        ("chess.py", &[][..]),
+        ("bug-debug-print.py", &[]),
+        ("quirk-trailing-space.py", &[]),
+        // The game calls `move`, which slides kings right itself.
+        ("bug-move-king-unused.py", &[]),
+        ("bug-knight-right-edge.py", &[("knight", "crash")]),
+        ("bug-king-short-of-edge.py", &[("king", "wrong")]),
+        ("bug-any-piece-valid.py", &[("input", "wrong")]),
+        ("bug-black-win-missed.py", &[("game over", "wrong")]),
+    ] {
+        let path = format!("fixtures/one-d-chess/csc110/{fixture}");
+        let (_, report) = test_json(&[specs, "--python", &path]);
+        assert_eq!(
+            report["scenarios"].as_array().unwrap().len(),
+            4,
+            "{fixture}"
+        );
+        let got: Vec<(String, String)> = failures(&report)
+            .into_iter()
+            .map(|(name, verdict, _)| (name.replace("game rules: ", ""), verdict))
+            .collect();
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(family, verdict)| (family.to_string(), verdict.to_string()))
+            .collect();
+        assert_eq!(got, expected, "{fixture}");
+    }
+    // A board right in every cell but printed differently keeps the rules' points: the
+    // scenarios about printing judge it.
+    let (_, report) = test_json(&[
+        specs,
+        "--python",
+        "fixtures/one-d-chess/csc110/bug-print-empty-cells.py",
+    ]);
+    for scenario in report["scenarios"].as_array().unwrap() {
+        assert_eq!(scenario["verdict"], "presentation", "{scenario:#}");
+        assert_eq!(scenario["score"], scenario["max_score"], "{scenario:#}");
+    }
+}
+
+#[test]
 fn minichess_bugs_fail_exactly_their_family() {
     check(
         "specs/minichess/ecs10/battery.toml",

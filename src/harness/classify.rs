@@ -8,7 +8,7 @@ use super::ending::{decided_by_ending, describe_ending};
 use super::outcome::{base_outcome, Divergence, Outcome, Verdict};
 use crate::compare::visible;
 use crate::execution::{Ending, Execution};
-use crate::scenario::Scenario;
+use crate::scenario::{Kind, Scenario};
 
 /// The note that says how many steps after the first divergence differ too, if any.
 pub(crate) fn later_steps_note(later: usize) -> Option<String> {
@@ -89,10 +89,13 @@ pub(crate) fn scored(scenario: &Scenario, run: &Execution, judged: Judged) -> Ou
         outcome.score = scenario.points.share(judged.steps_matched, steps_total);
     }
     if verdict == Verdict::Presentation {
-        let credit = scenario
-            .points
-            .scaled(scenario.policy.presentation_credit());
-        outcome.score = outcome.score.max(credit);
+        // A rule battery judges rules: a board right in every cell but printed differently
+        // kept them (the scenarios about printing judge the rest).
+        let share = match scenario.kind {
+            Kind::Battery(_) => 1.0,
+            _ => scenario.policy.presentation_credit(),
+        };
+        outcome.score = outcome.score.max(scenario.points.scaled(share));
     }
     Outcome {
         first_divergence: judged.first_divergence,

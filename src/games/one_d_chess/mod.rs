@@ -3,6 +3,7 @@
 mod alone;
 mod battery;
 pub mod csc110;
+mod csc110_battery;
 pub mod engine;
 mod events;
 mod inputs;
@@ -88,7 +89,8 @@ static DIALECTS: &[Dialect] = &[
         graded_with: None,
         parts: None,
         policy: &csc110::POLICY,
-        battery: None,
+        // Whole games typed into the program, beside `csc110-functions`'s battery.
+        battery: Some(&csc110_battery::Csc110Battery),
         origin: Origin::BuiltIn,
     },
     // Seed 001's functions, called one by one in the student's whole `chess.py` (its
