@@ -2,10 +2,10 @@
 //! so each family is one seeded game typed into it, an index and a direction a move. The
 //! reference plays along to choose each move, and every family keeps to its own rules: the
 //! knight and king families move only their own kind and never take a king, the input
-//! family types refused indexes between plain knight jumps onto empty cells, and only the
-//! game-over family ends the game. So a king that stops short fails the king family, a
-//! wrong winner's message the game-over family, and a turn that passes after a refused move
-//! the input family. (The same rules called one function at a time are
+//! family types refused indexes (none negative) between plain knight jumps onto empty
+//! cells, and only the game-over family ends the game. So a king that stops short fails the
+//! king family, a missed win the game-over family, and a turn that passes after a refused
+//! move the input family. (The same rules called one function at a time are
 //! `csc110-functions`'s battery.)
 
 use super::engine::{Board, Direction, Kind, Move, Side, CELLS};
@@ -26,7 +26,7 @@ static FAMILIES: [Family; 4] = [
     },
     Family {
         name: "input",
-        about: "indexes the player may not move from (empty cells, the other side's pieces, off the board, negative too): the board again and the same player asked again",
+        about: "indexes the player may not move from (empty cells, the other side's pieces, 9, off the board): the board again and the same player asked again",
         judge: &[],
     },
     Family {
@@ -139,8 +139,13 @@ fn partial_game(family: &str, plies: usize, rng: &mut Rng) -> Vec<String> {
                 .filter(|c| c.made.piece.kind == Kind::King)
                 .collect(),
             _ => {
-                // One to three refused indexes, each with a direction, before the move.
-                let refused = refused_positions(&board, side);
+                // One to three refused indexes, each with a direction, before the move. No
+                // negative one: seed 001 asks only for "a valid index into the board list",
+                // which Python reads either way; the functions battery judges that reading.
+                let refused: Vec<i64> = refused_positions(&board, side)
+                    .into_iter()
+                    .filter(|&p| p >= 0)
+                    .collect();
                 for _ in 0..1 + rng.below(3) {
                     let index = refused[rng.below(refused.len())];
                     let direction = if rng.chance(1, 2) { "l" } else { "r" };
