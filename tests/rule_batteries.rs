@@ -65,6 +65,7 @@ fn csc110_function_bugs_fail_exactly_their_family() {
             ("bug-debug-print.py", &[]),
             ("bug-print-empty-cells.py", &[]),
             ("bug-knight-right-edge.py", &["knight"]),
+            ("bug-knight-spares-own.py", &["knight"]),
             ("bug-king-short-of-edge.py", &["king"]),
             ("bug-move-king-unused.py", &["king"]),
             ("bug-any-piece-valid.py", &["valid move"]),
@@ -84,6 +85,10 @@ fn csc110_program_bugs_fail_exactly_their_family_in_games_typed_into_main() {
         ("quirk-trailing-space.py", &[]),
         // The game calls `move`, which slides kings right itself.
         ("bug-move-king-unused.py", &[]),
+        // A knight keeps the parity of its cell and the two knights of a side start on
+        // cells of different parity, so in a game a knight can take only its own king,
+        // which ends the game: game.toml and the functions' battery find this one.
+        ("bug-knight-spares-own.py", &[]),
         ("bug-knight-right-edge.py", &[("knight", "crash")]),
         ("bug-king-short-of-edge.py", &[("king", "wrong")]),
         ("bug-any-piece-valid.py", &[("input", "wrong")]),
