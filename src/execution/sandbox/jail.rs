@@ -3,7 +3,6 @@
 //! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
 //! of its user and cgroup killed.
 
-use rustix::process::Pid;
 use std::collections::HashSet;
 use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -11,6 +10,8 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+
+use rustix::process::Pid;
 
 use super::bwrap::{self, View};
 use super::cgroup::Group;
