@@ -549,3 +549,83 @@ fn student_processes_reach_no_network_under_either_sandbox() {
         );
     }
 }
+
+#[test]
+fn a_hidden_scenario_never_runs_beside_a_visible_one() {
+    // Two scenarios, one visible and one hidden, that could run at once (two jobs, one
+    // submission). The submission notes when its `is_game_over` starts and ends, and holds
+    // the visible one's call for a second: were both running at once, the visible one could
+    // read what the hidden one was sent (its process shares the submission's folder, /tmp
+    // and runner) and print it into feedback the student sees.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("calls.log");
+    let class = dir.path().join("class");
+    make_class(
+        &class,
+        &[("eve", "one-d-chess/project5/one_d_chess.py", ONE_D)],
+    );
+    let entry = class.join("eve").join(ONE_D);
+    let text = std::fs::read_to_string(&entry).unwrap();
+    let noted = text.replace(
+        "    if B_KING not in board:\n        print(\"White wins!\")",
+        &format!(
+            "    import os, time\n    \
+             tag = \"visible\" if board[1] == W_KNIGHT else \"hidden\"\n    \
+             with open({log:?}, \"a\") as f:\n        \
+             f.write(\"%s start %f\\n\" % (tag, time.time()))\n    \
+             if tag == \"visible\":\n        time.sleep(1.0)\n    \
+             with open({log:?}, \"a\") as f:\n        \
+             f.write(\"%s end %f\\n\" % (tag, time.time()))\n    \
+             if B_KING not in board:\n        print(\"White wins!\")"
+        ),
+    );
+    assert_ne!(noted, text);
+    std::fs::write(&entry, noted).unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let scenario = |name: &str, board: &str, visibility: &str| {
+        format!(
+            "game = \"one-d-chess\"\ndialect = \"project5\"\nvisibility = \"{visibility}\"\n\n\
+             [[scenario]]\nname = \"{name}\"\nsteps = [\n  \
+             {{ send = \"set_board {board}\" }},\n  {{ send = \"is_game_over\" }},\n]\n"
+        )
+    };
+    let visible = "WKi WKn EMPTY EMPTY EMPTY EMPTY EMPTY BKn BKi";
+    let hidden = "WKi EMPTY WKn EMPTY EMPTY EMPTY EMPTY BKn BKi";
+    std::fs::write(
+        specs.join("a_hidden.toml"),
+        scenario("hidden", hidden, "hidden"),
+    )
+    .unwrap();
+    std::fs::write(
+        specs.join("b_visible.toml"),
+        scenario("visible", visible, "visible"),
+    )
+    .unwrap();
+    for runner in ["fork", "fresh"] {
+        let _ = std::fs::remove_file(&log);
+        let output = boardgrade()
+            .args(["grade", class.to_str().unwrap()])
+            .args(["--specs", specs.to_str().unwrap()])
+            .args(["--out", dir.path().join(runner).to_str().unwrap()])
+            .args(["--format", "json", "--jobs", "2", "--sandbox", "none"])
+            .args(["--python-runner", runner])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let eve = submission(&report, "eve");
+        assert_eq!(eve["score"], eve["max_score"], "{runner}: {eve:#}");
+        let notes = std::fs::read_to_string(&log).unwrap();
+        let at = |what: &str| -> f64 {
+            let line = notes
+                .lines()
+                .find(|l| l.starts_with(what))
+                .unwrap_or_else(|| panic!("{runner}: no {what:?} in {notes}"));
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        assert!(
+            at("hidden start") >= at("visible end"),
+            "{runner}: the hidden scenario started while the visible one ran:\n{notes}"
+        );
+    }
+}

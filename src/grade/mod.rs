@@ -438,7 +438,9 @@ fn grade_with(
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
     // The least secret scenarios run first: a loaded runner then serves them all in rising
-    // secrecy, never a visible scenario after a hidden one (see `Secrecy`).
+    // secrecy, never a visible scenario after a hidden one (see `Secrecy`). A level starts
+    // once every scenario of the one below has ended, so no hidden scenario runs beside a
+    // visible one (where it could hand its steps to the visible one's output).
     let mut order: Vec<usize> = (0..mine.len()).collect();
     order.sort_by_key(|&index| mine[index].visibility.secrecy());
     if let (Ok(target), Some(&first)) = (&target, order.first()) {
@@ -453,15 +455,20 @@ fn grade_with(
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
             let checked = slot.run(|| check_code(&mine, target, &config.limits));
-            let ran = crate::pool::map(&order, scenario_jobs, |_, &index| {
-                if let Some(outcome) = &checked[index] {
-                    return outcome.clone();
-                }
-                let s = mine[index];
-                if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                    return not_run_outcome(s, BUDGET_SPENT.to_string());
-                }
-                slot.run(|| run_one(s, target, &config.limits))
+            let level = |a: &usize, b: &usize| {
+                mine[*a].visibility.secrecy() == mine[*b].visibility.secrecy()
+            };
+            let ran = order.chunk_by(level).flat_map(|same_secrecy| {
+                crate::pool::map(same_secrecy, scenario_jobs, |_, &index| {
+                    if let Some(outcome) = &checked[index] {
+                        return outcome.clone();
+                    }
+                    let s = mine[index];
+                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        return not_run_outcome(s, BUDGET_SPENT.to_string());
+                    }
+                    slot.run(|| run_one(s, target, &config.limits))
+                })
             });
             let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
             for (index, outcome) in order.iter().zip(ran) {
