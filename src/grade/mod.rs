@@ -243,19 +243,8 @@ pub fn entry_files<'a>(scenarios: &[Scenario], entry: Option<&'a str>) -> Vec<&'
 pub struct Plan {
     pub submission: Submission,
     pub routing: Routing,
-    pub content_hash: String,
-    pub scenario_hashes: Vec<String>,
-}
-
-impl Plan {
-    /// The key its result is stored under, graded under `conditions`.
-    pub fn resume_key(&self, conditions: &str) -> store::ResumeKey {
-        store::ResumeKey {
-            content_hash: self.content_hash.clone(),
-            scenario_hashes: self.scenario_hashes.clone(),
-            graded_under: conditions.to_string(),
-        }
-    }
+    /// What its result is stored under: its files, its scenarios, the run's conditions.
+    pub key: store::ResumeKey,
 }
 
 /// Modules the harness provides to the dialects' programs (stubs), importable by students.
@@ -324,6 +313,7 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
         .map_err(|e| e.to_string());
     // Hashed once for the class, not once per submission (a scenario is hashed whole).
     let hashes: Vec<String> = scenarios.iter().map(fingerprint::scenario).collect();
+    let conditions = config.conditions();
     submissions
         .iter()
         .zip(found)
@@ -352,10 +342,13 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
                 .collect();
             scenario_hashes.sort();
             Plan {
-                content_hash: fingerprint::submission(&submission.path),
+                key: store::ResumeKey {
+                    content_hash: fingerprint::submission(&submission.path),
+                    scenario_hashes,
+                    graded_under: conditions.clone(),
+                },
                 submission: submission.clone(),
                 routing,
-                scenario_hashes,
             }
         })
         .collect()
@@ -509,10 +502,7 @@ pub fn grade_all(
         .iter()
         .map(|plan| {
             if config.resume {
-                config
-                    .store
-                    .as_ref()
-                    .and_then(|store| store.load(plan, &config.conditions()))
+                config.store.as_ref().and_then(|store| store.load(plan))
             } else {
                 None
             }
@@ -567,7 +557,7 @@ pub fn grade_all(
                 if let Some(store) = &config.store {
                     let stored = store::Stored {
                         result,
-                        key: plans[index].resume_key(&config.conditions()),
+                        key: plans[index].key.clone(),
                     };
                     let saved = store.save(&stored);
                     result = stored.result;

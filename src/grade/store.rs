@@ -78,13 +78,12 @@ impl Store {
     }
 
     /// The stored result of exactly this submission, if a complete one exists for its
-    /// current files and scenarios, graded under `conditions` (the run's sandbox, limits,
-    /// runner and interpreter); one the grader failed on is never reused (it needs its
+    /// current files and scenarios, graded under the run's sandbox, limits, runner and
+    /// interpreter (the plan's key); one the grader failed on is never reused (it needs its
     /// re-run).
-    pub fn load(&self, plan: &Plan, conditions: &str) -> Option<SubmissionResult> {
+    pub fn load(&self, plan: &Plan) -> Option<SubmissionResult> {
         let stored = self.load_id(&plan.submission.id)?;
-        (stored.key == plan.resume_key(conditions) && !stored.result.needs_rerun)
-            .then_some(stored.result)
+        (stored.key == plan.key && !stored.result.needs_rerun).then_some(stored.result)
     }
 
     /// The stored result of the submission named `id`, whatever it was graded from.
