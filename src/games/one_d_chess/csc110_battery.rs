@@ -81,11 +81,12 @@ struct End {
     by: Side,
 }
 
-/// A move `side` may make from `board`, and what it does.
+/// A move `side` may make from `board`, what it does, and the board after it.
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
     direction: Direction,
     made: Move,
+    after: Board,
 }
 
 impl Candidate {
@@ -116,8 +117,13 @@ fn candidates(board: &Board, side: Side) -> Vec<Candidate> {
         .filter(|&from| board.is_valid_move(from as i64, side))
         .flat_map(|from| [Direction::Left, Direction::Right].map(|d| (from, d)))
         .filter_map(|(from, direction)| {
-            let made = board.clone().play(from as i64, direction).ok()?;
-            Some(Candidate { direction, made })
+            let mut after = *board;
+            let made = after.play(from as i64, direction).ok()?;
+            Some(Candidate {
+                direction,
+                made,
+                after,
+            })
         })
         .collect()
 }
@@ -125,11 +131,7 @@ fn candidates(board: &Board, side: Side) -> Vec<Candidate> {
 /// The game of the knight, king or input family: at most `plies` moves, ending when the
 /// family has no move left, never with a king taken.
 fn partial_game(family: &str, plies: usize, rng: &mut Rng) -> Vec<String> {
-    let mut board = Board::start();
-    let mut side = Side::White;
-    let mut lines = Vec::new();
-    for _ in 0..plies {
-        let all = candidates(&board, side);
+    let (lines, _) = play_game(plies, rng, |board, side, _, all, rng, lines| {
         let going_on = all.iter().filter(|c| !c.takes_a_king());
         let allowed: Vec<&Candidate> = match family {
             "knight" => going_on
@@ -142,7 +144,7 @@ fn partial_game(family: &str, plies: usize, rng: &mut Rng) -> Vec<String> {
                 // One to three refused indexes, each with a direction, before the move. No
                 // negative one: seed 001 asks only for "a valid index into the board list",
                 // which Python reads either way; the functions battery judges that reading.
-                let refused: Vec<i64> = refused_positions(&board, side)
+                let refused: Vec<i64> = refused_positions(board, side)
                     .into_iter()
                     .filter(|&p| p >= 0)
                     .collect();
@@ -154,14 +156,47 @@ fn partial_game(family: &str, plies: usize, rng: &mut Rng) -> Vec<String> {
                 going_on.filter(|c| c.is_plain()).collect()
             }
         };
-        let Some(choice) = choose(&allowed, rng) else {
+        choose(&allowed, rng)
+    });
+    lines
+}
+
+/// A game from the start of at most `most` moves, each chosen by `next` from every move the
+/// side to move may make (it is given the board, the side, the moves made so far, and the
+/// lines typed, to which it may add its own before the move); the lines typed, and how the
+/// game ended, if a king fell. It ends early when `next` chooses none.
+fn play_game(
+    most: usize,
+    rng: &mut Rng,
+    mut next: impl FnMut(
+        &Board,
+        Side,
+        usize,
+        &[Candidate],
+        &mut Rng,
+        &mut Vec<String>,
+    ) -> Option<Candidate>,
+) -> (Vec<String>, Option<End>) {
+    let mut board = Board::start();
+    let mut side = Side::White;
+    let mut lines = Vec::new();
+    for played in 0..most {
+        let all = candidates(&board, side);
+        let Some(choice) = next(&board, side, played, &all, rng, &mut lines) else {
             break;
         };
         lines.extend(choice.lines());
-        board = play(board, choice);
+        board = choice.after;
+        if let Some(winner) = board.winner() {
+            let end = End {
+                winner,
+                by: choice.made.piece.side,
+            };
+            return (lines, Some(end));
+        }
         side = side.opponent();
     }
-    lines
+    (lines, None)
 }
 
 /// One of `allowed`: a piece staying put at an edge when one can (half the time), a capture
@@ -191,12 +226,8 @@ fn choose(allowed: &[&Candidate], rng: &mut Rng) -> Option<Candidate> {
 /// before the end are many), takes a king whenever it can, and otherwise makes plain knight
 /// jumps while there are any; how it ended, if it did.
 fn whole_game(most: usize, rng: &mut Rng) -> (Vec<String>, Option<End>) {
-    let mut board = Board::start();
-    let mut side = Side::White;
-    let mut lines = Vec::new();
     let opening = MIN_OPENING + rng.below(MIN_OPENING);
-    for played in 0..most {
-        let all = candidates(&board, side);
+    play_game(most, rng, |_, _, played, all, rng, _| {
         let ending: Vec<&Candidate> = all
             .iter()
             .filter(|c| c.takes_a_king() && played >= opening)
@@ -206,30 +237,11 @@ fn whole_game(most: usize, rng: &mut Rng) -> (Vec<String>, Option<End>) {
         let any: Vec<&Candidate> = going_on.collect();
         // The moves before the end keep clear of the edges, where the knight and king
         // families' bugs hide, as long as the game allows.
-        let Some(&&choice) = [&ending, &plain, &any]
+        let chosen = [&ending, &plain, &any]
             .into_iter()
-            .find_map(|pool| rng.pick(pool))
-        else {
-            break;
-        };
-        lines.extend(choice.lines());
-        board = play(board, choice);
-        if let Some(winner) = board.winner() {
-            let end = End {
-                winner,
-                by: choice.made.piece.side,
-            };
-            return (lines, Some(end));
-        }
-        side = side.opponent();
-    }
-    (lines, None)
-}
-
-fn play(mut board: Board, choice: Candidate) -> Board {
-    // A candidate is a valid move on this board: it is made as it was found.
-    let _ = board.play(choice.made.from as i64, choice.direction);
-    board
+            .find_map(|pool| rng.pick(pool).copied());
+        chosen.copied()
+    })
 }
 
 #[cfg(test)]
