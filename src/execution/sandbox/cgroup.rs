@@ -303,12 +303,9 @@ impl Group {
     /// it), and waits (up to a second) until no other is left. A process that has exited is
     /// no longer listed, though its parent has not reaped it. Whether none is left.
     pub fn kill_all_but(&self, spared: &[i32]) -> bool {
-        let Some(procs) = self.procs_files().into_iter().next() else {
-            return true;
-        };
         let deadline = Instant::now() + Duration::from_secs(1);
         loop {
-            let others = members_but(&procs, spared);
+            let others = self.members_besides(spared);
             if others.is_empty() || Instant::now() >= deadline {
                 return others.is_empty();
             }
@@ -322,9 +319,15 @@ impl Group {
     /// The processes in the group now but `spared`. A process that has exited is not
     /// listed, though its parent has not reaped it.
     pub fn members_besides(&self, spared: &[i32]) -> Vec<rustix::process::Pid> {
-        self.procs_files()
-            .first()
-            .map_or_else(Vec::new, |procs| members_but(procs, spared))
+        let Some(procs) = self.dirs.first().map(|d| d.join("cgroup.procs")) else {
+            return Vec::new();
+        };
+        read(&procs)
+            .lines()
+            .filter_map(|pid| pid.trim().parse::<i32>().ok())
+            .filter(|pid| !spared.contains(pid))
+            .filter_map(rustix::process::Pid::from_raw)
+            .collect()
     }
 
     fn remove(&self) {
@@ -354,16 +357,6 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
         .write(true)
         .open(path)?
         .write_all(text.as_bytes())
-}
-
-/// The processes a `cgroup.procs` file lists, but `spared`.
-fn members_but(procs: &Path, spared: &[i32]) -> Vec<rustix::process::Pid> {
-    read(procs)
-        .lines()
-        .filter_map(|pid| pid.trim().parse::<i32>().ok())
-        .filter(|pid| !spared.contains(pid))
-        .filter_map(rustix::process::Pid::from_raw)
-        .collect()
 }
 
 fn read(path: &Path) -> String {

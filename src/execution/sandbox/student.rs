@@ -281,10 +281,8 @@ pub fn kill_all_but(id: StudentId, spared: &[i32]) -> bool {
     let deadline = Instant::now() + Duration::from_secs(1);
     let me = std::process::id() as i32;
     loop {
-        let (ended, live): (Vec<Process>, Vec<Process>) = processes()
-            .into_iter()
-            .filter(|p| p.uid == id.uid && !spared.contains(&p.pid.as_raw_nonzero().get()))
-            .partition(|p| p.ended);
+        let (ended, live): (Vec<Process>, Vec<Process>) =
+            processes_of_but(id, spared).partition(|p| p.ended);
         for orphan in ended.iter().filter(|p| p.parent == me) {
             let _ = waitpid(Some(orphan.pid), WaitOptions::NOHANG);
         }
@@ -303,11 +301,17 @@ pub fn kill_all_but(id: StudentId, spared: &[i32]) -> bool {
 
 /// The living processes of `id` but `spared`.
 pub fn living_besides(id: StudentId, spared: &[i32]) -> Vec<Pid> {
-    processes()
-        .into_iter()
-        .filter(|p| p.uid == id.uid && !p.ended && !spared.contains(&p.pid.as_raw_nonzero().get()))
+    processes_of_but(id, spared)
+        .filter(|p| !p.ended)
         .map(|p| p.pid)
         .collect()
+}
+
+/// The processes of `id` but `spared`, ended or not (one pass over the process table).
+fn processes_of_but(id: StudentId, spared: &[i32]) -> impl Iterator<Item = Process> + '_ {
+    processes()
+        .into_iter()
+        .filter(move |p| p.uid == id.uid && !spared.contains(&p.pid.as_raw_nonzero().get()))
 }
 
 /// Gives `path` (and everything under it) to `id`, private to it.
