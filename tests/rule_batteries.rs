@@ -168,6 +168,8 @@ fn pown_bugs_fail_their_family_in_games_typed_into_the_whole_program() {
             ("quirk-title-banner.py", &[]),
             ("bug-no-board-after-invalid.py", &["input"]),
             ("bug-same-player.py", &["input"]),
+            // Which powns can move: only the moves family plays every column to facing.
+            ("bug-facing-counts-stuck.py", &["moves"]),
             ("bug-wrong-winner.py", &["game end"]),
             ("bug-last-row.py", &["game end"]),
             // Every whole game captures on its way to the end.

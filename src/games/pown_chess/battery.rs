@@ -4,8 +4,13 @@
 //! the moves and input families never capture, the captures family stops short of the end,
 //! and only the input family types anything but a movable pown's square as the handout
 //! writes it. So a wrong end message fails the game-end family only, and a turn that
-//! does not pass after `INVALID MOVE` the input family only.
+//! does not pass after `INVALID MOVE` the input family only. Which powns can move at all is
+//! the moves family's: it steps until every column's powns face each other, where the player
+//! to move can only take, and the captures family always leaves the player to move a step,
+//! so taking there is a choice (a program that thinks a pown facing another is stuck fails
+//! the moves family only).
 
+use super::board::Board;
 use super::options::{BoardSize, PownOptions};
 use super::program::PownProgram;
 use super::square::{Color, Square};
@@ -113,11 +118,12 @@ fn next_line(family: &str, program: &PownProgram, rng: &mut Rng) -> Option<Strin
     let (captures, steps): (Vec<Square>, Vec<Square>) = board
         .movable_pieces(me)
         .partition(|&from| board.piece_at(ahead(from, me)) == Some(me.opponent()));
-    // A move that leaves the game going: the families before the end stop short of it.
+    // A move that leaves the game going: the families before the end stop short of it. The
+    // captures family also leaves the next player a step (see the header).
     let goes_on = |from: &&Square| {
         let mut next = program.clone();
         next.input(&from.to_string());
-        !next.is_finished()
+        !next.is_finished() && (family != "captures" || can_step(next.board()))
     };
     let pick = |squares: &[Square], rng: &mut Rng| -> Option<Square> {
         let going: Vec<&Square> = squares.iter().filter(goes_on).collect();
@@ -195,6 +201,14 @@ fn whole_game_line(program: &PownProgram, steer: &Steer, rng: &mut Rng) -> Optio
         rng.pick(&preferred).copied()
     };
     chosen.map(|(square, _)| square.to_string())
+}
+
+/// Whether the player to move has a pown that can step onto an empty square.
+fn can_step(board: &Board) -> bool {
+    let me = board.to_move();
+    board
+        .movable_pieces(me)
+        .any(|from| board.piece_at(ahead(from, me)).is_none())
 }
 
 /// The square straight ahead of `from` for `color` (the square itself off the board).
@@ -332,6 +346,30 @@ mod tests {
                     assert!(n >= 4, "{seed}: {n} captures");
                 }
             }
+        }
+    }
+
+    /// Whether the player to move can step, after each line of `family`'s game.
+    fn steps_left(family: &Family, seed: u64) -> Vec<bool> {
+        let mut program = PownProgram::new(PownOptions::default());
+        let lines = PownBattery.lines(family, plan(seed));
+        lines
+            .iter()
+            .map(|line| {
+                program.input(line);
+                can_step(program.board())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_the_moves_family_leaves_a_player_who_can_only_take() {
+        for seed in [Plan::DEFAULT_SEED, 1, 2, 3, 4] {
+            let moves = steps_left(&FAMILIES[0], seed);
+            assert_eq!(moves.last(), Some(&false), "moves {seed}");
+            assert!(moves[..moves.len() - 1].iter().all(|&s| s), "moves {seed}");
+            let captures = steps_left(&FAMILIES[1], seed);
+            assert!(captures.iter().all(|&s| s), "captures {seed}");
         }
     }
 
