@@ -6,7 +6,7 @@
 //!    scenario through `run_one`) with the loaded runner (`fork`) and with a fresh
 //!    interpreter per scenario (`fresh`), and their ratio; for a call-protocol dialect
 //!    (project5), a whole-program one (csc110) and chess;
-//! 2. one chess team's scenarios (all of specs/chess) through `grade`;
+//! 2. one chess team's scenarios (all of specs/chess/ecs198f, the battery included) through `grade`;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
 //! 4. the loaded runner's cost per submission: 20 project5 submissions (its hidden
 //!    scenarios included: one runner serves them after the visible ones) at `--jobs 1`,
@@ -379,8 +379,10 @@ fn per_scenario(interpreter: &python::Interpreter, scenarios: &[Scenario]) {
     );
 }
 
+/// One chess team's whole grading: every scenario of the dialect it is graded under, the
+/// battery's families included (not the variant's too, which a course grades instead).
 fn chess_team(interpreter: &python::Interpreter) {
-    let chess = specs("specs/chess");
+    let chess = specs("specs/chess/ecs198f");
     let team = [Submission {
         id: "team".into(),
         path: Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),

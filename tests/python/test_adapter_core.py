@@ -73,6 +73,15 @@ def test_an_unknown_command_and_a_wrong_arity_are_named():
     assert respond(commands, "one a b") == "!error UsageError: one takes 1 argument(s)\n.\n"
 
 
+def test_defaults_and_star_arguments_widen_the_arity_each_time_it_is_asked():
+    commands = {"opt": lambda x="": "[%s]" % x, "many": lambda *a: str(len(a))}
+    for _ in range(2):  # the second time from what was read the first
+        assert respond(commands, "opt") == "=[]\n.\n"
+        assert respond(commands, "opt a") == "=[a]\n.\n"
+        assert respond(commands, "opt a b").startswith("!error UsageError: opt takes 1")
+        assert respond(commands, "many a b c") == "=3\n.\n"
+
+
 def test_an_empty_line_gets_an_empty_response():
     assert respond({}, "\n") == ".\n"
     assert respond({}, "   ") == ".\n"

@@ -1,6 +1,7 @@
 """The game adapters: their argument parsing and checks, and whole sessions on small
 submissions, each adapter started with the line boardgrade appends for its dialect."""
 
+import sys
 import textwrap
 
 import pytest
@@ -227,3 +228,13 @@ def test_ecs198f_names_a_missing_class(tmp_path, serve_adapter):
     assert served.responses == []
     assert ("boardgrade: pychess/logic/chess_logic.py defines no class ChessLogic "
             "(classes defined there: ChessGame)") in served.stderr
+
+
+def test_ecs198f_student_code_sees_an_empty_stdin_even_after_closing_it():
+    stdout, stdin = sys.stdout, sys.stdin
+    for _ in range(2):
+        with ecs198f.student_io():
+            assert sys.stdout is sys.stderr
+            assert sys.stdin.read() == ""
+            sys.stdin.close()  # the next call still reads an empty stdin
+        assert (sys.stdout, sys.stdin) == (stdout, stdin)

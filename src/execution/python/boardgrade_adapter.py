@@ -69,12 +69,18 @@ def _overran(kind, text):
 
 
 def _alarm(seconds, handler):
-    """Runs `handler(frame)` after `seconds` of wall-clock time (0: no more)."""
-    import signal
+    """Runs `handler(frame)` after `seconds` of wall-clock time (0: no more). The handler is
+    set again each time, so student code that replaced it between calls cannot keep a call
+    from its limit. (`_signal`, the module under `signal`, skips `signal`'s conversion of the
+    old handler to an enum, which costs more than the rest of a short call's framing.)"""
+    try:
+        import _signal as signals
+    except ImportError:
+        import signal as signals
 
     if seconds:
-        signal.signal(signal.SIGALRM, lambda _signum, frame: handler(frame))
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        signals.signal(signals.SIGALRM, lambda _signum, frame: handler(frame))
+    signals.setitimer(signals.ITIMER_REAL, seconds)
 
 
 def _called_name(frame):
@@ -316,12 +322,31 @@ def _take_stdin():
     return protocol
 
 
+_ARITIES = {}
+"""Each command handler's fewest and most positional arguments, read once (a signature is
+read and bound in more time than a short call takes)."""
+
+
+def _arity(handler):
+    found = _ARITIES.get(handler)
+    if found is None:
+        fewest, most = 0, 0
+        for parameter in inspect.signature(handler).parameters.values():
+            if parameter.kind == parameter.VAR_POSITIONAL:
+                most = float("inf")
+            elif parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+                most += 1
+                if parameter.default is parameter.empty:
+                    fewest += 1
+            elif parameter.default is parameter.empty:
+                fewest = float("inf")  # a required keyword-only argument: never callable here
+        found = _ARITIES[handler] = (fewest, most)
+    return found
+
+
 def _arity_ok(handler, args):
-    try:
-        inspect.signature(handler).bind(*args)
-        return True
-    except TypeError:
-        return False
+    fewest, most = _arity(handler)
+    return fewest <= len(args) <= most
 
 
 _protocol_out = None
