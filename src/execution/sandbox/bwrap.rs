@@ -68,29 +68,7 @@ pub fn wrap(launch: &Launch, view: &View) -> Launch {
     .iter()
     .map(OsString::from)
     .collect();
-    let pair = |args: &mut Vec<OsString>, flag: &str, a: &OsStr, b: &OsStr| {
-        args.extend([flag.into(), a.to_os_string(), b.to_os_string()]);
-    };
-    for dir in SYSTEM.iter().map(Path::new) {
-        match std::fs::read_link(dir) {
-            Ok(target) => pair(&mut args, "--symlink", target.as_os_str(), dir.as_os_str()),
-            Err(_) if dir.is_dir() => {
-                pair(&mut args, "--ro-bind", dir.as_os_str(), dir.as_os_str())
-            }
-            Err(_) => {}
-        }
-    }
-    for file in ETC.iter().map(Path::new).filter(|p| p.exists()) {
-        pair(&mut args, "--ro-bind", file.as_os_str(), file.as_os_str());
-    }
-    for python_etc in etc_python() {
-        pair(
-            &mut args,
-            "--ro-bind",
-            python_etc.as_os_str(),
-            python_etc.as_os_str(),
-        );
-    }
+    args.extend(system_args().iter().cloned());
     for path in &view.readable {
         pair(&mut args, "--ro-bind", path.as_os_str(), path.as_os_str());
     }
@@ -141,6 +119,34 @@ pub fn wrap(launch: &Launch, view: &View) -> Launch {
         env: Vec::new(),
         ..launch.clone()
     }
+}
+
+fn pair(args: &mut Vec<OsString>, flag: &str, a: &OsStr, b: &OsStr) {
+    args.extend([flag.into(), a.to_os_string(), b.to_os_string()]);
+}
+
+/// The arguments that show the system (its folders or their links, the files of `/etc`
+/// programs read), read from the machine once per run: every sandbox of a class shows the
+/// same system, and reading it again (links, `/etc`'s listing) cost each start.
+fn system_args() -> &'static [OsString] {
+    static ARGS: OnceLock<Vec<OsString>> = OnceLock::new();
+    ARGS.get_or_init(|| {
+        let mut args = Vec::new();
+        for dir in SYSTEM.iter().map(Path::new) {
+            match std::fs::read_link(dir) {
+                Ok(target) => pair(&mut args, "--symlink", target.as_os_str(), dir.as_os_str()),
+                Err(_) if dir.is_dir() => {
+                    pair(&mut args, "--ro-bind", dir.as_os_str(), dir.as_os_str())
+                }
+                Err(_) => {}
+            }
+        }
+        let etc = ETC.iter().map(PathBuf::from).filter(|p| p.exists());
+        for file in etc.chain(etc_python()) {
+            pair(&mut args, "--ro-bind", file.as_os_str(), file.as_os_str());
+        }
+        args
+    })
 }
 
 /// `/etc/python3*` (Debian's Python reads its `sitecustomize` there).
