@@ -6,6 +6,7 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::process::Command;
 
 use common::{course_wheel, submission_using_course_package, test_json};
@@ -207,31 +208,73 @@ fn an_unreachable_python_on_the_path_is_run_once() {
     assert!(made.success());
     let open = open_tempdir();
     let shims = open.path().join("shims");
-    std::fs::create_dir(&shims).unwrap();
     let runs = open.path().join("runs");
-    let shim = shims.join("python3");
-    std::fs::write(
-        &shim,
-        format!(
+    write_shim(
+        &shims,
+        &format!(
             "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$@\"\n",
             runs.display(),
             venv.join("bin/python3").display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("PATH", format!("{}:/usr/bin:/bin", shims.display()))
-        .env_remove("BOARDGRADE_PYTHON")
-        .args(["test", "specs/one-d-chess/project5/code.toml", "--python"])
-        .arg("fixtures/one-d-chess/project5/one_d_chess.py")
-        .args(["--python-bin", "python3", "--quiet"])
-        .output()
-        .unwrap();
+    );
+    let output = code_checks_with_shims(&shims, &[]);
     assert!(output.status.success(), "{output:?}");
     // Graded with the PATH's next one, /usr/bin's.
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("3 passed"), "{said}");
     assert_eq!(std::fs::read_to_string(&runs).unwrap(), "run\n");
+}
+
+/// A pyenv shim is read, not run: the version its files name is asked directly, so `python3`
+/// on a pyenv machine costs what the interpreter costs (through the shim, pyenv's scripts
+/// take a fifth of a second). Here the shim would note its run and fail. (The version is a
+/// link to the system's Python, which bubblewrap would not show by that name: `limits`.)
+#[test]
+fn a_pyenv_shim_is_read_and_its_version_asked_directly() {
+    let root_folder = open_tempdir();
+    let root = root_folder.path().join("pyenv");
+    let bin = root.join("versions/3.99.1/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/usr/bin/python3", bin.join("python3")).unwrap();
+    std::fs::write(root.join("version"), "3.99.1\n").unwrap();
+    let shims = root.join("shims");
+    let runs = root_folder.path().join("runs");
+    write_shim(
+        &shims,
+        &format!(
+            "#!/usr/bin/env bash\nset -e\nprogram=\"${{0##*/}}\"\n\nexport PYENV_ROOT=\"{root}\"\necho run >> '{runs}'; exit 1\nexec \"{root}/libexec/pyenv\" exec \"$program\" \"$@\"\n",
+            root = root.display(),
+            runs = runs.display(),
+        ),
+    );
+    let output = code_checks_with_shims(&shims, &["--sandbox", "limits"]);
+    assert!(output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("3 passed"), "{said}");
+    assert!(!runs.exists(), "the shim ran");
+}
+
+/// Writes the program `shims/python3` (executable) with `script`.
+fn write_shim(shims: &Path, script: &str) {
+    std::fs::create_dir_all(shims).unwrap();
+    let shim = shims.join("python3");
+    std::fs::write(&shim, script).unwrap();
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// `boardgrade test` of project5's code checks with `python3` looked up on a PATH that
+/// starts with `shims`.
+fn code_checks_with_shims(shims: &Path, more: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", format!("{}:/usr/bin:/bin", shims.display()))
+        .env_remove("BOARDGRADE_PYTHON")
+        .env_remove("PYENV_VERSION")
+        .env_remove("PYENV_DIR")
+        .args(["test", "specs/one-d-chess/project5/code.toml", "--python"])
+        .arg("fixtures/one-d-chess/project5/one_d_chess.py")
+        .args(["--python-bin", "python3", "--quiet"])
+        .args(more)
+        .output()
+        .unwrap()
 }

@@ -8,6 +8,7 @@ pub mod fork;
 mod forked;
 pub mod import_check;
 pub mod layout;
+mod pyenv;
 pub mod python;
 pub mod sandbox;
 pub mod spawn;

@@ -33,6 +33,15 @@ pub struct Interpreter {
 const SYSTEM: &[&str] = &["/usr", "/bin", "/lib", "/lib64"];
 
 impl Interpreter {
+    /// An interpreter known only by its program, not yet asked anything.
+    fn at(program: &Path) -> Interpreter {
+        Interpreter {
+            executable: program.to_path_buf(),
+            version: String::new(),
+            prefixes: Vec::new(),
+        }
+    }
+
     /// The installations the interpreter lives in that are outside the system folders a
     /// sandbox always shows (a virtual environment and its base, conda, pyenv, /opt), as
     /// given and as their links resolve, outermost first and none inside another.
@@ -94,10 +103,23 @@ pub fn check_reachable(interpreter: &Interpreter) -> Result<(), Error> {
 /// program of that name on PATH that such a user can run (root's own pyenv is closed to
 /// them), and fails if there is none.
 pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
-    let interpreter = resolve_as_given(candidate)?;
-    if !super::sandbox::student::grader_is_root() || check_reachable(&interpreter).is_ok() {
-        return Ok(interpreter);
-    }
+    let root = super::sandbox::student::grader_is_root();
+    let shimmed = shimmed_program(candidate);
+    // What a pyenv shim would run, closed to a student user, is not asked at all.
+    let closed = match &shimmed {
+        Some(program) if root => check_reachable(&Interpreter::at(program)).err(),
+        _ => None,
+    };
+    let unreachable = match closed {
+        Some(error) => error,
+        None => {
+            let interpreter = resolve_as_given(candidate, shimmed.as_deref())?;
+            match check_reachable(&interpreter) {
+                Err(error) if root => error,
+                _ => return Ok(interpreter),
+            }
+        }
+    };
     let bare = candidate.components().count() == 1;
     if bare {
         let path = std::env::var_os("PATH").unwrap_or_default();
@@ -125,19 +147,27 @@ pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
                 // The PATH's first, which `candidate` named.
                 continue;
             }
-            if let Ok(found) = resolve_as_given(&other) {
+            if let Ok(found) = resolve_as_given(&other, shimmed_program(&other).as_deref()) {
                 if check_reachable(&found).is_ok() {
                     return Ok(found);
                 }
             }
         }
     }
-    check_reachable(&interpreter).map(|()| interpreter)
+    Err(unreachable)
 }
 
-fn resolve_as_given(candidate: &Path) -> Result<Interpreter, Error> {
+/// What `candidate` runs when it is a pyenv shim whose choice its version files settle,
+/// read as the shim would from where interpreters are asked (the temporary folder).
+fn shimmed_program(candidate: &Path) -> Option<PathBuf> {
+    let env = |name: &str| std::env::var_os(name);
+    super::pyenv::shimmed_program(candidate, &env, &std::env::temp_dir())
+}
+
+/// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version.
+fn resolve_as_given(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpreter, Error> {
     let launch = Launch::new(
-        candidate,
+        shimmed.unwrap_or(candidate),
         vec![
             "-c".into(),
             "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3]); \
