@@ -224,4 +224,21 @@ fn a_pown_battery_failure_names_the_rule_of_the_move_typed() {
             && n.contains("a pown steps one square straight forward, taking (powning)")),
         "{notes:?}"
     );
+    // A game the program ended too soon: the note says who can still move, and how.
+    let (_, report) = test_json(&[
+        "specs/pown-chess/pown/battery.toml",
+        "--python",
+        "fixtures/pown-chess/bug-facing-counts-stuck.py",
+    ]);
+    let failed = failures(&report);
+    let (_, _, divergence) = failed
+        .iter()
+        .find(|(name, _, _)| name == "rules: moves")
+        .expect("the moves family fails");
+    let said = common::notes(divergence);
+    assert!(
+        said.iter()
+            .any(|n| n.contains("; then the game goes on: ") && n.contains(" and can take them")),
+        "{said:?}"
+    );
 }

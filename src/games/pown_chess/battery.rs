@@ -206,9 +206,7 @@ fn whole_game_line(program: &PownProgram, steer: &Steer, rng: &mut Rng) -> Optio
 /// Whether the player to move has a pown that can step onto an empty square.
 fn can_step(board: &Board) -> bool {
     let me = board.to_move();
-    board
-        .movable_pieces(me)
-        .any(|from| board.piece_at(ahead(from, me)).is_none())
+    board.moves_remaining(me) > board.takers(me).count()
 }
 
 /// The square straight ahead of `from` for `color` (the square itself off the board).

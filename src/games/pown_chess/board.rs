@@ -169,6 +169,15 @@ impl Board {
         })
     }
 
+    /// The squares of `color`'s powns that can move only by taking: each faces a pown of
+    /// the other side (a pown's one move is the step ahead).
+    pub fn takers(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
+        self.movable_pieces(color).filter(move |&square| {
+            let to = self.destination(square, color);
+            to.is_ok_and(|to| self.piece_at(to) == Some(color.opponent()))
+        })
+    }
+
     /// The handout's `moves_remaining(color)`: how many of `color`'s powns can move. A pown
     /// can move iff it is not on its last row and the square ahead does not hold a pown of its
     /// own colour. The game ends when the player to move has none.

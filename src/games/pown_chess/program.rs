@@ -133,10 +133,20 @@ impl PownProgram {
                 made.from, made.to
             ),
         };
+        let next = after.board.to_move();
         if after.is_finished() {
             rule.push_str(&format!(
-                "; then the game ends: {} has no pown that can move",
-                after.board.to_move()
+                "; then the game ends: {next} has no pown that can move"
+            ));
+        } else if after.board.takers(next).count() == after.board.moves_remaining(next) {
+            // A program that thinks a pown facing another is stuck ends the game here.
+            let takers: Vec<String> = after.board.takers(next).map(|s| s.to_string()).collect();
+            rule.push_str(&format!(
+                "; then the game goes on: {next}'s powns on {} face {}'s and can take them \
+                 (moves_remaining('{next}') is {})",
+                takers.join(", "),
+                next.opponent(),
+                takers.len()
             ));
         }
         rule
@@ -313,6 +323,21 @@ mod tests {
                 .ends_with("; then the game ends: w has no pown that can move"),
             "{}",
             last.rule_for("A8")
+        );
+        // White can then only take: the game goes on, and the note says why.
+        let facing = program_at(
+            PownOptions::default(),
+            Color::Black,
+            &[
+                "........", "w.......", "b.......", "........", "........", "........", "........",
+                ".......b",
+            ],
+        );
+        assert_eq!(
+            facing.rule_for("H8"),
+            "a pown steps one square straight forward; here b's pown on H8 goes to H7; then \
+             the game goes on: w's powns on A2 face b's and can take them (moves_remaining('w') \
+             is 1)"
         );
     }
 
