@@ -275,6 +275,16 @@ fn each_buggy_script_fails_where_its_bug_is() {
             .unwrap_or_else(|| panic!("{fixture}: {scenario:?} passed; failures: {failed:?}"));
         assert_eq!(got, verdict, "{fixture}");
         assert_eq!(divergence["step"], step, "{fixture}: {divergence}");
+        // A failure before anything is typed is named by what the opening shows.
+        if step == 0 {
+            let notes = common::notes(divergence);
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.starts_with("the opening: the game opens with ")),
+                "{fixture}: {notes:?}"
+            );
+        }
     }
 }
 

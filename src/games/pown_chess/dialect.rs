@@ -158,17 +158,17 @@ impl Game for PownChess {
     }
 
     /// The whole program's divergence as the rule of the move typed last, as the reference
-    /// applies it to the position the moves before it left (a battery's games are long).
+    /// applies it to the position the moves before it left (a battery's games are long), or
+    /// before any, as what the opening shows.
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
-        let (Protocol::Program, Some((last, before))) =
-            (step.dialect.protocol, step.sent.split_last())
+        let (Protocol::Program, Ok(options)) = (step.dialect.protocol, options(step.options))
         else {
             return Vec::new();
         };
-        let Ok(options) = options(step.options) else {
-            return Vec::new();
-        };
         let mut program = PownProgram::new(options);
+        let Some((last, before)) = step.sent.split_last() else {
+            return vec![format!("the opening: {}", program.opening_rule())];
+        };
         program.opening();
         for line in before {
             program.input(line);

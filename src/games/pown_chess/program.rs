@@ -106,6 +106,22 @@ impl PownProgram {
         (result, out)
     }
 
+    /// What the program shows before anything is typed, in words: a failure at the opening
+    /// (a board drawn wrong, a missing prompt) is named by it.
+    pub fn opening_rule(&self) -> String {
+        let size = self.options.size.get();
+        let above = match (self.options.move_counter, self.options.score_header) {
+            (true, _) => format!("the move counter line (`Move #1 -- w: {size} b:{size}`), then "),
+            (false, true) => format!("the score line (`w: {size} b: {size}`), then "),
+            (false, false) => String::new(),
+        };
+        format!(
+            "the game opens with {above}the board: a column header, then rows 1 to {size}, \
+             w's {size} powns on row 1 and b's on row {size}, every other square empty; then \
+             w's prompt `w move: `"
+        )
+    }
+
     /// The rule the reference applies when the player types `line` now, in words, with what
     /// it makes of this case: a failing step's note names the rule the program broke. Asked
     /// of a game still going on.
@@ -323,6 +339,11 @@ mod tests {
                 .ends_with("; then the game ends: w has no pown that can move"),
             "{}",
             last.rule_for("A8")
+        );
+        assert_eq!(
+            PownProgram::new(six()).opening_rule(),
+            "the game opens with the board: a column header, then rows 1 to 6, w's 6 powns on \
+             row 1 and b's on row 6, every other square empty; then w's prompt `w move: `"
         );
         // White can then only take: the game goes on, and the note says why.
         let facing = program_at(
