@@ -224,6 +224,14 @@ fn a_pown_battery_failure_names_the_rule_of_the_move_typed() {
             && n.contains("a pown steps one square straight forward, taking (powning)")),
         "{notes:?}"
     );
+    // And the fewest lines that reach such a capture, fewer than the game typed before it.
+    let typed_before = |prefix: &str| -> Option<usize> {
+        let note = notes.iter().find(|n| n.starts_with(prefix))?;
+        note[prefix.len()..].split(' ').next()?.parse().ok()
+    };
+    let game = typed_before("line ").expect("the rule note") - 1;
+    let shortest = typed_before("shortest case (").expect("a shortest case");
+    assert!(shortest * 4 <= game * 3, "{notes:?}");
     // A game the program ended too soon: the note says who can still move, and how.
     let (_, report) = test_json(&[
         "specs/pown-chess/pown/battery.toml",

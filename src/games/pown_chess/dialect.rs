@@ -176,11 +176,14 @@ impl Game for PownChess {
         if program.is_finished() {
             return Vec::new();
         }
-        vec![format!(
+        let rule = format!(
             "line {} typed ({last:?}): {}",
             before.len() + 1,
             program.rule_for(last)
-        )]
+        );
+        std::iter::once(rule)
+            .chain(super::shortest::shortest_case(options, before, last))
+            .collect()
     }
 
     fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {

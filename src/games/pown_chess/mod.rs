@@ -16,6 +16,7 @@ mod options;
 mod policy;
 mod program;
 mod render;
+mod shortest;
 mod square;
 
 pub use board::{Board, InvalidMove, MoveOutcome, SetupError};

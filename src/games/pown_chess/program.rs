@@ -15,6 +15,17 @@ use super::render::display_board;
 use super::square::Color;
 use crate::games::rule_events::EventLog;
 
+/// The kind of case a typed line is (see [`PownProgram::case_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// A move made (whether it took), or the kind of refusal.
+    made: Result<bool, std::mem::Discriminant<InvalidMove>>,
+    /// The game ends after it.
+    ends: bool,
+    /// The next player can then move only by taking.
+    only_takes: bool,
+}
+
 /// A correct pown-chess program, fed one typed line at a time.
 #[derive(Debug, Clone)]
 pub struct PownProgram {
@@ -88,22 +99,53 @@ impl PownProgram {
 
     /// The move `line` asks for, made or refused, and what the program prints for it.
     fn play(&mut self, line: &str) -> (Result<MoveOutcome, InvalidMove>, String) {
-        let result = self.try_move(self.typed(line));
-        self.events.note_with(|| events::of_move(&result));
+        let result = self.apply(line);
         let mut out = match &result {
-            Ok(outcome) => {
-                self.moves_played += 1;
-                answer_lines(outcome)
-            }
-            Err(_) => {
-                if !self.options.reprompt_invalid {
-                    self.board.pass_turn();
-                }
-                format!("{}\n", messages::INVALID_MOVE)
-            }
+            Ok(outcome) => answer_lines(outcome),
+            Err(_) => format!("{}\n", messages::INVALID_MOVE),
         };
         out.push_str(&self.start_turn());
         (result, out)
+    }
+
+    /// Plays `line` as [`PownProgram::input`] does, printing nothing: for replays that need
+    /// only where the game stands.
+    pub fn advance(&mut self, line: &str) {
+        if !self.finished {
+            let _ = self.apply(line);
+            self.end_if_stuck();
+        }
+    }
+
+    /// What `line` does to the game: the move made, or refused (the turn passing unless the
+    /// same player tries again).
+    fn apply(&mut self, line: &str) -> Result<MoveOutcome, InvalidMove> {
+        let result = self.try_move(self.typed(line));
+        self.events.note_with(|| events::of_move(&result));
+        match &result {
+            Ok(_) => self.moves_played += 1,
+            Err(_) if !self.options.reprompt_invalid => self.board.pass_turn(),
+            Err(_) => {}
+        }
+        result
+    }
+
+    /// What kind of case typing `line` now is: the move made (a step or a capture) or why
+    /// it is refused, whether the game then ends, and whether the next player can then only
+    /// take. Two lines of one kind exercise the same rule.
+    pub fn case_of(&self, line: &str) -> Case {
+        let mut after = self.clone();
+        let made = after.apply(line);
+        after.end_if_stuck();
+        let next = after.board.to_move();
+        Case {
+            made: made
+                .map(|m| m.captured)
+                .map_err(|e| std::mem::discriminant(&e)),
+            ends: after.finished,
+            only_takes: !after.finished
+                && after.board.takers(next).count() == after.board.moves_remaining(next),
+        }
     }
 
     /// What the program shows before anything is typed, in words: a failure at the opening
@@ -182,12 +224,20 @@ impl PownProgram {
         self.board.play(from)
     }
 
-    fn start_turn(&mut self) -> String {
+    /// Ends the game when the player to move has no pown that can move; whether it ended.
+    fn end_if_stuck(&mut self) -> bool {
         let player = self.board.to_move();
         if self.board.moves_remaining(player) == 0 {
             self.finished = true;
             let board = &self.board;
             self.events.note_with(|| events::of_end(board, player));
+        }
+        self.finished
+    }
+
+    fn start_turn(&mut self) -> String {
+        let player = self.board.to_move();
+        if self.end_if_stuck() {
             return end_of_game(&self.board, player, self.options.count_order);
         }
         let mut out = display_board(&self.board, &self.options, self.moves_played + 1);
