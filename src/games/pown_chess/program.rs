@@ -137,15 +137,20 @@ impl PownProgram {
         let mut after = self.clone();
         let made = after.apply(line);
         after.end_if_stuck();
-        let next = after.board.to_move();
         Case {
             made: made
                 .map(|m| m.captured)
                 .map_err(|e| std::mem::discriminant(&e)),
             ends: after.finished,
-            only_takes: !after.finished
-                && after.board.takers(next).count() == after.board.moves_remaining(next),
+            only_takes: after.only_takes(),
         }
+    }
+
+    /// Whether the game goes on with a player to move who can move only by taking (a program
+    /// that thinks a pown facing another is stuck ends the game here).
+    fn only_takes(&self) -> bool {
+        let me = self.board.to_move();
+        !self.finished && self.board.takers(me).count() == self.board.moves_remaining(me)
     }
 
     /// What the program shows before anything is typed, in words: a failure at the opening
@@ -196,8 +201,7 @@ impl PownProgram {
             rule.push_str(&format!(
                 "; then the game ends: {next} has no pown that can move"
             ));
-        } else if after.board.takers(next).count() == after.board.moves_remaining(next) {
-            // A program that thinks a pown facing another is stuck ends the game here.
+        } else if after.only_takes() {
             let takers: Vec<String> = after.board.takers(next).map(|s| s.to_string()).collect();
             rule.push_str(&format!(
                 "; then the game goes on: {next}'s powns on {} face {}'s and can take them \
