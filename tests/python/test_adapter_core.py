@@ -292,6 +292,21 @@ def test_a_call_over_its_limit_ends_the_session_naming_it(tmp_path, serve_adapte
     assert served.stderr.rstrip().split("\n")[-1] == "boardgrade: call limit: slow did not return within 0.2 s"
 
 
+def test_a_call_limit_holds_after_student_code_replaced_the_alarm_handler(tmp_path, serve_adapter):
+    entry = write(tmp_path, "student.py", """
+        import signal
+        import time
+        def quiet():
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        def slow():
+            time.sleep(30)
+    """)
+    served = serve_adapter(serving(["quiet", "slow"]), entry, ["quiet", "slow"],
+                           env={"BOARDGRADE_CALL_LIMIT": "0.2"})
+    assert served.status == 124
+    assert served.stderr.rstrip().split("\n")[-1] == "boardgrade: call limit: slow did not return within 0.2 s"
+
+
 def test_an_import_over_its_limit_says_where_it_was(tmp_path, serve_adapter):
     entry = write(tmp_path, "student.py", """
         import time
