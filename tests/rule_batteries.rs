@@ -246,7 +246,7 @@ fn a_pown_battery_failure_names_the_rule_of_the_move_typed() {
     let said = common::notes(divergence);
     assert!(
         said.iter()
-            .any(|n| n.contains("; then the game goes on: ") && n.contains(" and can take them")),
+            .any(|n| n.contains("; then the game goes on: ") && n.contains(" and can take ")),
         "{said:?}"
     );
 }

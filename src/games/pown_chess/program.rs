@@ -203,8 +203,12 @@ impl PownProgram {
             ));
         } else if after.only_takes() {
             let takers: Vec<String> = after.board.takers(next).map(|s| s.to_string()).collect();
+            let (powns, face, them) = match takers.len() {
+                1 => ("pown", "faces", "it"),
+                _ => ("powns", "face", "them"),
+            };
             rule.push_str(&format!(
-                "; then the game goes on: {next}'s powns on {} face {}'s and can take them \
+                "; then the game goes on: {next}'s {powns} on {} {face} {}'s and can take {them} \
                  (moves_remaining('{next}') is {})",
                 takers.join(", "),
                 next.opponent(),
@@ -411,7 +415,7 @@ mod tests {
         assert_eq!(
             facing.rule_for("H8"),
             "a pown steps one square straight forward; here b's pown on H8 goes to H7; then \
-             the game goes on: w's powns on A2 face b's and can take them (moves_remaining('w') \
+             the game goes on: w's pown on A2 faces b's and can take it (moves_remaining('w') \
              is 1)"
         );
     }
