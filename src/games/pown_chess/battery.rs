@@ -115,9 +115,11 @@ fn play(
 fn next_line(family: &str, program: &PownProgram, rng: &mut Rng) -> Option<String> {
     let board = program.board();
     let me = board.to_move();
-    let (captures, steps): (Vec<Square>, Vec<Square>) = board
+    let captures: Vec<Square> = board.takers(me).collect();
+    let steps: Vec<Square> = board
         .movable_pieces(me)
-        .partition(|&from| board.piece_at(ahead(from, me)) == Some(me.opponent()));
+        .filter(|from| !captures.contains(from))
+        .collect();
     // A move that leaves the game going: the families before the end stop short of it. The
     // captures family also leaves the next player a step (see the header).
     let goes_on = |from: &&Square| {
@@ -168,12 +170,10 @@ fn whole_game_line(program: &PownProgram, steer: &Steer, rng: &mut Rng) -> Optio
     let board = program.board();
     let me = board.to_move();
     let home = me.home_row(board.size());
+    let takers: Vec<Square> = board.takers(me).collect();
     let movable: Vec<(Square, bool)> = board
         .movable_pieces(me)
-        .map(|from| {
-            let capture = board.piece_at(ahead(from, me)) == Some(me.opponent());
-            (from, capture)
-        })
+        .map(|from| (from, takers.contains(&from)))
         .collect();
     // Lower is preferred.
     let rank = |&(from, capture): &(Square, bool)| {
@@ -207,16 +207,6 @@ fn whole_game_line(program: &PownProgram, steer: &Steer, rng: &mut Rng) -> Optio
 fn can_step(board: &Board) -> bool {
     let me = board.to_move();
     board.moves_remaining(me) > board.takers(me).count()
-}
-
-/// The square straight ahead of `from` for `color` (the square itself off the board).
-fn ahead(from: Square, color: Color) -> Square {
-    let row = match color {
-        Color::White => from.row().checked_add(1),
-        Color::Black => from.row().checked_sub(1),
-    };
-    row.and_then(|row| Square::new(from.col(), row))
-        .unwrap_or(from)
 }
 
 /// A movable pown's square as a player may type it: as written, in lower case, or with
@@ -284,7 +274,7 @@ mod tests {
                 Ok(square) if board.piece_at(square).is_none() => "empty square",
                 Ok(square) if board.piece_at(square) != Some(me) => "other player's pown",
                 Ok(square) if square.row() == me.last_row(board.size()) => "last row",
-                Ok(square) if board.piece_at(ahead(square, me)).is_some() => "capture",
+                Ok(square) if board.takers(me).any(|s| s == square) => "capture",
                 Ok(_) if trimmed != line || line.to_uppercase() != line => "typed loosely",
                 _ => "step",
             };

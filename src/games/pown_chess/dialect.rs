@@ -171,7 +171,7 @@ impl Game for PownChess {
         };
         program.opening();
         for line in before {
-            program.input(line);
+            program.advance(line);
         }
         if program.is_finished() {
             return Vec::new();

@@ -134,9 +134,7 @@ impl PownProgram {
     /// it is refused, whether the game then ends, and whether the next player can then only
     /// take. Two lines of one kind exercise the same rule.
     pub fn case_of(&self, line: &str) -> Case {
-        let mut after = self.clone();
-        let made = after.apply(line);
-        after.end_if_stuck();
+        let (made, after) = self.after(line);
         Case {
             made: made
                 .map(|m| m.captured)
@@ -144,6 +142,14 @@ impl PownProgram {
             ends: after.finished,
             only_takes: after.only_takes(),
         }
+    }
+
+    /// What typing `line` now does, and the game after it (nothing printed).
+    fn after(&self, line: &str) -> (Result<MoveOutcome, InvalidMove>, PownProgram) {
+        let mut after = self.clone();
+        let made = after.apply(line);
+        after.end_if_stuck();
+        (made, after)
     }
 
     /// Whether the game goes on with a player to move who can move only by taking (a program
@@ -174,8 +180,7 @@ impl PownProgram {
     /// of a game still going on.
     pub fn rule_for(&self, line: &str) -> String {
         let player = self.board.to_move();
-        let mut after = self.clone();
-        let (made, _) = after.play(line);
+        let (made, after) = self.after(line);
         let mut rule = match made {
             Err(why) => format!(
                 "a move names a square holding one of {player}'s powns that can step forward, \
