@@ -9,8 +9,9 @@
 //! shim this does not recognise) is left to the shim itself: `None`.
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use super::sys::is_executable_file;
 
 /// The program the pyenv shim `candidate` (a path, or a name on `PATH`) would run, for a
 /// process in `cwd` whose environment `env` answers; `None` when it is not a shim or pyenv's
@@ -44,22 +45,18 @@ pub fn shimmed_program(
         .join(version)
         .join("bin")
         .join(shim.file_name()?);
-    executable(&program).then_some(program)
+    is_executable_file(&program).then_some(program)
 }
 
 /// `candidate` itself when it names a path, else the first executable of that name on
 /// `path`.
 fn on_path(candidate: &Path, path: OsString) -> Option<PathBuf> {
     if candidate.components().count() > 1 {
-        return executable(candidate).then(|| candidate.to_path_buf());
+        return is_executable_file(candidate).then(|| candidate.to_path_buf());
     }
     std::env::split_paths(&path)
         .map(|folder| folder.join(candidate))
-        .find(|file| executable(file))
-}
-
-fn executable(file: &Path) -> bool {
-    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .find(|file| is_executable_file(file))
 }
 
 /// The `PYENV_ROOT` a pyenv shim's script sets, when `script` is one.
@@ -91,6 +88,7 @@ fn one_version(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+    use std::os::unix::fs::PermissionsExt;
 
     const SHIM: &str = "#!/usr/bin/env bash\nset -e\nprogram=\"${0##*/}\"\n\nexport PYENV_ROOT=\"{root}\"\nexec \"{root}/libexec/pyenv\" exec \"$program\" \"$@\"\n";
 

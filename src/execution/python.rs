@@ -2,7 +2,6 @@
 //! and stub modules a dialect needs beside a scratch copy of the submission.
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -130,8 +129,7 @@ pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
             std::env::split_paths(&path).chain(["/usr/local/bin", "/usr/bin"].map(PathBuf::from))
         {
             let other = folder.join(candidate);
-            let executable = std::fs::metadata(&other)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+            let executable = super::sys::is_executable_file(&other);
             let Ok(file) = std::fs::canonicalize(&other) else {
                 continue;
             };

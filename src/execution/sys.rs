@@ -83,3 +83,9 @@ pub fn own_peak_rss_kib() -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// Whether `path` is a file with an execute bit set (a program someone may run).
+pub(crate) fn is_executable_file(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
