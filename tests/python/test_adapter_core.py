@@ -307,6 +307,25 @@ def test_a_call_limit_holds_after_student_code_replaced_the_alarm_handler(tmp_pa
     assert served.stderr.rstrip().split("\n")[-1] == "boardgrade: call limit: slow did not return within 0.2 s"
 
 
+def test_a_call_limit_holds_after_the_import_replaced_the_signal_modules(tmp_path, serve_adapter):
+    entry = write(tmp_path, "student.py", """
+        import sys
+        import time
+        import types
+        fake = types.ModuleType("_signal")
+        fake.SIGALRM, fake.ITIMER_REAL = 14, 0
+        fake.signal = lambda *args: None
+        fake.setitimer = lambda *args: 0.0
+        sys.modules["_signal"] = sys.modules["signal"] = fake
+        def slow():
+            time.sleep(30)
+    """)
+    served = serve_adapter(serving(["slow"]), entry, ["slow"],
+                           env={"BOARDGRADE_CALL_LIMIT": "0.2", "BOARDGRADE_IMPORT_LIMIT": "20"})
+    assert served.status == 124
+    assert served.stderr.rstrip().split("\n")[-1] == "boardgrade: call limit: slow did not return within 0.2 s"
+
+
 def test_an_import_over_its_limit_says_where_it_was(tmp_path, serve_adapter):
     entry = write(tmp_path, "student.py", """
         import time

@@ -68,19 +68,23 @@ def _overran(kind, text):
     os._exit(_OVERRAN_STATUS)
 
 
+try:
+    import _signal as _signals
+except ImportError:  # pragma: no cover - every CPython has it
+    import signal as _signals
+"""The signal functions, taken before any student code runs: a submission that puts a
+module of its own in `sys.modules` at import cannot stop a limit from being set or
+cancelled. (`_signal`, the module under `signal`, skips `signal`'s conversion of the old
+handler to an enum, which costs more than the rest of a short call's framing.)"""
+
+
 def _alarm(seconds, handler):
     """Runs `handler(frame)` after `seconds` of wall-clock time (0: no more). The handler is
     set again each time, so student code that replaced it between calls cannot keep a call
-    from its limit. (`_signal`, the module under `signal`, skips `signal`'s conversion of the
-    old handler to an enum, which costs more than the rest of a short call's framing.)"""
-    try:
-        import _signal as signals
-    except ImportError:
-        import signal as signals
-
+    from its limit."""
     if seconds:
-        signals.signal(signals.SIGALRM, lambda _signum, frame: handler(frame))
-    signals.setitimer(signals.ITIMER_REAL, seconds)
+        _signals.signal(_signals.SIGALRM, lambda _signum, frame: handler(frame))
+    _signals.setitimer(_signals.ITIMER_REAL, seconds)
 
 
 def _called_name(frame):
