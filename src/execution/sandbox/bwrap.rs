@@ -163,46 +163,95 @@ fn etc_python() -> Vec<PathBuf> {
 }
 
 /// Copies of the running grader in the system's program folders: a student program must not
-/// use the grader's reference engine as its oracle. Found once per run, by size then content.
+/// use the grader's reference engine as its oracle. Found once per run (see [`copies_of`]).
 fn grader_copies() -> &'static [PathBuf] {
     static COPIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
     COPIES.get_or_init(|| {
         let Ok(me) = std::env::current_exe() else {
             return Vec::new();
         };
-        let Ok(size) = std::fs::metadata(&me).map(|m| m.size()) else {
-            return Vec::new();
-        };
-        let mut own: Option<Vec<u8>> = None;
-        let mut found = Vec::new();
-        let folders = std::env::var_os("PATH")
+        let path = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
             .unwrap_or_default();
-        for folder in folders.iter().chain(
-            ["/usr/local/bin", "/usr/bin", "/usr/local/sbin"]
-                .map(PathBuf::from)
-                .iter(),
-        ) {
-            let Ok(entries) = std::fs::read_dir(folder) else {
-                continue;
+        let standard = ["/usr/local/bin", "/usr/bin", "/usr/local/sbin"].map(PathBuf::from);
+        copies_of(&me, path.iter().chain(&standard))
+    })
+}
+
+/// The files of `folders` that are `me`: named `boardgrade*`, or of its size and content.
+/// Each folder is read once however often it is named or linked (`/bin` is `/usr/bin` on
+/// most systems, and the PATH repeats folders): the size of each entry is asked of its
+/// folder, not walked to from the root, and content is compared only for an equal size.
+fn copies_of<'a>(me: &Path, folders: impl IntoIterator<Item = &'a PathBuf>) -> Vec<PathBuf> {
+    let Ok(size) = std::fs::metadata(me).map(|m| m.size()) else {
+        return Vec::new();
+    };
+    let mut own: Option<Vec<u8>> = None;
+    let mut read: Vec<PathBuf> = Vec::new();
+    let mut found = Vec::new();
+    for folder in folders {
+        let Ok(real) = folder.canonicalize() else {
+            continue;
+        };
+        if read.contains(&real) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&real) else {
+            continue;
+        };
+        read.push(real);
+        for entry in entries.flatten() {
+            let named = entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("boardgrade");
+            // A link is judged by what it names, as running it would.
+            let metadata = match entry.file_type() {
+                Ok(kind) if kind.is_symlink() => std::fs::metadata(entry.path()),
+                _ => entry.metadata(),
             };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let same_size =
-                    std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.size() == size);
-                let named = entry
-                    .file_name()
-                    .to_string_lossy()
-                    .starts_with("boardgrade");
-                if !(same_size || named) || found.contains(&path) {
-                    continue;
-                }
-                let own = own.get_or_insert_with(|| std::fs::read(&me).unwrap_or_default());
-                if named || std::fs::read(&path).is_ok_and(|bytes| bytes == *own) {
-                    found.push(path);
-                }
+            let same_size = metadata.is_ok_and(|m| m.is_file() && m.size() == size);
+            if !(same_size || named) {
+                continue;
+            }
+            let path = entry.path();
+            let same = named || {
+                let own = own.get_or_insert_with(|| std::fs::read(me).unwrap_or_default());
+                std::fs::read(&path).is_ok_and(|bytes| bytes == *own)
+            };
+            if same && !found.contains(&path) {
+                found.push(path);
             }
         }
-        found
-    })
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_of_the_grader_is_found_once_by_content_or_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = dir.path().join("grader");
+        std::fs::write(&me, b"the grader's bytes").unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        std::fs::write(bin.join("renamed"), b"the grader's bytes").unwrap();
+        std::fs::write(bin.join("same-size"), b"another program!!!").unwrap();
+        std::fs::write(bin.join("boardgrade-old"), b"an older grader").unwrap();
+        std::fs::write(bin.join("python3"), b"an interpreter").unwrap();
+        std::os::unix::fs::symlink(&me, bin.join("linked")).unwrap();
+        // The same folder under another name, as `/bin` is `/usr/bin`.
+        let alias = dir.path().join("alias");
+        std::os::unix::fs::symlink(&bin, &alias).unwrap();
+        let mut found = copies_of(&me, [&bin, &alias, &bin, &dir.path().join("none")]);
+        found.sort();
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.strip_prefix(&bin).unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(names, ["boardgrade-old", "linked", "renamed"]);
+    }
 }
