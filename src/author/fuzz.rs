@@ -14,7 +14,7 @@ use super::write::{file_text, FileHead, ScenarioText};
 use crate::error::{AuthorError, Error};
 use crate::execution::{Limits, Target};
 use crate::games::Protocol;
-use crate::harness::{run_one, Outcome, Verdict};
+use crate::harness::{run_one, Expected, Outcome, Verdict};
 use crate::rng::Rng;
 use crate::scenario::Visibility;
 
@@ -195,7 +195,13 @@ impl Runner<'_> {
 
     fn run(&self, lines: &[String]) -> Outcome {
         let scenario = self.setup.scenario("fuzz", lines, self.time_limit);
-        run_one(&scenario, self.target, self.limits)
+        let played_once = std::slice::from_ref(&scenario);
+        run_one(
+            &scenario,
+            &Expected::of(played_once),
+            self.target,
+            self.limits,
+        )
     }
 
     /// How `lines` fail on the target: `None` when they pass or are no valid scenario; an

@@ -30,7 +30,7 @@ use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::variant::Catalogue;
 use crate::games::Dialect;
 use crate::harness::outcome::not_run_outcome;
-use crate::harness::{check_code, run_one, scoring, Outcome, Summary};
+use crate::harness::{check_code, run_one, scoring, Expected, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
 use cpu_slots::CpuSlots;
@@ -378,13 +378,22 @@ fn is_mine(scenario: &Scenario, dialect: Option<&'static Dialect>) -> bool {
 
 /// Grades one planned submission.
 pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
-    grade_with(plan, scenarios, config, config.jobs, &CpuSlots::new(1))
+    let expected = Expected::of(scenarios);
+    grade_with(
+        plan,
+        &expected,
+        scenarios,
+        config,
+        config.jobs,
+        &CpuSlots::new(1),
+    )
 }
 
 /// [`grade_one`], running `scenario_jobs` of its scenarios at once in a slot of `slots`,
 /// taken once its import check has passed (and lent while a scenario runs long).
 fn grade_with(
     plan: &Plan,
+    expected: &Expected<'_>,
     scenarios: &[Scenario],
     config: &GradeConfig,
     scenario_jobs: usize,
@@ -460,7 +469,7 @@ fn grade_with(
                     if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                         return not_run_outcome(s, BUDGET_SPENT.to_string());
                     }
-                    slot.run(|| run_one(s, target, &config.limits))
+                    slot.run(|| run_one(s, expected, target, &config.limits))
                 })
             });
             let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
@@ -535,6 +544,7 @@ pub fn grade_all(
     // Twice the slots in submissions under way: one whose import check waits on the wall
     // clock, or whose scenario runs long, leaves its slot to another.
     let slots = CpuSlots::new(config.jobs);
+    let expected = Expected::of(scenarios);
     slots.watching(|| {
         crate::pool::each(
             &pending,
@@ -542,8 +552,14 @@ pub fn grade_all(
             |_, &index| {
                 // Once Ctrl-C is pressed, nothing more is started.
                 (!crate::cancel::is_requested()).then(|| {
-                    let result =
-                        grade_with(&plans[index], scenarios, config, scenario_jobs, &slots);
+                    let result = grade_with(
+                        &plans[index],
+                        &expected,
+                        scenarios,
+                        config,
+                        scenario_jobs,
+                        &slots,
+                    );
                     (index, result)
                 })
             },

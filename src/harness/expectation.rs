@@ -1,6 +1,9 @@
 //! What a scenario expects, step by step: the scenario's own `expect` where given, else the
 //! reference engine's answer, with the answers every grader accepts.
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use crate::compare::StepPattern;
 use crate::games::{GameOptions, Protocol, Reply};
 use crate::scenario::Scenario;
@@ -138,6 +141,44 @@ pub fn expectations(scenario: &Scenario) -> Result<Vec<Expectation>, ScenarioPro
     Ok(all)
 }
 
+/// The [`expectations`] of a list of scenarios, each played on the reference once however many
+/// programs are judged against it (a class plays every scenario once, not once per student:
+/// the reference answers the same input the same way).
+#[derive(Debug)]
+pub struct Expected<'a> {
+    scenarios: &'a [Scenario],
+    played: Vec<OnceLock<Result<Vec<Expectation>, ScenarioProblem>>>,
+}
+
+impl<'a> Expected<'a> {
+    /// The expectations of `scenarios`, each played when first asked.
+    pub fn of(scenarios: &'a [Scenario]) -> Expected<'a> {
+        Expected {
+            scenarios,
+            played: scenarios.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The expectations of `scenario`: kept when it is one of the list (the list is borrowed,
+    /// so it cannot have changed since), else played now.
+    pub fn expectations(
+        &self,
+        scenario: &Scenario,
+    ) -> Result<Cow<'_, [Expectation]>, ScenarioProblem> {
+        let kept = self
+            .scenarios
+            .iter()
+            .position(|s| std::ptr::eq(s, scenario));
+        match kept {
+            Some(index) => match self.played[index].get_or_init(|| expectations(scenario)) {
+                Ok(all) => Ok(Cow::Borrowed(all)),
+                Err(problem) => Err(problem.clone()),
+            },
+            None => expectations(scenario).map(Cow::Owned),
+        }
+    }
+}
+
 /// The text of each reply, with what it also accepts.
 fn texts(replies: &[Reply]) -> Vec<(String, Vec<String>)> {
     replies
@@ -154,4 +195,44 @@ pub fn input(scenario: &Scenario) -> Vec<u8> {
         bytes.push(b'\n');
     }
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"
+game = "counter"
+dialect = "tally"
+
+[[scenario]]
+name = "adds two"
+steps = [{ send = "add 2" }]
+
+[[scenario]]
+name = "adds three"
+steps = [{ send = "add 3" }]
+"#;
+
+    #[test]
+    fn a_listed_scenario_is_played_once_and_any_other_each_time() {
+        let scenarios = crate::scenario::load::parse_file("memo.toml", FILE).unwrap();
+        let expected = Expected::of(&scenarios);
+        let first = expected.expectations(&scenarios[1]).unwrap();
+        let again = expected.expectations(&scenarios[1]).unwrap();
+        assert!(matches!(first, Cow::Borrowed(_)));
+        assert!(std::ptr::eq(first.as_ref(), again.as_ref()));
+        assert_eq!(
+            first[0].reference,
+            expectations(&scenarios[1]).unwrap()[0].reference
+        );
+        assert_ne!(
+            expected.expectations(&scenarios[0]).unwrap()[0].reference,
+            first[0].reference
+        );
+        let copy = scenarios[1].clone();
+        let played = expected.expectations(&copy).unwrap();
+        assert!(matches!(played, Cow::Owned(_)));
+        assert_eq!(played[0].reference, first[0].reference);
+    }
 }

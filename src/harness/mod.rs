@@ -15,5 +15,6 @@ pub mod scoring;
 mod stray;
 
 pub use code::check_all as check_code;
+pub use expectation::Expected;
 pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};

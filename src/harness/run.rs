@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use super::classify::cpu_limit_outcome;
 use super::ending::call_overran;
-use super::expectation::{expectations, input, Expectation};
+use super::expectation::{input, Expectation, Expected};
 use super::judge::judge;
 use super::outcome::error_outcome;
 use super::outcome::{Outcome, Verdict};
@@ -94,15 +94,21 @@ impl Default for RunConfig {
     }
 }
 
-/// Runs one scenario against the target.
-pub fn run_one(scenario: &Scenario, target: &Target, limits: &Limits) -> Outcome {
+/// Runs one scenario against the target, judged against its expectations as `expected` keeps
+/// them.
+pub fn run_one(
+    scenario: &Scenario,
+    expected: &Expected<'_>,
+    target: &Target,
+    limits: &Limits,
+) -> Outcome {
     if let Some(play) = scenario.play() {
         return super::matchplay::run(scenario, play, target, limits);
     }
     if let Some(check) = scenario.code_check() {
         return super::code::run(scenario, check, target, limits);
     }
-    let expectations = match expectations(scenario) {
+    let expectations = match expected.expectations(scenario) {
         Ok(expectations) => expectations,
         Err(problem) => {
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
@@ -232,12 +238,13 @@ pub fn run_all(
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
     let checked = super::code::check_all(scenarios, target, &config.limits);
+    let expected = Expected::of(scenarios);
     crate::pool::ordered(
         scenarios,
         config.jobs,
         |index, scenario| match &checked[index] {
             Some(outcome) => outcome.clone(),
-            None => run_one(scenario, target, &config.limits),
+            None => run_one(scenario, &expected, target, &config.limits),
         },
         |index, outcome| {
             listen(Event::Finished {
