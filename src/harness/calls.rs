@@ -28,6 +28,7 @@ pub(crate) fn judge_calls(
 ) -> Outcome {
     let decoded = decode(&run.stdout);
     let sent = scenario.steps.len();
+    let expected_parts = expected_parts(scenario, expectation);
     let mut first: Option<(usize, StepCheck)> = None;
     let mut later = 0;
     let mut notes = Vec::new();
@@ -35,7 +36,13 @@ pub(crate) fn judge_calls(
     let mut actual_judged = String::new();
     for (index, step) in scenario.steps.iter().enumerate() {
         let actual = decoded.responses.get(index);
-        let check = check_step(scenario, &step.send, &expectation.steps[index + 1], actual);
+        let check = check_step(
+            scenario,
+            &step.send,
+            &expectation.steps[index + 1],
+            &expected_parts[index + 1],
+            actual,
+        );
         expected_judged.push_str(&check.expected_judged);
         actual_judged.push_str(&check.actual_judged);
         if !check.judged_ok {
@@ -62,6 +69,7 @@ pub(crate) fn judge_calls(
             scenario,
             &scenario.steps[sent - 1].send,
             &expectation.steps[sent],
+            &expected_parts[sent],
             decoded.responses.get(sent - 1),
         );
         let more: String = decoded.responses[sent..]
@@ -159,21 +167,36 @@ fn part_matches(scenario: &Scenario, expected: &str, actual: &str) -> bool {
     match_steps(&[pattern], &prepared, mode).is_ok()
 }
 
+/// The parts of each accepted response of each step of `expectation` (index 0, the opening,
+/// has none), split when first asked.
+fn expected_parts<'e>(scenario: &Scenario, expectation: &'e Expectation) -> &'e [Vec<Vec<Part>>] {
+    expectation.call_parts.get_or_init(|| {
+        let steps = scenario.steps.iter().zip(&expectation.steps[1..]);
+        std::iter::once(Vec::new())
+            .chain(steps.map(|(step, pattern)| {
+                let send = step.send.as_str();
+                let split = |alt| scenario.dialect.split_response(send, &render(alt));
+                let parts = pattern.alternatives().iter();
+                parts
+                    .map(|alt| parts_of(scenario, send, &split(alt)))
+                    .collect()
+            }))
+            .collect()
+    })
+}
+
+/// One step compared: `actual` against `expected`, whose accepted responses split into parts
+/// are `alternatives`.
 fn check_step(
     scenario: &Scenario,
     send: &str,
     expected: &StepPattern,
+    alternatives: &[Vec<Part>],
     actual: Option<&Response>,
 ) -> StepCheck {
-    let (_game, dialect) = (scenario.game, scenario.dialect);
     let missing = Response::default();
     let response = actual.unwrap_or(&missing);
     let actual_parts = parts_of(scenario, send, response);
-    let alternatives: Vec<Vec<Part>> = expected
-        .alternatives()
-        .iter()
-        .map(|alt| parts_of(scenario, send, &dialect.split_response(send, &render(alt))))
-        .collect();
     // Per alternative: (judged parts that differ, unjudged parts that differ).
     let compared: Vec<(Vec<&Part>, Vec<&Part>)> = alternatives
         .iter()

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::compare::StepPattern;
-use crate::games::{GameOptions, Protocol, Reply};
+use crate::games::{GameOptions, Part, Protocol, Reply};
 use crate::scenario::Scenario;
 
 /// The expectation of a whole scenario, index 0 being the opening output.
@@ -17,6 +17,10 @@ pub struct Expectation {
     pub reference: Vec<String>,
     /// Whether the reference's program had ended by itself after the last step.
     pub finished: bool,
+    /// For a call protocol, each step's accepted responses split into their parts (index 0,
+    /// the opening, has none): split once, when first judged, for every run judged against
+    /// this expectation.
+    pub(super) call_parts: OnceLock<Vec<Vec<Vec<Part>>>>,
 }
 
 /// A scenario that cannot be run as written.
@@ -86,6 +90,7 @@ fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: boo
         steps,
         reference: wire(scenario, replies),
         finished,
+        call_parts: OnceLock::new(),
     }
 }
 
