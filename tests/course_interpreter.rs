@@ -278,3 +278,65 @@ fn code_checks_with_shims(shims: &Path, more: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// The interpreter is not started only to ask whether it starts in the sandbox where a loaded
+/// runner's start already said so; a run of fresh processes asks once. Each start of the
+/// course's interpreter (a virtual environment, whose `.pth` file notes the command line) is
+/// counted; `limits` lets the student's processes note theirs in a file outside their folder.
+#[test]
+fn the_start_check_is_left_to_a_runner_that_loads() {
+    let dir = open_tempdir();
+    let venv = dir.path().join("venv");
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let site = std::fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .flatten()
+        .map(|python| python.path().join("site-packages"))
+        .find(|site| site.is_dir())
+        .expect("the venv's site-packages");
+    let starts = dir.path().join("starts");
+    for runner in ["fork", "fresh"] {
+        std::fs::write(&starts, "").unwrap();
+        std::fs::set_permissions(&starts, std::fs::Permissions::from_mode(0o666)).unwrap();
+        std::fs::write(
+            site.join("note_starts.pth"),
+            format!(
+                // Once per start, though the venv's `lib64` link shows the file twice.
+                "import sys; 'noted' in vars(sys) or [vars(sys).setdefault('noted', 1), \
+                 open('{}', 'a').write(' '.join(sys.orig_argv[1:3]) + '\\n')]\n",
+                starts.display()
+            ),
+        )
+        .unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "test",
+                "specs/one-d-chess/project5/create_and_print.toml",
+                "--python",
+            ])
+            .arg("fixtures/one-d-chess/project5/one_d_chess.py")
+            .arg("--python-bin")
+            .arg(venv.join("bin/python3"))
+            .args(["--sandbox", "limits", "--python-runner", runner, "--quiet"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{runner}: {output:?}");
+        assert!(said.contains("4 passed"), "{runner}: {said}");
+        let noted = std::fs::read_to_string(&starts).unwrap();
+        let checks = noted
+            .lines()
+            .filter(|line| *line == "-c import encodings, sys")
+            .count();
+        // Under `fork` the scenarios ran in runners (the probe, the runners and more noted).
+        assert!(noted.lines().count() >= 2, "{runner}: {noted}");
+        let expected = if runner == "fork" { 0 } else { 1 };
+        assert_eq!(checks, expected, "{runner}: {noted}");
+    }
+}

@@ -2,7 +2,9 @@
 //! cannot is the grader's problem (every scenario an `error` naming it), not a crash of each
 //! student's program; the answer is the same for every submission of a run, so a run makes
 //! one [`StartCheck`] and every target it grades shares it (one interpreter start per run,
-//! not one per submission).
+//! not one per submission). A loaded runner that loaded answers it too: the interpreter
+//! started there, in the same sandbox, before any student code ran ([`StartCheck::started`]),
+//! so a run whose runners load never starts the interpreter only to ask.
 
 use std::sync::{Arc, Mutex};
 
@@ -31,6 +33,21 @@ impl StartCheck {
     /// A check not yet asked.
     pub fn new() -> StartCheck {
         StartCheck::default()
+    }
+
+    /// Records that `interpreter` started under `sandbox` (a loaded runner of it loaded).
+    pub(crate) fn started(&self, sandbox: Sandbox, interpreter: &Interpreter) {
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        let known = answers
+            .iter()
+            .any(|a| a.sandbox == sandbox && a.interpreter == *interpreter);
+        if !known {
+            answers.push(Answer {
+                sandbox,
+                interpreter: interpreter.clone(),
+                starts: Ok(()),
+            });
+        }
     }
 
     /// Whether `interpreter` starts in `jail` under `sandbox` as `view` shows it, asked the

@@ -383,7 +383,16 @@ impl Target {
                 slot.jail
                     .prepare_guest(&laid.launch, &laid.view, server.run(), server.chain())?
             }
-            None => slot.jail.prepare(&laid.launch, &laid.view)?,
+            None => {
+                // A fresh interpreter: one that cannot start in the sandbox is named as such
+                // (the start of a runner that loaded already said it can).
+                if let (TargetSpec::Python(_), Some(interpreter)) = (&self.spec, &self.interpreter)
+                {
+                    self.start_check
+                        .check(self.sandbox, &slot.jail, interpreter, &laid.view)?;
+                }
+                slot.jail.prepare(&laid.launch, &laid.view)?
+            }
         };
         Ok((run, server))
     }
@@ -462,11 +471,16 @@ impl Target {
                 limits,
                 limits.wall.min(LOAD_WAIT),
             ) {
-                Ok(server) => RunnerState::Loaded {
-                    server: Arc::new(server),
-                    starts: starts + 1,
-                    served: audience,
-                },
+                Ok(server) => {
+                    if let Some(interpreter) = &self.interpreter {
+                        self.start_check.started(self.sandbox, interpreter);
+                    }
+                    RunnerState::Loaded {
+                        server: Arc::new(server),
+                        starts: starts + 1,
+                        served: audience,
+                    }
+                }
                 Err(why) => RunnerState::Fresh(why),
             }
         };
@@ -505,8 +519,6 @@ impl Target {
                 let launches = self.python_launch(jail, layout, path)?;
                 if let Some(interpreter) = &self.interpreter {
                     view.readable.extend(interpreter.installations());
-                    self.start_check
-                        .check(self.sandbox, jail, interpreter, &view)?;
                 }
                 let mut loaded = launches.runner;
                 loaded.env = jail.environment(&loaded.env);
