@@ -59,6 +59,20 @@ pub fn sandbox(args: &RunArgs) -> Sandbox {
     args.sandbox.unwrap_or_else(Sandbox::strongest)
 }
 
+/// The interpreter found and the sandbox, asked at once: each starts a program of its own
+/// (the interpreter to tell its version, bubblewrap to show it works), and neither waits on
+/// the other.
+fn interpreter_and_sandbox(args: &RunArgs) -> Result<(python::Interpreter, Sandbox), Error> {
+    std::thread::scope(|scope| {
+        let sandbox = scope.spawn(|| sandbox(args));
+        let interpreter = python::resolve(&python_candidate(&args.python_bin));
+        let sandbox = sandbox
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok((interpreter?, sandbox))
+    })
+}
+
 /// What a sandboxed student program must not see: the scenario files given.
 pub fn hidden_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
     paths
@@ -350,7 +364,7 @@ pub fn policy_file(given: Option<&PathBuf>, specs: &[PathBuf]) -> Option<PathBuf
 /// and the class folders out of student programs' sight (and a warning where they are not:
 /// a class folder every user can read gives each student the classmates' code).
 pub fn grade_config(args: &GradeArgs, variants: Catalogue) -> Result<GradeConfig, Error> {
-    let interpreter = python::resolve(&python_candidate(&args.run.python_bin))?;
+    let (interpreter, sandbox) = interpreter_and_sandbox(&args.run)?;
     let run = run_config(&args.run);
     let config = GradeConfig {
         jobs: run.jobs,
@@ -359,7 +373,7 @@ pub fn grade_config(args: &GradeArgs, variants: Catalogue) -> Result<GradeConfig
         entry: args.entry.clone(),
         store: None,
         resume: args.resume,
-        sandbox: sandbox(&args.run),
+        sandbox,
         hidden: hidden_paths(&[args.specs.clone(), class_folders(args)].concat()),
         runner: args.run.python_runner,
         budget: args.budget.map(std::time::Duration::from_secs_f64),
@@ -495,14 +509,15 @@ fn submission(
     config: &RunConfig,
     hidden: Vec<PathBuf>,
 ) -> Result<(Subject, String, Vec<String>), Error> {
+    let (interpreter, sandbox) = interpreter_and_sandbox(run)?;
     let grading = GradeConfig {
         jobs: config.jobs,
         limits: config.limits.clone(),
-        interpreter: python::resolve(&python_candidate(&run.python_bin))?,
+        interpreter,
         entry: None,
         store: None,
         resume: false,
-        sandbox: sandbox(run),
+        sandbox,
         hidden,
         runner: run.python_runner,
         budget: None,
