@@ -16,11 +16,14 @@
 //! 6. a class of 20 correct project5 submissions and four that hang (a module that sleeps
 //!    at import, an `is_game_over` that loops, a module that reads its input at import, an
 //!    import of one second: `tests/common/hangs.rs`) with `--jobs 2`, as wall time (the
-//!    target is under 60 s; `tests/hangs.rs` checks the grades).
+//!    target is under 60 s; `tests/hangs.rs` checks the grades);
+//! 7. the grader's own CPU time per scenario (`grader`): 20 project5 submissions with
+//!    `--jobs 2` under the strongest sandbox, the CPU time of this process's threads (not of
+//!    the programs it starts) divided by the scenarios run, beside the student's code alone.
 //!
 //! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
 //! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `runner`, `class`,
-//! `hangs`).
+//! `hangs`, `grader`).
 
 use std::io::Write;
 use std::path::Path;
@@ -250,6 +253,24 @@ fn grade_class(
     jobs: usize,
     runner: PythonRunner,
 ) -> Duration {
+    grade_class_in(
+        submissions,
+        scenarios,
+        interpreter,
+        jobs,
+        runner,
+        Sandbox::Limits,
+    )
+}
+
+fn grade_class_in(
+    submissions: &[Submission],
+    scenarios: &[Scenario],
+    interpreter: &python::Interpreter,
+    jobs: usize,
+    runner: PythonRunner,
+    sandbox: Sandbox,
+) -> Duration {
     let config = GradeConfig {
         jobs,
         limits: Limits::default(),
@@ -257,7 +278,7 @@ fn grade_class(
         entry: None,
         store: None,
         resume: false,
-        sandbox: Sandbox::Limits,
+        sandbox,
         hidden: Vec::new(),
         runner,
         budget: None,
@@ -311,6 +332,60 @@ fn main() {
     if wanted("hangs") {
         class_with_hangs(&interpreter, &scenarios, dir.path());
     }
+    if wanted("grader") {
+        grader_time(&interpreter, &scenarios, dir.path());
+    }
+}
+
+/// The CPU time this process's threads have used (the programs they start not counted).
+fn own_cpu() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+fn grader_time(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
+    let twenty = class(&dir.join("grader"), 20);
+    let sandbox = Sandbox::strongest();
+    let runs = twenty.len() * scenarios.len();
+    let samples: Vec<Duration> = (0..5)
+        .map(|_| {
+            let before = own_cpu();
+            grade_class_in(
+                &twenty,
+                scenarios,
+                interpreter,
+                2,
+                PythonRunner::Fork,
+                sandbox,
+            );
+            (own_cpu() - before) / runs as u32
+        })
+        .collect();
+    let (least, most) = (samples.iter().min(), samples.iter().max());
+    let alone = call_protocol_code_alone(
+        &target(
+            interpreter,
+            &Path::new(ROOT).join(FIXTURE),
+            PythonRunner::Fork,
+        ),
+        pick(scenarios, "the handout's game"),
+        50,
+    );
+    println!(
+        "grader's own CPU per scenario, 20 submissions x {} scenarios (--jobs 2, {}): median {:.2} ms ({:.2} to {:.2}, 5 runs); the student's code alone, one handout scenario: {:.2} ms",
+        scenarios.len(),
+        sandbox.as_str(),
+        median(samples.clone()).as_secs_f64() * 1e3,
+        least.map_or(0.0, |d| d.as_secs_f64() * 1e3),
+        most.map_or(0.0, |d| d.as_secs_f64() * 1e3),
+        alone.as_secs_f64() * 1e3,
+    );
 }
 
 fn class_with_hangs(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
