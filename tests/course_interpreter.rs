@@ -199,13 +199,7 @@ fn an_unreachable_python_on_the_path_is_run_once() {
     }
     let closed = tempfile::tempdir().unwrap();
     std::fs::set_permissions(closed.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
-    let venv = closed.path().join("venv");
-    let made = Command::new("/usr/bin/python3")
-        .args(["-m", "venv", "--without-pip"])
-        .arg(&venv)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let venv = bare_venv(closed.path());
     let open = open_tempdir();
     let shims = open.path().join("shims");
     let runs = open.path().join("runs");
@@ -255,6 +249,19 @@ fn a_pyenv_shim_is_read_and_its_version_asked_directly() {
 }
 
 /// Writes the program `shims/python3` (executable) with `script`.
+/// A virtual environment of the system's Python (which a student user can reach whoever the
+/// grader is), without pip, made in `folder`.
+fn bare_venv(folder: &Path) -> std::path::PathBuf {
+    let venv = folder.join("venv");
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    venv
+}
+
 fn write_shim(shims: &Path, script: &str) {
     std::fs::create_dir_all(shims).unwrap();
     let shim = shims.join("python3");
@@ -286,13 +293,7 @@ fn code_checks_with_shims(shims: &Path, more: &[&str]) -> std::process::Output {
 #[test]
 fn the_start_check_is_left_to_a_runner_that_loads() {
     let dir = open_tempdir();
-    let venv = dir.path().join("venv");
-    let made = Command::new("/usr/bin/python3")
-        .args(["-m", "venv", "--without-pip"])
-        .arg(&venv)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let venv = bare_venv(dir.path());
     let site = std::fs::read_dir(venv.join("lib"))
         .unwrap()
         .flatten()
