@@ -3,7 +3,7 @@
 //! the parts the scenario judges. A divergence in another part is a note.
 
 use super::classify::{classify, later_steps_note, scored, Judged};
-use super::expectation::Expectation;
+use super::expectation::{Expectation, ExpectedCall};
 use super::outcome::{Divergence, Outcome};
 use crate::compare::framed::{decode, Response};
 use crate::compare::pattern::render;
@@ -28,7 +28,7 @@ pub(crate) fn judge_calls(
 ) -> Outcome {
     let decoded = decode(&run.stdout);
     let sent = scenario.steps.len();
-    let expected_parts = expected_parts(scenario, expectation);
+    let expected_calls = expected_calls(scenario, expectation);
     let mut first: Option<(usize, StepCheck)> = None;
     let mut later = 0;
     let mut notes = Vec::new();
@@ -40,7 +40,7 @@ pub(crate) fn judge_calls(
             scenario,
             &step.send,
             &expectation.steps[index + 1],
-            &expected_parts[index + 1],
+            &expected_calls[index + 1],
             actual,
         );
         expected_judged.push_str(&check.expected_judged);
@@ -69,7 +69,7 @@ pub(crate) fn judge_calls(
             scenario,
             &scenario.steps[sent - 1].send,
             &expectation.steps[sent],
-            &expected_parts[sent],
+            &expected_calls[sent],
             decoded.responses.get(sent - 1),
         );
         let more: String = decoded.responses[sent..]
@@ -167,35 +167,73 @@ fn part_matches(scenario: &Scenario, expected: &str, actual: &str) -> bool {
     match_steps(&[pattern], &prepared, mode).is_ok()
 }
 
-/// The parts of each accepted response of each step of `expectation` (index 0, the opening,
-/// has none), split when first asked.
-fn expected_parts<'e>(scenario: &Scenario, expectation: &'e Expectation) -> &'e [Vec<Vec<Part>>] {
-    expectation.call_parts.get_or_init(|| {
+/// Each step of `expectation` as the judge compares it (index 0, the opening, has nothing),
+/// split when first asked.
+fn expected_calls<'e>(scenario: &Scenario, expectation: &'e Expectation) -> &'e [ExpectedCall] {
+    expectation.calls.get_or_init(|| {
         let steps = scenario.steps.iter().zip(&expectation.steps[1..]);
-        std::iter::once(Vec::new())
+        std::iter::once(ExpectedCall::default())
             .chain(steps.map(|(step, pattern)| {
                 let send = step.send.as_str();
-                let split = |alt| scenario.dialect.split_response(send, &render(alt));
-                let parts = pattern.alternatives().iter();
-                parts
-                    .map(|alt| parts_of(scenario, send, &split(alt)))
-                    .collect()
+                let responses: Vec<Response> = (pattern.alternatives().iter())
+                    .map(|alt| scenario.dialect.split_response(send, &render(alt)))
+                    .collect();
+                ExpectedCall {
+                    parts: responses
+                        .iter()
+                        .map(|response| parts_of(scenario, send, response))
+                        .collect(),
+                    first: responses.into_iter().next().unwrap_or_default(),
+                }
             }))
             .collect()
     })
 }
 
 /// One step compared: `actual` against `expected`, whose accepted responses split into parts
-/// are `alternatives`.
+/// are `call`'s.
 fn check_step(
     scenario: &Scenario,
     send: &str,
     expected: &StepPattern,
-    alternatives: &[Vec<Part>],
+    call: &ExpectedCall,
     actual: Option<&Response>,
 ) -> StepCheck {
     let missing = Response::default();
     let response = actual.unwrap_or(&missing);
+    // A whole response equal to the first accepted one matches it in every part: a correct
+    // program's steps are not split (the tests' debug builds check that the parts agree).
+    if response.complete && *response == call.first {
+        debug_assert!({
+            let split = compare_parts(scenario, send, expected, call, actual, response);
+            split.judged_ok && split.differing.is_empty() && split.unjudged.is_empty()
+        });
+        let judged = judged_text(scenario, &call.parts[0]);
+        return StepCheck {
+            judged_ok: true,
+            differing: Vec::new(),
+            unjudged: Vec::new(),
+            output_ended: false,
+            expected_text: expected.canonical(),
+            actual_text: response.text(),
+            expected_judged: judged.clone(),
+            actual_judged: judged,
+            also_accepted: also_accepted(expected),
+        };
+    }
+    compare_parts(scenario, send, expected, call, actual, response)
+}
+
+/// [`check_step`], part by part: `response` is `actual`, or an empty one where it is missing.
+fn compare_parts(
+    scenario: &Scenario,
+    send: &str,
+    expected: &StepPattern,
+    call: &ExpectedCall,
+    actual: Option<&Response>,
+    response: &Response,
+) -> StepCheck {
+    let alternatives = &call.parts;
     let actual_parts = parts_of(scenario, send, response);
     // Per alternative: (judged parts that differ, unjudged parts that differ).
     let compared: Vec<(Vec<&Part>, Vec<&Part>)> = alternatives
@@ -235,13 +273,6 @@ fn check_step(
             })
             .collect()
     };
-    let project = |parts: &[Part]| -> String {
-        parts
-            .iter()
-            .filter(|p| judged(scenario, p.name))
-            .map(|p| p.text.as_str())
-            .collect()
-    };
     let mut differing: Vec<String> = compared[shown]
         .0
         .iter()
@@ -260,13 +291,27 @@ fn check_step(
         output_ended: !complete,
         expected_text: expected.canonical(),
         actual_text: response.text(),
-        expected_judged: project(&alternatives[0]),
-        actual_judged: project(&actual_parts),
-        also_accepted: expected.alternatives()[1..]
-            .iter()
-            .map(|a| render(a))
-            .collect(),
+        expected_judged: judged_text(scenario, &alternatives[0]),
+        actual_judged: judged_text(scenario, &actual_parts),
+        also_accepted: also_accepted(expected),
     }
+}
+
+/// The text of the parts `scenario` judges, in order.
+fn judged_text(scenario: &Scenario, parts: &[Part]) -> String {
+    parts
+        .iter()
+        .filter(|p| judged(scenario, p.name))
+        .map(|p| p.text.as_str())
+        .collect()
+}
+
+/// The other accepted forms of a step's whole response.
+fn also_accepted(expected: &StepPattern) -> Vec<String> {
+    expected.alternatives()[1..]
+        .iter()
+        .map(|a| render(a))
+        .collect()
 }
 
 /// The text of the part of that name (empty when there is none).

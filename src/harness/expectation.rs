@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use crate::compare::framed::Response;
 use crate::compare::StepPattern;
 use crate::games::{GameOptions, Part, Protocol, Reply};
 use crate::scenario::Scenario;
@@ -17,10 +18,20 @@ pub struct Expectation {
     pub reference: Vec<String>,
     /// Whether the reference's program had ended by itself after the last step.
     pub finished: bool,
-    /// For a call protocol, each step's accepted responses split into their parts (index 0,
-    /// the opening, has none): split once, when first judged, for every run judged against
-    /// this expectation.
-    pub(super) call_parts: OnceLock<Vec<Vec<Vec<Part>>>>,
+    /// For a call protocol, each step's accepted responses as the judge compares them (index
+    /// 0, the opening, has none): split once, when first judged, for every run judged
+    /// against this expectation.
+    pub(super) calls: OnceLock<Vec<ExpectedCall>>,
+}
+
+/// A call-protocol step's accepted responses, split as a program's response is.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ExpectedCall {
+    /// The first accepted response, whole: a program's response equal to it matches in
+    /// every part.
+    pub first: Response,
+    /// Each accepted response's parts.
+    pub parts: Vec<Vec<Part>>,
 }
 
 /// A scenario that cannot be run as written.
@@ -90,7 +101,7 @@ fn build(scenario: &Scenario, base: &[Reply], replies: Vec<Reply>, finished: boo
         steps,
         reference: wire(scenario, replies),
         finished,
-        call_parts: OnceLock::new(),
+        calls: OnceLock::new(),
     }
 }
 
