@@ -8,6 +8,7 @@ use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,6 +34,9 @@ pub struct Jail {
     sandbox: Sandbox,
     /// What the folder held when the current run began (paths relative to it).
     baseline: HashSet<PathBuf>,
+    /// Whether the folder holds the baseline and nothing else: marked, or restored since,
+    /// and nothing run or handed over in it after that.
+    at_baseline: AtomicBool,
 }
 
 impl Jail {
@@ -52,6 +56,7 @@ impl Jail {
             lease,
             sandbox,
             baseline: HashSet::new(),
+            at_baseline: AtomicBool::new(false),
         };
         jail.hand_over()?;
         Ok(jail)
@@ -68,6 +73,7 @@ impl Jail {
 
     /// Gives everything in the folder to its user (after files were copied in).
     pub fn hand_over(&self) -> Result<(), Error> {
+        self.at_baseline.store(false, Ordering::Relaxed);
         match self.user() {
             Some(id) => student::hand_over(&self.dir, id),
             None => Ok(()),
@@ -76,11 +82,17 @@ impl Jail {
 
     /// Notes what the folder holds now (the submission, the harness, what a loaded runner's
     /// import wrote) as what every run starts from: [`Jail::restore`] removes the rest.
+    /// Nothing is read again where the folder is known to hold the baseline (restored after
+    /// the last run, nothing run or handed over since).
     pub fn mark_clean(&mut self) {
+        if self.at_baseline.load(Ordering::Relaxed) {
+            return;
+        }
         self.baseline = entries(&self.dir)
             .into_iter()
             .map(|(path, _)| path)
             .collect();
+        self.at_baseline.store(true, Ordering::Relaxed);
     }
 
     /// Removes what a run added to the folder since [`Jail::mark_clean`] (call it once the
@@ -89,18 +101,28 @@ impl Jail {
     /// anything from one scenario to the next.
     pub fn restore(&self) {
         let mut removed: Vec<PathBuf> = Vec::new();
+        let (mut kept, mut all_removed) = (0, true);
         for (path, is_dir) in entries(&self.dir) {
-            if self.baseline.contains(&path) || removed.iter().any(|gone| path.starts_with(gone)) {
+            if self.baseline.contains(&path) {
+                kept += 1;
+                continue;
+            }
+            if removed.iter().any(|gone| path.starts_with(gone)) {
                 continue;
             }
             let full = self.dir.join(&path);
-            let _ = if is_dir {
+            let gone = if is_dir {
                 std::fs::remove_dir_all(&full)
             } else {
                 std::fs::remove_file(&full)
             };
+            all_removed &= gone.is_ok();
             removed.push(path);
         }
+        // A baseline entry the run removed, or one of its own that stayed: the next mark
+        // reads the folder again, as it finds it.
+        let at_baseline = all_removed && kept == self.baseline.len();
+        self.at_baseline.store(at_baseline, Ordering::Relaxed);
     }
 
     /// The environment a confined program gets: nothing of the grader's, only what programs
@@ -163,6 +185,8 @@ impl Jail {
         share: Option<Share>,
         cgroup: Result<Host, u64>,
     ) -> Result<Run, Error> {
+        // What the run writes is the folder's until a restore says otherwise.
+        self.at_baseline.store(false, Ordering::Relaxed);
         if self.sandbox == Sandbox::None {
             return Ok(Run {
                 launch: launch.clone(),
@@ -393,4 +417,50 @@ fn report_pipe() -> Result<(OwnedFd, OwnedFd), Error> {
     use rustix::pipe::{pipe_with, PipeFlags};
     pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)
         .map_err(|e| Error::io("cannot make a pipe for the sandbox", e.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(jail: &Jail) -> Vec<String> {
+        let mut names: Vec<String> = entries(jail.dir())
+            .into_iter()
+            .map(|(path, _)| path.display().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_restored_folder_is_not_read_again_until_a_run_or_a_hand_over() {
+        let scratch = tempfile::tempdir().unwrap();
+        let mut jail = Jail::new(scratch.path(), Sandbox::None, "job").unwrap();
+        let dir = jail.dir().to_path_buf();
+        std::fs::write(dir.join("submission.py"), "").unwrap();
+        jail.hand_over().unwrap();
+        jail.mark_clean();
+        // A run adds a file and a folder; the restore takes both away.
+        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
+        std::fs::create_dir(dir.join("made")).unwrap();
+        std::fs::write(dir.join("made/inside"), "").unwrap();
+        std::fs::write(dir.join("left.txt"), "").unwrap();
+        jail.restore();
+        assert_eq!(names(&jail), ["submission.py"]);
+        // Restored: marking keeps the baseline it has without reading the folder (a file
+        // put there behind the jail's back is not taken into it).
+        std::fs::write(dir.join("unseen"), "").unwrap();
+        jail.mark_clean();
+        jail.restore();
+        assert_eq!(names(&jail), ["submission.py"]);
+        // A run that removes a file of the baseline: the next mark reads the folder again.
+        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
+        std::fs::remove_file(dir.join("submission.py")).unwrap();
+        jail.restore();
+        jail.mark_clean();
+        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
+        std::fs::write(dir.join("submission.py"), "").unwrap();
+        jail.restore();
+        assert_eq!(names(&jail), Vec::<String>::new());
+    }
 }
