@@ -32,6 +32,10 @@ pub enum TargetSpec {
     Python(PathBuf),
 }
 
+/// About how many scenarios of a loaded runner cost what starting it does (the interpreter,
+/// the harness and the submission's import, against a forked scenario's few milliseconds).
+pub const SCENARIOS_PER_RUNNER_START: usize = 8;
+
 /// A target ready to run. Student processes run from jails (a private folder and, for a root
 /// grader, a user of their own), one per program running at once, each reused for the
 /// target's later scenarios.
@@ -143,6 +147,20 @@ impl Target {
     pub fn with_runner(mut self, runner: PythonRunner) -> Self {
         self.runner = runner;
         self
+    }
+
+    /// How many of `scenarios` scenarios to run at once, at most `jobs`. Each job of a Python
+    /// submission under the loaded runner starts a runner of its own, which costs about what
+    /// [`SCENARIOS_PER_RUNNER_START`] of its scenarios do: a job with fewer to run would keep
+    /// the others waiting for its runner longer than they take to run them all. (A
+    /// self-check of one spec file then starts one runner, not one per core.)
+    pub fn jobs_for(&self, scenarios: usize, jobs: usize) -> usize {
+        let loaded =
+            self.runner == PythonRunner::Fork && matches!(self.spec, TargetSpec::Python(_));
+        if !loaded {
+            return jobs.max(1);
+        }
+        jobs.min(scenarios / SCENARIOS_PER_RUNNER_START).max(1)
     }
 
     /// Why the loaded runner gave way to a fresh process per scenario, where it did (one
@@ -877,4 +895,30 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
         result.map_err(|e| Error::io(format!("cannot copy {}", entry.path().display()), e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_of_the_loaded_runner_has_a_runner_start_worth_of_scenarios() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let python = TargetSpec::Python(file.path().to_path_buf());
+        let loaded = Target::with_interpreter(python.clone(), None).unwrap();
+        let fresh = Target::with_interpreter(python, None)
+            .unwrap()
+            .with_runner(PythonRunner::Fresh);
+        let reference = Target::with_interpreter(TargetSpec::Reference, None).unwrap();
+        let per = SCENARIOS_PER_RUNNER_START;
+        // One spec file's few scenarios: one runner, not one per core.
+        assert_eq!(loaded.jobs_for(4, 2), 1);
+        assert_eq!(loaded.jobs_for(2 * per - 1, 2), 1);
+        assert_eq!(loaded.jobs_for(2 * per, 2), 2);
+        assert_eq!(loaded.jobs_for(38, 4), 4);
+        assert_eq!(loaded.jobs_for(0, 2), 1);
+        // Nothing to start per job: every core.
+        assert_eq!(fresh.jobs_for(4, 2), 2);
+        assert_eq!(reference.jobs_for(4, 2), 2);
+    }
 }

@@ -461,7 +461,8 @@ fn grade_with(
                 mine[*a].visibility.secrecy() == mine[*b].visibility.secrecy()
             };
             let ran = order.chunk_by(level).flat_map(|same_secrecy| {
-                crate::pool::map(same_secrecy, scenario_jobs, |_, &index| {
+                let jobs = target.jobs_for(same_secrecy.len(), scenario_jobs);
+                crate::pool::map(same_secrecy, jobs, |_, &index| {
                     if let Some(outcome) = &checked[index] {
                         return outcome.clone();
                     }

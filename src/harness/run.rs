@@ -241,7 +241,7 @@ pub fn run_all(
     let expected = Expected::of(scenarios);
     crate::pool::ordered(
         scenarios,
-        config.jobs,
+        target.jobs_for(scenarios.len(), config.jobs),
         |index, scenario| match &checked[index] {
             Some(outcome) => outcome.clone(),
             None => run_one(scenario, &expected, target, &config.limits),
