@@ -397,7 +397,11 @@ impl Running {
             stdin.and_then(|i| Some((self.stdin.as_ref()?.as_fd(), i))),
         ];
         let ready = poll(&fds, (self.deadline - now).min(tick));
-        self.take_output();
+        self.take_output_of(Streams {
+            stdout: ready[0],
+            stderr: ready[1],
+            whole: false,
+        });
         if let Some(ending) = &self.ended {
             return Err(ending.clone());
         }
@@ -406,17 +410,35 @@ impl Running {
 
     /// Reads what stdout and stderr hold now, enforcing the output cap.
     fn take_output(&mut self) {
+        self.take_output_of(Streams {
+            stdout: true,
+            stderr: true,
+            whole: true,
+        });
+    }
+
+    /// Reads what the streams `streams` names hold now, enforcing the output cap.
+    fn take_output_of(&mut self, streams: Streams) {
         let before = self.pending.len();
         let cap = self.limits.output_bytes.saturating_sub(self.stdout_bytes) + 1;
-        if !drain(&mut self.stdout, &mut self.pending, before + cap) {
+        if streams.stdout
+            && !drain(
+                &mut self.stdout,
+                &mut self.pending,
+                before + cap,
+                streams.whole,
+            )
+        {
             self.stdout = None;
         }
         self.stdout_bytes += self.pending.len() - before;
-        if !drain_tail(
-            &mut self.stderr,
-            &mut self.stderr_tail,
-            self.limits.stderr_tail_bytes,
-        ) {
+        if streams.stderr
+            && !drain_tail(
+                &mut self.stderr,
+                &mut self.stderr_tail,
+                self.limits.stderr_tail_bytes,
+            )
+        {
             self.stderr = None;
         }
         if self.stdout_bytes > self.limits.output_bytes {
@@ -489,8 +511,18 @@ fn ending_of(status: io::Result<std::process::ExitStatus>) -> Ending {
     }
 }
 
+/// Which output streams to read: those a poll found ready, or both; and whether to read
+/// each until it is empty, or only what one read takes (the next poll says if there is more).
+struct Streams {
+    stdout: bool,
+    stderr: bool,
+    whole: bool,
+}
+
 /// Reads what is available into `into` (up to `cap` bytes in all); false at end of stream.
-fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool {
+/// With `whole` false it stops after a read that did not fill its buffer, rather than read
+/// again to be told the pipe is empty.
+fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize, whole: bool) -> bool {
     let Some(reader) = pipe.as_mut() else {
         return false;
     };
@@ -500,7 +532,9 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool 
             Ok(0) => return false,
             Ok(n) => {
                 into.extend_from_slice(&buf[..n]);
-                if into.len() >= cap {
+                // Less than asked for: the pipe held no more (a read to be told so costs a
+                // system call each time output comes, where the next poll will say).
+                if into.len() >= cap || (!whole && n < buf.len()) {
                     return true;
                 }
             }
@@ -516,7 +550,7 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize) -> bool 
 /// so the driver gets back to its deadline. False at end of stream.
 fn drain_tail<R: Read>(pipe: &mut Option<R>, tail: &mut Vec<u8>, keep: usize) -> bool {
     for _ in 0..16 {
-        let open = drain(pipe, tail, keep + CHUNK);
+        let open = drain(pipe, tail, keep + CHUNK, true);
         let stopped_at_cap = tail.len() >= keep + CHUNK;
         if tail.len() > keep {
             let cut = tail.len() - keep;
