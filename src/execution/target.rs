@@ -150,17 +150,29 @@ impl Target {
     }
 
     /// How many of `scenarios` scenarios to run at once, at most `jobs`. Each job of a Python
-    /// submission under the loaded runner starts a runner of its own, which costs about what
-    /// [`SCENARIOS_PER_RUNNER_START`] of its scenarios do: a job with fewer to run would keep
-    /// the others waiting for its runner longer than they take to run them all. (A
-    /// self-check of one spec file then starts one runner, not one per core.)
+    /// submission under the loaded runner needs a runner of its own, and starting one costs
+    /// about what [`SCENARIOS_PER_RUNNER_START`] of its scenarios do: a job with fewer to run
+    /// would keep the others waiting for its runner longer than they take to run them all.
+    /// Runners already loaded (by earlier scenarios) cost nothing more. (A self-check of one
+    /// spec file then starts one runner, not one per core.)
     pub fn jobs_for(&self, scenarios: usize, jobs: usize) -> usize {
         let loaded =
             self.runner == PythonRunner::Fork && matches!(self.spec, TargetSpec::Python(_));
         if !loaded {
             return jobs.max(1);
         }
-        jobs.min(scenarios / SCENARIOS_PER_RUNNER_START).max(1)
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let warm = free
+            .iter()
+            .filter(|slot| {
+                (slot.runners.values()).any(|state| match state {
+                    RunnerState::Loaded { server, .. } => server.alive(),
+                    RunnerState::Fresh(_) => false,
+                })
+            })
+            .count();
+        jobs.min(warm.max(scenarios / SCENARIOS_PER_RUNNER_START))
+            .max(1)
     }
 
     /// Why the loaded runner gave way to a fresh process per scenario, where it did (one
