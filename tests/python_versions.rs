@@ -78,72 +78,30 @@ fn an_interpreter_older_than_3_8_is_refused_naming_its_version() {
     }
 }
 
-/// Each game's correct fixture and one with a bug: (the `test` arguments, whether it passes).
-const FIXTURES: &[(&[&str], bool)] = &[
+/// Each game's correct fixture and one with a bug: (its specs, the fixture, whether it
+/// passes).
+const FIXTURES: &[(&str, &str, bool)] = &[
     (
-        &[
-            "--game",
-            "one-d-chess",
-            "--dialect",
-            "project5",
-            "--python",
-            "fixtures/one-d-chess/project5/one_d_chess.py",
-        ],
+        "one-d-chess/project5",
+        "one-d-chess/project5/one_d_chess.py",
         true,
     ),
+    ("one-d-chess/csc110", "one-d-chess/csc110/chess.py", true),
     (
-        &[
-            "--game",
-            "one-d-chess",
-            "--dialect",
-            "csc110",
-            "--python",
-            "fixtures/one-d-chess/csc110/chess.py",
-        ],
-        true,
-    ),
-    (
-        &[
-            "--game",
-            "one-d-chess",
-            "--dialect",
-            "csc110",
-            "--python",
-            "fixtures/one-d-chess/csc110/bug-winner-message.py",
-        ],
+        "one-d-chess/csc110",
+        "one-d-chess/csc110/bug-winner-message.py",
         false,
     ),
+    ("pown-chess/pown", "pown-chess/pown-chess.py", true),
+    ("minichess/ecs10", "minichess/ecs10/prog67.py", true),
     (
-        &[
-            "--game",
-            "pown-chess",
-            "--python",
-            "fixtures/pown-chess/pown-chess.py",
-        ],
+        "chess/ecs198f",
+        "chess/ecs198f/correct/pychess/logic/chess_logic.py",
         true,
     ),
     (
-        &[
-            "specs/minichess/ecs10",
-            "--python",
-            "fixtures/minichess/ecs10/prog67.py",
-        ],
-        true,
-    ),
-    (
-        &[
-            "specs/chess/ecs198f",
-            "--python",
-            "fixtures/chess/ecs198f/correct/pychess/logic/chess_logic.py",
-        ],
-        true,
-    ),
-    (
-        &[
-            "specs/chess/ecs198f",
-            "--python",
-            "fixtures/chess/ecs198f/bug-no-en-passant/pychess/logic/chess_logic.py",
-        ],
+        "chess/ecs198f",
+        "chess/ecs198f/bug-no-en-passant/pychess/logic/chess_logic.py",
         false,
     ),
 ];
@@ -193,9 +151,15 @@ fn every_game_is_graded_alike_on_the_oldest_and_the_newest_python() {
             eprintln!("SKIPPED Python {version}: patchelf is missing (`apt-get install patchelf`)");
             continue;
         };
-        for (args, passes) in FIXTURES {
-            let mut args = args.to_vec();
-            args.extend(["--python-bin", python.to_str().unwrap()]);
+        for (specs, fixture, passes) in FIXTURES {
+            let (specs, fixture) = (format!("specs/{specs}"), format!("fixtures/{fixture}"));
+            let args = [
+                specs.as_str(),
+                "--python",
+                &fixture,
+                "--python-bin",
+                python.to_str().unwrap(),
+            ];
             let (code, report) = test_json(&args);
             let failed = failures(&report);
             let errors: Vec<_> = failed.iter().filter(|f| f.1 == "error").collect();
