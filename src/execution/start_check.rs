@@ -37,17 +37,7 @@ impl StartCheck {
 
     /// Records that `interpreter` started under `sandbox` (a loaded runner of it loaded).
     pub(crate) fn started(&self, sandbox: Sandbox, interpreter: &Interpreter) {
-        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
-        let known = answers
-            .iter()
-            .any(|a| a.sandbox == sandbox && a.interpreter == *interpreter);
-        if !known {
-            answers.push(Answer {
-                sandbox,
-                interpreter: interpreter.clone(),
-                starts: Ok(()),
-            });
-        }
+        let _ = self.answer(sandbox, interpreter, || Ok(()));
     }
 
     /// Whether `interpreter` starts in `jail` under `sandbox` as `view` shows it, asked the
@@ -62,23 +52,9 @@ impl StartCheck {
         if sandbox == Sandbox::None {
             return Ok(());
         }
-        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
-        let known = answers
-            .iter()
-            .find(|a| a.sandbox == sandbox && a.interpreter == *interpreter)
-            .map(|a| a.starts.clone());
-        let starts = match known {
-            Some(starts) => starts,
-            None => {
-                let starts = ask(sandbox, jail, interpreter, view);
-                answers.push(Answer {
-                    sandbox,
-                    interpreter: interpreter.clone(),
-                    starts: starts.clone(),
-                });
-                starts
-            }
-        };
+        let starts = self.answer(sandbox, interpreter, || {
+            ask(sandbox, jail, interpreter, view)
+        });
         starts.map_err(|why| {
             SetupError::PythonInSandbox {
                 python: interpreter.executable.clone(),
@@ -87,6 +63,29 @@ impl StartCheck {
             }
             .into()
         })
+    }
+
+    /// The answer known for `interpreter` under `sandbox`, else `find`'s, kept for the run.
+    fn answer(
+        &self,
+        sandbox: Sandbox,
+        interpreter: &Interpreter,
+        find: impl FnOnce() -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        let known = answers
+            .iter()
+            .find(|a| a.sandbox == sandbox && a.interpreter == *interpreter);
+        if let Some(answer) = known {
+            return answer.starts.clone();
+        }
+        let starts = find();
+        answers.push(Answer {
+            sandbox,
+            interpreter: interpreter.clone(),
+            starts: starts.clone(),
+        });
+        starts
     }
 }
 
