@@ -17,6 +17,7 @@ pub mod jail;
 pub mod residue;
 pub mod scratch;
 pub mod share;
+pub mod snapshot;
 pub mod student;
 
 use std::sync::OnceLock;

@@ -314,8 +314,7 @@ impl Target {
                 let failure = run.sandbox_failure(&execution.stderr_tail);
                 (execution, failure)
             });
-        slot.jail.restore();
-        give_back(&self.free, slot);
+        restore_and_give_back(&self.free, slot);
         let (execution, failure) = ran?;
         match failure {
             Some(why) => Err(SetupError::PythonInSandbox {
@@ -446,7 +445,7 @@ impl Target {
             .flatten();
         // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
         // what a run starts from.
-        slot.jail.mark_clean();
+        slot.jail.mark_clean()?;
         Ok(server)
     }
 
@@ -784,6 +783,15 @@ fn give_back(free: &Mutex<Vec<Slot>>, slot: Slot) {
     free.lock().unwrap_or_else(|e| e.into_inner()).push(slot);
 }
 
+/// Puts `slot`'s folder back as the run found it and returns the slot for the next run. A
+/// folder that cannot be put back is not used again: the slot is dropped (its runners, its
+/// folder and its user go), and the next run lays the submission out in a new one.
+fn restore_and_give_back(free: &Mutex<Vec<Slot>>, mut slot: Slot) {
+    if slot.jail.restore() {
+        give_back(free, slot);
+    }
+}
+
 impl Drop for JailRun {
     fn drop(&mut self) {
         // The run's processes die before the jail can be handed to another scenario, which
@@ -793,8 +801,7 @@ impl Drop for JailRun {
             server.clear_after_scenario();
         }
         if let Some(slot) = self.slot.take() {
-            slot.jail.restore();
-            give_back(&self.free, slot);
+            restore_and_give_back(&self.free, slot);
         }
     }
 }

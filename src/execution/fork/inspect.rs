@@ -14,6 +14,9 @@
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::execution::sandbox::snapshot::Snapshot;
 
 /// The folders of a private mount namespace that every process in it may share.
 const TEMPORARY: &[&str] = &["tmp", "dev/shm"];
@@ -28,6 +31,8 @@ pub(crate) struct Baseline {
     shared: HashSet<(String, u64)>,
     /// Its own `/tmp` and `/dev/shm`, each with what it held.
     temporary: Vec<(PathBuf, HashSet<PathBuf>)>,
+    /// The same as each scenario must find them: recorded once the import has run.
+    settled: Mutex<Vec<Snapshot>>,
 }
 
 /// Which signals a process ignores and which it catches (bit N-1: signal N).
@@ -51,7 +56,22 @@ impl Baseline {
                     (folder, held)
                 })
                 .collect(),
+            settled: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Records the runner's own `/tmp` and `/dev/shm` as its scenarios must find them: as
+    /// its import left them (call it once [`Baseline::check_loaded`] found nothing added).
+    /// Under bubblewrap they belong to the student's user, who could otherwise leave a mark
+    /// on them for the next scenario (a mode, a time, an attribute).
+    pub(crate) fn settle_temporary(&mut self) -> Result<(), String> {
+        let settled = self
+            .temporary
+            .iter()
+            .map(|(folder, _)| Snapshot::of_private_folder(folder).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.settled = Mutex::new(settled);
+        Ok(())
     }
 
     /// The same, holding also the file `(device, inode)` (given to the runner with `on`).
@@ -101,19 +121,13 @@ impl Baseline {
 const SIGCHLD_BIT: u64 = 1 << (17 - 1);
 
 impl Baseline {
-    /// Brings the runner's own `/tmp` and `/dev/shm` back to what they held before its
-    /// import (none under `limits`, where a student user's leftovers are removed by owner).
+    /// Brings the runner's own `/tmp` and `/dev/shm` back to what they were once its import
+    /// had run (none under `limits`, where a student user's leftovers are removed by owner).
     pub(crate) fn clear_temporary(&self) -> Result<(), String> {
-        for (folder, held) in &self.temporary {
-            for path in added_in(folder, held) {
-                let directory = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-                let removed = if directory {
-                    std::fs::remove_dir_all(&path)
-                } else {
-                    std::fs::remove_file(&path)
-                };
-                removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-            }
+        let mut settled = self.settled.lock().unwrap_or_else(|e| e.into_inner());
+        // A runner that died took its folders with it (its death is dealt with elsewhere).
+        for snapshot in settled.iter_mut().filter(|s| s.root().exists()) {
+            snapshot.restore().map_err(|e| e.to_string())?;
         }
         Ok(())
     }

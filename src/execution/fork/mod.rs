@@ -180,7 +180,7 @@ impl Server {
         };
         let pid = hello.pid.as_raw_nonzero().get();
         // The runner waits for `on` before it imports anything: what it holds now is its own.
-        let baseline = match inspect::Baseline::of(pid) {
+        let mut baseline = match inspect::Baseline::of(pid) {
             Ok(baseline) => baseline.holding(gate.file()),
             Err(why) => return Err(end(&mut process, why)),
         };
@@ -208,7 +208,10 @@ impl Server {
             }
             other => return Err(end(&mut process, silence("load", other))),
         }
-        if let Err(why) = baseline.check_loaded(pid) {
+        if let Err(why) = baseline
+            .check_loaded(pid)
+            .and_then(|()| baseline.settle_temporary())
+        {
             return Err(end(&mut process, why));
         }
         let ipc = match ipc::IpcNamespace::of(pid) {

@@ -3,7 +3,6 @@
 //! (and wrapped in bubblewrap under that mode), its cgroup, and, when it ends, every process
 //! of its user and cgroup killed.
 
-use std::collections::HashSet;
 use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
@@ -20,6 +19,7 @@ use super::confine::Confinement;
 use super::isolation::Isolation;
 use super::residue;
 use super::share::Share;
+use super::snapshot::Snapshot;
 use super::student::{self, Lease, StudentId};
 use super::Sandbox;
 use crate::error::Error;
@@ -30,12 +30,14 @@ use crate::execution::spawn::Launch;
 #[derive(Debug)]
 pub struct Jail {
     dir: PathBuf,
+    /// Where the baseline's copies of the folder's files are kept (the grader's alone).
+    kept: PathBuf,
     lease: Option<Lease>,
     sandbox: Sandbox,
-    /// What the folder held when the current run began (paths relative to it).
-    baseline: HashSet<PathBuf>,
-    /// Whether the folder holds the baseline and nothing else: marked, or restored since,
-    /// and nothing run or handed over in it after that.
+    /// What the folder held when the current run began.
+    baseline: Snapshot,
+    /// Whether the folder is as the baseline has it: marked, or restored since, and nothing
+    /// run or handed over in it after that.
     at_baseline: AtomicBool,
 }
 
@@ -44,6 +46,7 @@ impl Jail {
     /// when the grader is root and the sandbox is not `none`.
     pub fn new(scratch: &Path, sandbox: Sandbox, name: &str) -> Result<Jail, Error> {
         let dir = scratch.join(name);
+        let kept = scratch.join(format!("{name}.kept"));
         std::fs::create_dir_all(&dir)
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         let lease = if sandbox != Sandbox::None && student::grader_is_root() {
@@ -51,15 +54,19 @@ impl Jail {
         } else {
             None
         };
-        let jail = Jail {
+        if let Some(lease) = &lease {
+            student::hand_over(&dir, lease.id())?;
+        }
+        // Given to its user, empty: what a run finds until something is laid out here.
+        let baseline = Snapshot::of_folder(&dir, &kept)?;
+        Ok(Jail {
             dir,
+            kept,
             lease,
             sandbox,
-            baseline: HashSet::new(),
-            at_baseline: AtomicBool::new(false),
-        };
-        jail.hand_over()?;
-        Ok(jail)
+            baseline,
+            at_baseline: AtomicBool::new(true),
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -81,48 +88,28 @@ impl Jail {
     }
 
     /// Notes what the folder holds now (the submission, the harness, what a loaded runner's
-    /// import wrote) as what every run starts from: [`Jail::restore`] removes the rest.
-    /// Nothing is read again where the folder is known to hold the baseline (restored after
-    /// the last run, nothing run or handed over since).
-    pub fn mark_clean(&mut self) {
+    /// import wrote) as what every run starts from: [`Jail::restore`] puts it back. Nothing
+    /// is read again where the folder is known to hold the baseline (restored after the last
+    /// run, nothing run or handed over since).
+    pub fn mark_clean(&mut self) -> Result<(), Error> {
         if self.at_baseline.load(Ordering::Relaxed) {
-            return;
+            return Ok(());
         }
-        self.baseline = entries(&self.dir)
-            .into_iter()
-            .map(|(path, _)| path)
-            .collect();
+        self.baseline = Snapshot::of_folder(&self.dir, &self.kept)?;
         self.at_baseline.store(true, Ordering::Relaxed);
+        Ok(())
     }
 
-    /// Removes what a run added to the folder since [`Jail::mark_clean`] (call it once the
-    /// run's processes are dead), so that the next run starts from the same folder: files
-    /// written scenario after scenario neither pile up until the disk is full nor carry
-    /// anything from one scenario to the next.
-    pub fn restore(&self) {
-        let mut removed: Vec<PathBuf> = Vec::new();
-        let (mut kept, mut all_removed) = (0, true);
-        for (path, is_dir) in entries(&self.dir) {
-            if self.baseline.contains(&path) {
-                kept += 1;
-                continue;
-            }
-            if removed.iter().any(|gone| path.starts_with(gone)) {
-                continue;
-            }
-            let full = self.dir.join(&path);
-            let gone = if is_dir {
-                std::fs::remove_dir_all(&full)
-            } else {
-                std::fs::remove_file(&full)
-            };
-            all_removed &= gone.is_ok();
-            removed.push(path);
-        }
-        // A baseline entry the run removed, or one of its own that stayed: the next mark
-        // reads the folder again, as it finds it.
-        let at_baseline = all_removed && kept == self.baseline.len();
-        self.at_baseline.store(at_baseline, Ordering::Relaxed);
+    /// Puts the folder back as [`Jail::mark_clean`] found it (call it once the run's
+    /// processes are dead), so that the next run starts from the same folder: nothing one
+    /// scenario wrote, removed or changed there reaches the next, and files written scenario
+    /// after scenario do not pile up until the disk is full. False when it could not be put
+    /// back: the jail must not be used again.
+    #[must_use]
+    pub fn restore(&mut self) -> bool {
+        let restored = self.baseline.restore().is_ok();
+        self.at_baseline.store(restored, Ordering::Relaxed);
+        restored
     }
 
     /// The environment a confined program gets: nothing of the grader's, only what programs
@@ -279,21 +266,8 @@ impl Drop for Jail {
         // Before its user is given back (and taken by another submission's jail), nothing of
         // this submission is left for that user to read.
         let _ = std::fs::remove_dir_all(&self.dir);
+        let _ = std::fs::remove_dir_all(&self.kept);
     }
-}
-
-/// Everything below `dir` (links not followed), relative to it, and whether each is a folder.
-fn entries(dir: &Path) -> Vec<(PathBuf, bool)> {
-    walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| {
-            let path = entry.path().strip_prefix(dir).ok()?.to_path_buf();
-            Some((path, entry.file_type().is_dir()))
-        })
-        .collect()
 }
 
 /// The loaded runner whose cgroup a run's processes share.
@@ -424,9 +398,14 @@ mod tests {
     use super::*;
 
     fn names(jail: &Jail) -> Vec<String> {
-        let mut names: Vec<String> = entries(jail.dir())
+        let mut names: Vec<String> = walkdir::WalkDir::new(jail.dir())
+            .min_depth(1)
             .into_iter()
-            .map(|(path, _)| path.display().to_string())
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let path = entry.path().strip_prefix(jail.dir()).unwrap();
+                path.display().to_string()
+            })
             .collect();
         names.sort();
         names
@@ -437,30 +416,35 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let mut jail = Jail::new(scratch.path(), Sandbox::None, "job").unwrap();
         let dir = jail.dir().to_path_buf();
-        std::fs::write(dir.join("submission.py"), "").unwrap();
+        std::fs::write(dir.join("submission.py"), "print(1)").unwrap();
         jail.hand_over().unwrap();
-        jail.mark_clean();
-        // A run adds a file and a folder; the restore takes both away.
+        jail.mark_clean().unwrap();
+        // A run adds a file and a folder and removes the submission; the restore takes the
+        // first two away and puts the submission back.
         drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
         std::fs::create_dir(dir.join("made")).unwrap();
         std::fs::write(dir.join("made/inside"), "").unwrap();
         std::fs::write(dir.join("left.txt"), "").unwrap();
-        jail.restore();
+        std::fs::remove_file(dir.join("submission.py")).unwrap();
+        assert!(jail.restore());
         assert_eq!(names(&jail), ["submission.py"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("submission.py")).unwrap(),
+            "print(1)"
+        );
         // Restored: marking keeps the baseline it has without reading the folder (a file
         // put there behind the jail's back is not taken into it).
         std::fs::write(dir.join("unseen"), "").unwrap();
-        jail.mark_clean();
-        jail.restore();
+        jail.mark_clean().unwrap();
+        assert!(jail.restore());
         assert_eq!(names(&jail), ["submission.py"]);
-        // A run that removes a file of the baseline: the next mark reads the folder again.
+        // After a hand-over the folder is read again: what was put there joins the baseline.
+        std::fs::write(dir.join("harness.py"), "").unwrap();
+        jail.hand_over().unwrap();
+        jail.mark_clean().unwrap();
         drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
-        std::fs::remove_file(dir.join("submission.py")).unwrap();
-        jail.restore();
-        jail.mark_clean();
-        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
-        std::fs::write(dir.join("submission.py"), "").unwrap();
-        jail.restore();
-        assert_eq!(names(&jail), Vec::<String>::new());
+        std::fs::write(dir.join("left.txt"), "").unwrap();
+        assert!(jail.restore());
+        assert_eq!(names(&jail), ["harness.py", "submission.py"]);
     }
 }

@@ -1,0 +1,739 @@
+//! What a job folder holds when a run begins, and putting it back when the run ends.
+//!
+//! Scenario after scenario runs in the same folder (a fresh process each, or forks of one
+//! loaded runner), and each must find it as the first one did: otherwise a scenario can tell
+//! the next what it saw, and a submission can learn a test's answers from the tests before
+//! it. The folder belongs to the student's user, so the channel is not only a file left
+//! behind but a line appended to the submission's own source, a mode bit, a time set on the
+//! folder or an extended attribute. A [`Snapshot`] records every entry (inode, kind, mode,
+//! owner, size, times, `user.` attributes) and keeps a copy of each file where student
+//! processes cannot reach it. [`Snapshot::restore`] removes what is new and puts back from the
+//! record and the copies whatever changed.
+//!
+//! A change is seen in an entry's status change time (ctime), which no unprivileged process
+//! can set, or in its access time, which reading moves without touching the ctime. The kernel
+//! stamps both from a clock that moves once a tick (a few milliseconds), so a change made
+//! within a tick of the moment the record settled can leave them equal. Such an entry, whose
+//! ctime is within two ticks of that moment, is compared by content and attributes as well, as
+//! git compares a racily clean file of its index.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsStr;
+use std::io::{self, Read};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, Timespec, Timestamps, XattrFlags, CWD};
+
+use crate::error::Error;
+
+/// How far a timestamp the kernel stamps can lag the real time (in nanoseconds): twice the
+/// step of the coarse clock it stamps from (one tick: 1 to 10 ms), at least a millisecond.
+fn tick() -> i128 {
+    static TICK: std::sync::OnceLock<i128> = std::sync::OnceLock::new();
+    *TICK.get_or_init(|| {
+        let mut step = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_getres only writes the struct it is given.
+        let known = unsafe { libc::clock_getres(libc::CLOCK_REALTIME_COARSE, &mut step) } == 0;
+        let step = if known {
+            nanos(step.tv_sec, step.tv_nsec)
+        } else {
+            10_000_000
+        };
+        (2 * step).max(1_000_000)
+    })
+}
+
+/// The attributes a process may set on its own files without privilege.
+const USER_ATTRIBUTES: &[u8] = b"user.";
+
+/// A folder's entries as a run must find them, and copies of its files.
+#[derive(Debug)]
+pub struct Snapshot {
+    root: PathBuf,
+    /// Copies of the folder's files, in a folder only the grader can read (none: the folder
+    /// holds no file, only folders).
+    kept: Option<PathBuf>,
+    /// The root's file system, where entries on another one (mounted there) are passed over.
+    one_file_system: Option<u64>,
+    /// Every entry, by path relative to the root (the root itself is the empty path); parents
+    /// sort before what they hold.
+    entries: BTreeMap<PathBuf, Recorded>,
+    /// When the record last matched the folder (nanoseconds since the epoch).
+    settled: i128,
+}
+
+/// Why a folder could not be put back as its snapshot has it.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot put back {path}: {why}")]
+pub struct RestoreError {
+    path: PathBuf,
+    why: String,
+}
+
+impl RestoreError {
+    fn new(path: &Path, why: impl std::fmt::Display) -> RestoreError {
+        RestoreError {
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    File,
+    Folder,
+    Link(PathBuf),
+    /// A pipe, socket or device: kept if it stays, never made again.
+    Other,
+}
+
+/// What [`Snapshot::restore`] found of an entry.
+enum Examined {
+    AsRecorded,
+    /// There, with the recorded bytes, but maybe not the recorded status.
+    Unsettled,
+    /// Made again: missing, or holding other bytes.
+    Remade,
+}
+
+/// What a status call tells of an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Status {
+    inode: u64,
+    device: u64,
+    mode: u32,
+    uid: u32,
+    gid: u32,
+    size: u64,
+    accessed: (i64, i64),
+    modified: (i64, i64),
+    changed: i128,
+}
+
+impl Status {
+    fn of(stat: &rustix::fs::Stat) -> Status {
+        Status {
+            inode: stat.st_ino,
+            device: stat.st_dev,
+            mode: stat.st_mode,
+            uid: stat.st_uid,
+            gid: stat.st_gid,
+            size: stat.st_size as u64,
+            accessed: (stat.st_atime, stat.st_atime_nsec as i64),
+            modified: (stat.st_mtime, stat.st_mtime_nsec as i64),
+            changed: nanos(stat.st_ctime, stat.st_ctime_nsec as i64),
+        }
+    }
+
+    /// The status of `path` itself (a link, not what it points to).
+    fn of_path(path: &Path) -> io::Result<Status> {
+        Ok(Status::of(&rustix::fs::lstat(path)?))
+    }
+
+    fn file_type(&self) -> FileType {
+        FileType::from_raw_mode(self.mode)
+    }
+}
+
+/// One entry as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Recorded {
+    kind: Kind,
+    status: Status,
+    attributes: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Recorded {
+    fn read(path: &Path, status: Status) -> io::Result<Recorded> {
+        let kind = match status.file_type() {
+            FileType::Directory => Kind::Folder,
+            FileType::RegularFile => Kind::File,
+            FileType::Symlink => Kind::Link(std::fs::read_link(path)?),
+            _ => Kind::Other,
+        };
+        Ok(Recorded {
+            kind,
+            status,
+            attributes: user_attributes(path)?,
+        })
+    }
+}
+
+impl Snapshot {
+    /// Records `root` as it is now, keeping copies of its files in `kept` (made afresh,
+    /// readable by the grader alone).
+    pub fn of_folder(root: &Path, kept: &Path) -> Result<Snapshot, Error> {
+        let cannot =
+            |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
+        if kept.exists() {
+            std::fs::remove_dir_all(kept).map_err(|e| cannot(kept, e))?;
+        }
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(kept)
+            .map_err(|e| cannot(kept, e))?;
+        Snapshot::take(root, Some(kept), false)
+    }
+
+    /// Records `root`, a sandbox's own temporary folder, as it is now: only what is on its
+    /// file system (what the sandbox mounted there is its own), and no file, only folders.
+    pub fn of_private_folder(root: &Path) -> Result<Snapshot, Error> {
+        Snapshot::take(root, None, true)
+    }
+
+    fn take(root: &Path, kept: Option<&Path>, one_file_system: bool) -> Result<Snapshot, Error> {
+        let cannot =
+            |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
+        let device = Status::of_path(root).map_err(|e| cannot(root, e))?.device;
+        let mut entries = BTreeMap::new();
+        let mut walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
+        while let Some(entry) = walk.next() {
+            let entry = entry.map_err(|e| Error::path(root, format!("cannot record: {e}")))?;
+            let status = Status::of_path(entry.path()).map_err(|e| cannot(entry.path(), e))?;
+            if one_file_system && status.device != device {
+                walk.skip_current_dir();
+                continue;
+            }
+            let relative = entry.path().strip_prefix(root).unwrap_or(Path::new(""));
+            let recorded =
+                Recorded::read(entry.path(), status).map_err(|e| cannot(entry.path(), e))?;
+            let copy = kept.map(|kept| kept.join(relative));
+            match (&recorded.kind, copy) {
+                (Kind::Folder, Some(copy)) if !relative.as_os_str().is_empty() => {
+                    std::fs::DirBuilder::new()
+                        .mode(0o700)
+                        .create(&copy)
+                        .map_err(|e| cannot(&copy, e))?
+                }
+                (Kind::File, Some(copy)) => {
+                    std::fs::copy(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
+                }
+                (Kind::File, None) => {
+                    return Err(Error::path(
+                        entry.path(),
+                        "a file where only folders may be",
+                    ))
+                }
+                _ => {}
+            }
+            entries.insert(relative.to_path_buf(), recorded);
+        }
+        let mut snapshot = Snapshot {
+            root: root.to_path_buf(),
+            kept: kept.map(Path::to_path_buf),
+            one_file_system: one_file_system.then_some(device),
+            entries,
+            settled: now(),
+        };
+        // Reading the folder moved access times after they were recorded: the first run
+        // finds it as every later one will.
+        snapshot
+            .restore()
+            .map_err(|e| Error::path(root, e.to_string()))?;
+        Ok(snapshot)
+    }
+
+    /// The folder recorded.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Puts the folder back as recorded (call it once no process can write to it): what is
+    /// new goes, what went comes back, and what changed is made as it was. An error names
+    /// the first entry that could not be put back; the folder is then not to be used again.
+    pub fn restore(&mut self) -> Result<(), RestoreError> {
+        let found = self.survey()?;
+        let racy_since = self.settled - tick();
+        // First what is missing or holds other bytes is made again, folders before what they
+        // hold; then statuses are set, what a folder holds before the folder (making an entry
+        // moves its folder's times).
+        let mut unsettled: Vec<PathBuf> = Vec::new();
+        let mut remade = false;
+        for (relative, recorded) in &self.entries {
+            let status = found.get(relative.as_path());
+            match self.examine(relative, recorded, status, racy_since)? {
+                Examined::AsRecorded => {}
+                Examined::Unsettled => unsettled.push(relative.clone()),
+                Examined::Remade => {
+                    remade = true;
+                    unsettled.push(relative.clone());
+                }
+            }
+        }
+        if remade {
+            let folders = self.entries.iter().filter(|(_, r)| r.kind == Kind::Folder);
+            unsettled.extend(folders.map(|(relative, _)| relative.clone()));
+            unsettled.sort();
+            unsettled.dedup();
+        }
+        for relative in unsettled.iter().rev() {
+            self.settle(relative)?;
+        }
+        self.settled = now();
+        Ok(())
+    }
+
+    /// Reads the folder (each folder once, by descriptor, without moving its access time):
+    /// removes every entry that is not recorded, or is another inode than the recorded one,
+    /// and returns the status of every recorded one found.
+    fn survey(&self) -> Result<HashMap<PathBuf, Status>, RestoreError> {
+        let mut found = HashMap::with_capacity(self.entries.len());
+        let root =
+            open_quietly(CWD, &self.root, true).map_err(|e| RestoreError::new(&self.root, e))?;
+        let status = rustix::fs::fstat(&root).map_err(|e| RestoreError::new(&self.root, e))?;
+        found.insert(PathBuf::new(), Status::of(&status));
+        let mut pending = vec![(PathBuf::new(), root)];
+        while let Some((folder, fd)) = pending.pop() {
+            let fail = |e: rustix::io::Errno| RestoreError::new(&self.root.join(&folder), e);
+            let mut dir = rustix::fs::Dir::new(fd).map_err(fail)?;
+            while let Some(entry) = dir.read() {
+                let fd = dir.fd().map_err(fail)?;
+                let entry = entry.map_err(fail)?;
+                let name = entry.file_name();
+                if matches!(name.to_bytes(), b"." | b"..") {
+                    continue;
+                }
+                let relative = folder.join(OsStr::from_bytes(name.to_bytes()));
+                let full = || self.root.join(&relative);
+                let recorded = self.entries.get(&relative);
+                let status = match recorded {
+                    Some(_) => Some(Status::of(
+                        &rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+                            .map_err(|e| RestoreError::new(&full(), e))?,
+                    )),
+                    None => None,
+                };
+                let is_dir = match status {
+                    Some(status) => status.file_type() == FileType::Directory,
+                    None => entry.file_type() == FileType::Directory,
+                };
+                if let (Some(device), Some(status)) = (self.one_file_system, status) {
+                    if status.device != device {
+                        continue;
+                    }
+                }
+                match (recorded, status) {
+                    (Some(recorded), Some(status))
+                        if recorded.status.inode == status.inode
+                            && (recorded.kind == Kind::Folder) == is_dir =>
+                    {
+                        if is_dir {
+                            let inner = open_quietly(fd, OsStr::from_bytes(name.to_bytes()), true)
+                                .map_err(|e| RestoreError::new(&full(), e))?;
+                            pending.push((relative.clone(), inner));
+                        }
+                        found.insert(relative, status);
+                    }
+                    _ => self.remove(&full(), is_dir)?,
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Removes `path`, an entry the record does not have (passed over where it is on
+    /// another file system, mounted there).
+    fn remove(&self, path: &Path, is_dir: bool) -> Result<(), RestoreError> {
+        if let Some(device) = self.one_file_system {
+            let status = Status::of_path(path).map_err(|e| RestoreError::new(path, e))?;
+            if status.device != device {
+                return Ok(());
+            }
+        }
+        let removed = if is_dir {
+            std::fs::remove_dir_all(path)
+        } else {
+            std::fs::remove_file(path)
+        };
+        removed.map_err(|e| RestoreError::new(path, e))
+    }
+
+    /// Whether the entry at `relative`, found with `status` (none: missing), is as recorded;
+    /// made again if it is missing or holds other bytes (a file whose ctime is within a tick
+    /// of the record is read to know).
+    fn examine(
+        &self,
+        relative: &Path,
+        recorded: &Recorded,
+        status: Option<&Status>,
+        racy_since: i128,
+    ) -> Result<Examined, RestoreError> {
+        let path = self.root.join(relative);
+        let fail = |e: io::Error| RestoreError::new(&path, e);
+        let racy = recorded.status.changed >= racy_since;
+        let Some(now) = status else {
+            self.make(relative, &path)?;
+            return Ok(Examined::Remade);
+        };
+        let differs = recorded.status != *now;
+        if !differs && !racy {
+            return Ok(Examined::AsRecorded);
+        }
+        if recorded.kind == Kind::File {
+            let Some(kept) = &self.kept else {
+                return Err(RestoreError::new(&path, "no copy of it is kept"));
+            };
+            if now.size != recorded.status.size
+                || !same_content(&kept.join(relative), &path).map_err(fail)?
+            {
+                std::fs::remove_file(&path).map_err(fail)?;
+                self.make(relative, &path)?;
+                return Ok(Examined::Remade);
+            }
+        }
+        // Setting a status moves the ctime, and would keep the entry within a tick of the
+        // record: an entry whose status is as recorded is left as it is.
+        if differs || user_attributes(&path).map_err(fail)? != recorded.attributes {
+            Ok(Examined::Unsettled)
+        } else {
+            Ok(Examined::AsRecorded)
+        }
+    }
+
+    /// Gives the entry at `relative` its recorded status, and records the inode and ctime it
+    /// has now.
+    fn settle(&mut self, relative: &Path) -> Result<(), RestoreError> {
+        let path = self.root.join(relative);
+        let fail = |e: io::Error| RestoreError::new(&path, e);
+        let recorded = &self.entries[relative];
+        set_status(&path, recorded).map_err(fail)?;
+        let now = Status::of_path(&path).map_err(fail)?;
+        let was = recorded.status;
+        if (now.mode, now.size, now.accessed, now.modified)
+            != (was.mode, was.size, was.accessed, was.modified)
+        {
+            return Err(RestoreError::new(&path, "it stayed changed"));
+        }
+        if let Some(recorded) = self.entries.get_mut(relative) {
+            recorded.status = now;
+        }
+        Ok(())
+    }
+
+    /// Makes the missing entry at `relative` again: a folder, a copy of the kept file, or a
+    /// link.
+    fn make(&self, relative: &Path, path: &Path) -> Result<(), RestoreError> {
+        let fail = |e: io::Error| RestoreError::new(path, e);
+        match &self.entries[relative].kind {
+            Kind::Folder => std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(path)
+                .map_err(fail),
+            Kind::File => match &self.kept {
+                Some(kept) => std::fs::copy(kept.join(relative), path)
+                    .map(drop)
+                    .map_err(fail),
+                None => Err(RestoreError::new(path, "no copy of it is kept")),
+            },
+            Kind::Link(target) => std::os::unix::fs::symlink(target, path).map_err(fail),
+            Kind::Other => Err(RestoreError::new(path, "it cannot be made again")),
+        }
+    }
+}
+
+/// Gives the entry at `path` the owner, mode, `user.` attributes and times `recorded` has.
+fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
+    let now = Status::of_path(path)?;
+    let want = recorded.status;
+    if (now.uid, now.gid) != (want.uid, want.gid) {
+        std::os::unix::fs::lchown(path, Some(want.uid), Some(want.gid))?;
+    }
+    let is_link = matches!(recorded.kind, Kind::Link(_));
+    if !is_link && now.mode != want.mode {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(want.mode & 0o7777))?;
+    }
+    let attributes = user_attributes(path)?;
+    if attributes != recorded.attributes {
+        for (name, _) in &attributes {
+            rustix::fs::lremovexattr(path, name.as_slice())?;
+        }
+        for (name, value) in &recorded.attributes {
+            rustix::fs::lsetxattr(path, name.as_slice(), value, XattrFlags::empty())?;
+        }
+    }
+    let time = |(seconds, nanoseconds): (i64, i64)| Timespec {
+        tv_sec: seconds,
+        tv_nsec: nanoseconds as _,
+    };
+    let times = Timestamps {
+        last_access: time(want.accessed),
+        last_modification: time(want.modified),
+    };
+    rustix::fs::utimensat(CWD, path, &times, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(())
+}
+
+/// The `user.` extended attributes of `path` and their values, sorted (none where the file
+/// system has none).
+fn user_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
+    let size = match rustix::fs::llistxattr_query(path) {
+        Ok(0) => return Ok(Vec::new()),
+        Ok(size) => size,
+        Err(rustix::io::Errno::OPNOTSUPP) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut names = vec![0u8; size];
+    let length = rustix::fs::llistxattr(path, &mut names[..])?;
+    names.truncate(length);
+    let mut attributes = Vec::new();
+    for name in names.split(|&b| b == 0) {
+        if !name.starts_with(USER_ATTRIBUTES) {
+            continue;
+        }
+        let size = rustix::fs::lgetxattr_query(path, name)?;
+        let mut value = vec![0u8; size];
+        let length = rustix::fs::lgetxattr(path, name, &mut value[..])?;
+        value.truncate(length);
+        attributes.push((name.to_vec(), value));
+    }
+    attributes.sort();
+    Ok(attributes)
+}
+
+/// Opens `path` (a folder, or a file) to read, without moving its access time where the
+/// grader may (its own reads would otherwise look like a student's, to be set back each time).
+fn open_quietly<Fd: AsFd>(at: Fd, path: impl AsRef<Path>, folder: bool) -> io::Result<OwnedFd> {
+    let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    if folder {
+        flags |= OFlags::DIRECTORY;
+    }
+    let path = path.as_ref();
+    match rustix::fs::openat(&at, path, flags | OFlags::NOATIME, Mode::empty()) {
+        Err(rustix::io::Errno::PERM) => Ok(rustix::fs::openat(&at, path, flags, Mode::empty())?),
+        opened => Ok(opened?),
+    }
+}
+
+/// Whether the files at `a` and `b` hold the same bytes.
+fn same_content(a: &Path, b: &Path) -> io::Result<bool> {
+    let (mut a, mut b) = (
+        std::fs::File::from(open_quietly(CWD, a, false)?),
+        std::fs::File::from(open_quietly(CWD, b, false)?),
+    );
+    let (mut left, mut right) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut a, &mut left)?;
+        let m = read_full(&mut b, &mut right)?;
+        if left[..n] != right[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+/// Reads until `buffer` is full or the file ends: how many bytes were read.
+fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
+}
+
+fn nanos(seconds: i64, nanoseconds: i64) -> i128 {
+    i128::from(seconds) * 1_000_000_000 + i128::from(nanoseconds)
+}
+
+fn now() -> i128 {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    since.as_nanos() as i128
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    /// Every entry below `root` with its kind, mode, size, times, content and attributes,
+    /// read without moving an access time (the status first, then with `O_NOATIME`).
+    fn state(root: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut pending = vec![root.to_path_buf()];
+        while let Some(path) = pending.pop() {
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let mut content = String::new();
+            if meta.is_file() || meta.is_dir() {
+                let flags = rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::NOATIME;
+                let fd = rustix::fs::open(&path, flags, rustix::fs::Mode::empty()).unwrap();
+                if meta.is_dir() {
+                    for entry in rustix::fs::Dir::read_from(&fd).unwrap() {
+                        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+                        if name != "." && name != ".." {
+                            pending.push(path.join(name));
+                        }
+                    }
+                } else {
+                    std::fs::File::from(fd)
+                        .read_to_string(&mut content)
+                        .unwrap();
+                }
+            }
+            found.push(format!(
+                "{} {:o} {} {}.{} {}.{} {content:?} {:?}",
+                path.strip_prefix(root).unwrap().display(),
+                meta.mode(),
+                if meta.is_dir() { 0 } else { meta.size() },
+                meta.atime(),
+                meta.atime_nsec(),
+                meta.mtime(),
+                meta.mtime_nsec(),
+                user_attributes(&path).unwrap(),
+            ));
+        }
+        found.sort();
+        found
+    }
+
+    fn folder() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let scratch = tempfile::tempdir().unwrap();
+        let root = scratch.path().join("job");
+        std::fs::create_dir_all(root.join("helpers")).unwrap();
+        std::fs::write(root.join("chess.py"), "print('board')\n").unwrap();
+        std::fs::write(root.join("helpers/moves.py"), "KNIGHT = 2\n").unwrap();
+        std::os::unix::fs::symlink("chess.py", root.join("main.py")).unwrap();
+        let kept = scratch.path().join("job.kept");
+        (scratch, root, kept)
+    }
+
+    fn set_times(path: &Path, seconds: i64) {
+        let time = Timespec {
+            tv_sec: seconds,
+            tv_nsec: 0,
+        };
+        let times = Timestamps {
+            last_access: time,
+            last_modification: time,
+        };
+        rustix::fs::utimensat(CWD, path, &times, AtFlags::SYMLINK_NOFOLLOW).unwrap();
+    }
+
+    #[test]
+    fn what_a_run_adds_goes_and_what_it_changes_or_removes_comes_back() {
+        let (_scratch, root, kept) = folder();
+        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        let before = state(&root);
+        // A run leaves a mark of every kind it can.
+        std::fs::write(root.join("left.txt"), "seen").unwrap();
+        std::fs::create_dir(root.join("helpers/left")).unwrap();
+        let mut source = std::fs::OpenOptions::new()
+            .append(true)
+            .open(root.join("chess.py"))
+            .unwrap();
+        std::io::Write::write_all(&mut source, b"# seen\n").unwrap();
+        drop(source);
+        std::fs::set_permissions(root.join("helpers"), std::fs::Permissions::from_mode(0o701))
+            .unwrap();
+        std::fs::remove_file(root.join("helpers/moves.py")).unwrap();
+        std::fs::remove_file(root.join("main.py")).unwrap();
+        std::os::unix::fs::symlink("helpers", root.join("main.py")).unwrap();
+        // Extended attributes where the file system has them.
+        let _ = rustix::fs::lsetxattr(&root, "user.seen", b"1", XattrFlags::empty());
+        set_times(&root, 1_234_567);
+        set_times(&root.join("chess.py"), 7_654_321);
+        assert_ne!(state(&root), before);
+
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+        // Restored again with nothing changed, it stays as it is.
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+    }
+
+    #[test]
+    fn a_change_the_clock_did_not_see_is_found_by_content() {
+        let (_scratch, root, kept) = folder();
+        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        let before = state(&root);
+        // The same size, the same times, and a record that happens to match the status, as
+        // when the change falls in the clock tick of the record.
+        let path = root.join("helpers/moves.py");
+        std::fs::write(&path, "KNIGHT = 3\n").unwrap();
+        let recorded = snapshot.entries[Path::new("helpers/moves.py")].status;
+        let time = |(tv_sec, tv_nsec): (i64, i64)| Timespec {
+            tv_sec,
+            tv_nsec: tv_nsec as _,
+        };
+        let times = Timestamps {
+            last_access: time(recorded.accessed),
+            last_modification: time(recorded.modified),
+        };
+        rustix::fs::utimensat(CWD, &path, &times, AtFlags::empty()).unwrap();
+        let status = Status::of_path(&path).unwrap();
+        let entry = snapshot
+            .entries
+            .get_mut(Path::new("helpers/moves.py"))
+            .unwrap();
+        entry.status.changed = status.changed;
+        assert_eq!(entry.status, status);
+
+        // Long after the record, an entry whose status matches is not read...
+        let settled = snapshot.settled;
+        snapshot.settled = status.changed + 10 * tick();
+        snapshot.restore().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "KNIGHT = 3\n");
+        // ...but within a tick of it, it is, and put back.
+        snapshot.settled = settled;
+        let entry = snapshot
+            .entries
+            .get_mut(Path::new("helpers/moves.py"))
+            .unwrap();
+        entry.status.changed = status.changed;
+        snapshot.settled = status.changed;
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+    }
+
+    #[test]
+    fn what_cannot_be_made_again_is_named() {
+        let (_scratch, root, kept) = folder();
+        rustix::fs::mknodat(
+            CWD,
+            root.join("pipe"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        std::fs::remove_file(root.join("pipe")).unwrap();
+        let error = snapshot.restore().unwrap_err().to_string();
+        assert!(
+            error.contains("pipe") && error.contains("cannot be made again"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_private_folder_holds_folders_only() {
+        let (_scratch, root, _kept) = folder();
+        let error = Snapshot::of_private_folder(&root).unwrap_err().to_string();
+        assert!(
+            error.contains("a file where only folders may be"),
+            "{error}"
+        );
+        std::fs::remove_file(root.join("chess.py")).unwrap();
+        std::fs::remove_file(root.join("main.py")).unwrap();
+        std::fs::remove_file(root.join("helpers/moves.py")).unwrap();
+        let mut snapshot = Snapshot::of_private_folder(&root).unwrap();
+        let before = state(&root);
+        std::fs::write(root.join("helpers/left"), "").unwrap();
+        set_times(&root.join("helpers"), 1_234_567);
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+    }
+}
