@@ -304,12 +304,14 @@ impl Snapshot {
                 let relative = folder.join(OsStr::from_bytes(name.to_bytes()));
                 let full = || self.root.join(&relative);
                 let recorded = self.entries.get(&relative);
-                let status = match recorded {
-                    Some(_) => Some(Status::of(
+                // A recorded entry's status is needed; another's only where the folder does
+                // not tell its kind.
+                let status = match (recorded, entry.file_type()) {
+                    (None, kind) if kind != FileType::Unknown => None,
+                    _ => Some(Status::of(
                         &rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
                             .map_err(|e| RestoreError::new(&full(), e))?,
                     )),
-                    None => None,
                 };
                 let is_dir = match status {
                     Some(status) => status.file_type() == FileType::Directory,
