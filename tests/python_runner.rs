@@ -331,6 +331,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("wakes_runner", "runner/wakes_runner.py", ONE_D),
             ("runs_code", "runner/runs_code_in_runner.py", ONE_D),
             ("writes_memory", "runner/writes_runner_memory.py", ONE_D),
+            ("marks_runner", "runner/marks_runner.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -371,17 +372,21 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
         fell_back("writes_memory", "leaves a process running beside it");
+        // A signal sent to the runner stays pending there (it blocks them all), where a later
+        // scenario could read it: the runner is not used again once a scenario left one.
+        for id in ["offloads_cpu", "wakes_runner", "reaps_on_signal"] {
+            fell_back(id, "left a signal pending for the runner");
+        }
         // The runner runs nothing once loaded (every signal blocked, each scenario a copy the
-        // grader makes): asked for work it does none, and what the import left for a loop
-        // to run at each scenario never runs. Those submissions are forked all along.
+        // grader makes): what the import left for a loop to run at each scenario never runs,
+        // and no scenario may change the runner's scheduling or limits. Those submissions are
+        // forked all along.
         for id in [
             "plain",
             "tmp_carried",
             "sysv_carried",
-            "offloads_cpu",
-            "wakes_runner",
-            "reaps_on_signal",
             "runs_code",
+            "marks_runner",
         ] {
             let notes = notes_of(&fork, id);
             assert!(
@@ -404,6 +409,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "wakes_runner",
             "runs_code",
             "writes_memory",
+            "marks_runner",
         ] {
             assert!(score(id).0 < plain, "{sandbox} {id}: {:?}", score(id));
         }

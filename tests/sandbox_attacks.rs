@@ -727,7 +727,7 @@ fn nothing_a_run_leaves_in_the_shared_folders_or_ipc_outlives_it() {
 }
 
 #[test]
-fn each_scenario_finds_the_working_folder_as_the_first_one_found_it() {
+fn each_scenario_finds_no_mark_an_earlier_one_left() {
     let dir = tempfile::tempdir().unwrap();
     let game = std::fs::read_to_string(root().join("tests/selftest/hostile_game.toml")).unwrap();
     let (head, scenario) = game.split_once("[[scenario]]").unwrap();
@@ -750,7 +750,7 @@ fn each_scenario_finds_the_working_folder_as_the_first_one_found_it() {
                 .arg("test")
                 .arg(&specs)
                 .arg("--python")
-                .arg(root().join("fixtures/hostile/leaves_files.py"))
+                .arg(root().join("fixtures/hostile/leaves_marks.py"))
                 .args([
                     "--sandbox",
                     sandbox,

@@ -19,6 +19,7 @@ pub mod scratch;
 pub mod share;
 pub mod snapshot;
 pub mod student;
+pub mod syscalls;
 
 use std::sync::OnceLock;
 use std::time::Duration;

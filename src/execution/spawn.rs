@@ -105,6 +105,7 @@ pub(crate) fn spawn_with(
         .process_group(0);
     let limits = limits.clone();
     let confinement = launch.confinement.clone();
+    confinement.prepare_in_parent();
     // SAFETY: the closure runs between fork and exec. It only makes setrlimit system calls
     // on values computed before the fork, then runs the confinement, whose contract is the
     // same (no allocation, no locks).

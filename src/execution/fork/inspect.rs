@@ -119,6 +119,7 @@ impl Baseline {
 }
 
 const SIGCHLD_BIT: u64 = 1 << (17 - 1);
+const SIGKILL_BIT: u64 = 1 << (9 - 1);
 
 impl Baseline {
     /// Brings the runner's own `/tmp` and `/dev/shm` back to what they were once its import
@@ -232,6 +233,30 @@ fn still(status: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Why runner `pid` holds a signal a scenario sent it, if it does. The runner blocks every
+/// signal, so one sent to it stays pending, and a later scenario could read it in the
+/// runner's status: a mark from one scenario to the next. Only `SIGCHLD`, which the end of
+/// every scenario raises, is expected. A runner that is gone, or dying (`SIGKILL` pending),
+/// serves no scenario again (its end is dealt with elsewhere).
+pub(crate) fn check_nothing_pending(pid: i32) -> Result<(), String> {
+    match read_status(pid) {
+        Ok(status) => nothing_pending(&status),
+        Err(_) => Ok(()),
+    }
+}
+
+fn nothing_pending(status: &str) -> Result<(), String> {
+    let (Some(own), Some(shared)) = (mask(status, "SigPnd:"), mask(status, "ShdPnd:")) else {
+        return Err("the runner's status has no pending signals".into());
+    };
+    let pending = own | shared;
+    if pending & !SIGCHLD_BIT == 0 || pending & SIGKILL_BIT != 0 {
+        Ok(())
+    } else {
+        Err("a scenario left a signal pending for the runner".into())
+    }
+}
+
 /// The signal mask `name` (`SigIgn:`, `SigPnd:`, ...) of a `/proc/PID/status` text.
 fn mask(status: &str, name: &str) -> Option<u64> {
     status
@@ -303,6 +328,18 @@ mod tests {
         let sigint = status.replace("fffffffe7ffbfeff", "fffffffe7ffbfefd");
         assert!(still(&sigint).unwrap_err().contains("signal"));
         assert!(still("Threads:\t1\n").is_err());
+    }
+
+    #[test]
+    fn a_signal_left_pending_for_the_runner_shows_and_sigchld_does_not() {
+        let status = |shared: &str| format!("SigPnd:\t0000000000000000\nShdPnd:\t{shared}\n");
+        assert!(nothing_pending(&status("0000000000000000")).is_ok());
+        assert!(nothing_pending(&status("0000000000010000")).is_ok());
+        // A runner being killed serves nothing again.
+        assert!(nothing_pending(&status("0000000000010300")).is_ok());
+        let sigusr1 = nothing_pending(&status("0000000000010200")).unwrap_err();
+        assert!(sigusr1.contains("signal pending"), "{sigusr1}");
+        assert!(nothing_pending("SigPnd:\t0000000000000000\n").is_err());
     }
 
     #[test]

@@ -346,12 +346,15 @@ impl Server {
     /// call it once every process of the last one is dead. A runner that cannot be emptied is
     /// not used again.
     pub fn clear_after_scenario(&self) {
-        let cleared = self.baseline.clear_temporary().and_then(|()| {
-            self.ipc
-                .as_ref()
-                .map_or(Ok(0), ipc::IpcNamespace::clear)
-                .map(drop)
-        });
+        let pid = self.pid.as_raw_nonzero().get();
+        let cleared = inspect::check_nothing_pending(pid)
+            .and_then(|()| self.baseline.clear_temporary())
+            .and_then(|()| {
+                self.ipc
+                    .as_ref()
+                    .map_or(Ok(0), ipc::IpcNamespace::clear)
+                    .map(drop)
+            });
         if let Err(why) = cleared {
             self.distrust(why);
         }

@@ -1,8 +1,8 @@
 //! What the spawn path does to a student process between `fork` and `exec`, after its process
 //! group and resource limits: its cgroup, the descriptor on which a sandbox reports that it
 //! started, its own unprivileged user with no supplementary groups, no way to gain privileges
-//! (set-user-id programs), and death with the grader. The parent side clears the environment
-//! (see [`Confinement::clean_env`]).
+//! (set-user-id programs), no kernel key store (see [`syscalls`]), and death with the grader.
+//! The parent side clears the environment (see [`Confinement::clean_env`]).
 
 use std::ffi::CString;
 use std::io;
@@ -17,6 +17,7 @@ use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
 
 use super::isolation::Isolation;
 use super::student::StudentId;
+use super::syscalls;
 
 /// The descriptor number a sandbox's start report is written to in the child.
 pub const STARTED_FD: RawFd = 3;
@@ -43,6 +44,14 @@ impl Confinement {
     /// Whether this confines anything at all.
     fn is_empty(&self) -> bool {
         *self == Confinement::default()
+    }
+
+    /// Makes, before the fork, what [`Confinement::apply_in_child`] will need (the system
+    /// call filter, assembled once).
+    pub(crate) fn prepare_in_parent(&self) {
+        if !self.is_empty() {
+            syscalls::prepare();
+        }
     }
 
     /// Runs in the child between fork and exec: only system calls, on values made before the
@@ -81,6 +90,6 @@ impl Confinement {
         // After the change of user, which clears it.
         rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
         rustix::thread::set_no_new_privs(true)?;
-        Ok(())
+        syscalls::refuse_in_child()
     }
 }
