@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::io::{self, Read};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -286,13 +286,19 @@ impl Snapshot {
     /// and returns the status of every recorded one found.
     fn survey(&self) -> Result<HashMap<PathBuf, Status>, RestoreError> {
         let mut found = HashMap::with_capacity(self.entries.len());
-        let root =
-            open_quietly(CWD, &self.root, true).map_err(|e| RestoreError::new(&self.root, e))?;
-        let status = rustix::fs::fstat(&root).map_err(|e| RestoreError::new(&self.root, e))?;
-        found.insert(PathBuf::new(), Status::of(&status));
-        let mut pending = vec![(PathBuf::new(), root)];
-        while let Some((folder, fd)) = pending.pop() {
-            let fail = |e: rustix::io::Errno| RestoreError::new(&self.root.join(&folder), e);
+        // Folders still to read, by path: one descriptor is open at a time, however many
+        // folders there are.
+        let mut pending = vec![PathBuf::new()];
+        while let Some(folder) = pending.pop() {
+            let path = self.root.join(&folder);
+            let fail = |e: rustix::io::Errno| RestoreError::new(&path, e);
+            let fd = open_quietly(&path, true).map_err(|e| RestoreError::new(&path, e))?;
+            if folder.as_os_str().is_empty() {
+                found.insert(
+                    folder.clone(),
+                    Status::of(&rustix::fs::fstat(&fd).map_err(fail)?),
+                );
+            }
             let mut dir = rustix::fs::Dir::new(fd).map_err(fail)?;
             while let Some(entry) = dir.read() {
                 let fd = dir.fd().map_err(fail)?;
@@ -328,9 +334,7 @@ impl Snapshot {
                             && (recorded.kind == Kind::Folder) == is_dir =>
                     {
                         if is_dir {
-                            let inner = open_quietly(fd, OsStr::from_bytes(name.to_bytes()), true)
-                                .map_err(|e| RestoreError::new(&full(), e))?;
-                            pending.push((relative.clone(), inner));
+                            pending.push(relative.clone());
                         }
                         found.insert(relative, status);
                     }
@@ -502,14 +506,13 @@ fn user_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
 
 /// Opens `path` (a folder, or a file) to read, without moving its access time where the
 /// grader may (its own reads would otherwise look like a student's, to be set back each time).
-fn open_quietly<Fd: AsFd>(at: Fd, path: impl AsRef<Path>, folder: bool) -> io::Result<OwnedFd> {
+fn open_quietly(path: &Path, folder: bool) -> io::Result<OwnedFd> {
     let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     if folder {
         flags |= OFlags::DIRECTORY;
     }
-    let path = path.as_ref();
-    match rustix::fs::openat(&at, path, flags | OFlags::NOATIME, Mode::empty()) {
-        Err(rustix::io::Errno::PERM) => Ok(rustix::fs::openat(&at, path, flags, Mode::empty())?),
+    match rustix::fs::open(path, flags | OFlags::NOATIME, Mode::empty()) {
+        Err(rustix::io::Errno::PERM) => Ok(rustix::fs::open(path, flags, Mode::empty())?),
         opened => Ok(opened?),
     }
 }
@@ -517,8 +520,8 @@ fn open_quietly<Fd: AsFd>(at: Fd, path: impl AsRef<Path>, folder: bool) -> io::R
 /// Whether the files at `a` and `b` hold the same bytes.
 fn same_content(a: &Path, b: &Path) -> io::Result<bool> {
     let (mut a, mut b) = (
-        std::fs::File::from(open_quietly(CWD, a, false)?),
-        std::fs::File::from(open_quietly(CWD, b, false)?),
+        std::fs::File::from(open_quietly(a, false)?),
+        std::fs::File::from(open_quietly(b, false)?),
     );
     let (mut left, mut right) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
     loop {
