@@ -66,11 +66,7 @@ fn remove_owned_in(folder: &Path, uid: u32, depth: usize) {
         };
         let path = entry.path();
         if meta.uid() == uid {
-            let _ = if meta.is_dir() {
-                std::fs::remove_dir_all(&path)
-            } else {
-                std::fs::remove_file(&path)
-            };
+            let _ = super::snapshot::remove_entry(&path, meta.is_dir());
         } else if depth > 0 && meta.is_dir() && meta.permissions().mode() & 0o002 != 0 {
             remove_owned_in(&path, uid, depth - 1);
         }

@@ -354,12 +354,7 @@ impl Snapshot {
                 return Ok(());
             }
         }
-        let removed = if is_dir {
-            std::fs::remove_dir_all(path)
-        } else {
-            std::fs::remove_file(path)
-        };
-        removed.map_err(|e| RestoreError::new(path, e))
+        remove_entry(path, is_dir).map_err(|e| RestoreError::new(path, e))
     }
 
     /// Whether the entry at `relative`, found with `status` (none: missing), is as recorded;
@@ -442,6 +437,16 @@ impl Snapshot {
             Kind::Link(target) => std::os::unix::fs::symlink(target, path).map_err(fail),
             Kind::Other => Err(RestoreError::new(path, "it cannot be made again")),
         }
+    }
+}
+
+/// Removes the entry at `path` (links not followed): a folder with all it holds, or anything
+/// else.
+pub(super) fn remove_entry(path: &Path, is_dir: bool) -> io::Result<()> {
+    if is_dir {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
     }
 }
 
