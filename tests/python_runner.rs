@@ -332,6 +332,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("runs_code", "runner/runs_code_in_runner.py", ONE_D),
             ("writes_memory", "runner/writes_runner_memory.py", ONE_D),
             ("marks_runner", "runner/marks_runner.py", ONE_D),
+            ("closes_std_fds", "runner/closes_std_fds.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -387,6 +388,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "sysv_carried",
             "runs_code",
             "marks_runner",
+            "closes_std_fds",
         ] {
             let notes = notes_of(&fork, id);
             assert!(
@@ -394,8 +396,14 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
                 "{sandbox} {id} was not forked: {notes:?}"
             );
         }
-        // Taking the scenarios' exit statuses changes nothing: the grade is the plain one's.
-        for id in ["ignores_sigchld", "reaps_children", "reaps_on_signal"] {
+        // Taking the scenarios' exit statuses, or closing the standard descriptors at import,
+        // changes nothing: the grade is the plain one's.
+        for id in [
+            "ignores_sigchld",
+            "reaps_children",
+            "reaps_on_signal",
+            "closes_std_fds",
+        ] {
             assert_eq!(score(id), (plain, max), "{sandbox} {id}");
         }
         // A board drawn only with what an earlier scenario left is never drawn; the work

@@ -151,6 +151,16 @@ class Runner(object):
             self._exit(0)  # a process the import forked: only the runner serves
         if os.fork == self._noting_fork:
             os.fork = self._fork
+        # Descriptors 0 to 2 as the import began: an import may close or replace them
+        # (`os.close(1)`). A fresh process claims its protocol's descriptors before the
+        # import, so nothing it does to them reaches the protocol; here a scenario's own
+        # descriptors arrive later, and would land in a gap the import left and be closed
+        # with the runner's.
+        try:
+            for fd, target in ((self._never_read, 0), (self._capture, 1), (self._capture, 2)):
+                self._dup2(fd, target)
+        except OSError:
+            return "its import closes the runner's own files"
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 stream.flush()
