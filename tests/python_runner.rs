@@ -333,6 +333,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("writes_memory", "runner/writes_runner_memory.py", ONE_D),
             ("marks_runner", "runner/marks_runner.py", ONE_D),
             ("closes_std_fds", "runner/closes_std_fds.py", ONE_D),
+            ("seeds_random", "runner/seeds_random.py", ONE_D),
         ];
         make_class(&class, &members);
         let specs = dir.path().join("specs");
@@ -389,6 +390,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "runs_code",
             "marks_runner",
             "closes_std_fds",
+            "seeds_random",
         ] {
             let notes = notes_of(&fork, id);
             assert!(

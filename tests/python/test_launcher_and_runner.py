@@ -107,3 +107,40 @@ def test_a_read_of_stdin_while_loading_is_noted_and_fails():
     assert noting.reads_stdin
     with pytest.raises(runner._ReadsStdin):
         iter(stdin)
+
+
+SEED_WATCH = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
+runner = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(runner)
+{before}
+watch = runner._SeedWatch()
+watch.watch()
+{import_time}
+watch.unwatch()
+import random
+print(watch.seeded, random.seed.__self__ is random._inst, watch in sys.meta_path)
+"""
+
+
+@pytest.mark.parametrize("before, import_time, seeded", [
+    ("", "import random\nrandom.seed(7)", True),
+    ("", "from random import seed\nseed(a=3)", True),
+    ("", "import random as r\nr.setstate(r.getstate())", True),
+    ("", "import random\nrandom.seed()\nrandom.random()", False),
+    ("", "import random\nrandom.seed(None)", False),
+    ("", "import json", False),
+    ("import random", "random.seed(7)", True),
+    ("import random", "random.random()", False),
+])
+def test_the_runner_notes_whether_the_import_seeds_random_itself(before, import_time, seeded):
+    """A copy keeps the runner's `random` state only where the import seeded it (a fresh
+    process then starts every scenario from it); the watch is gone once the import is."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", SEED_WATCH.format(before=before, import_time=import_time),
+         os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "%s True False\n" % seeded

@@ -86,6 +86,84 @@ class _StdinAtImport(object):
         raise _ReadsStdin("stdin is read at import time")
 
 
+class _SeedWatch(object):
+    """Whether the import seeds `random` itself (`random.seed(7)`, `random.setstate`). A
+    fresh process then starts every scenario from the state that seed gives, so a copy keeps
+    the runner's; otherwise a fresh process's state comes from the system's entropy, and
+    each copy is seeded again, as a fresh interpreter would be. `random` is watched from its
+    import (a finder ahead of the others), or at once where it is already imported."""
+
+    def __init__(self):
+        self.seeded = False
+        self._module = None
+        self._originals = None
+
+    def watch(self):
+        module = sys.modules.get("random")
+        if module is not None:
+            self._wrap(module)
+        else:
+            sys.meta_path.insert(0, self)
+
+    def unwatch(self):
+        """Takes the watch away once the import is over: the scenarios see `random` as a
+        fresh process does."""
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        if self._module is not None:
+            seed, setstate = self._originals
+            if getattr(self._module, "seed", None) is self._seeding:
+                self._module.seed = seed
+            if getattr(self._module, "setstate", None) is self._setting:
+                self._module.setstate = setstate
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "random" or self._module is not None:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = None if finder is self or find is None else find(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _WatchedLoader(spec.loader, self)
+                return spec
+        return None
+
+    def _wrap(self, module):
+        self._module = module
+        self._originals = seed, setstate = module.seed, module.setstate
+        watch = self
+
+        def seeding(*args, **kwargs):
+            if (args and args[0] is not None) or kwargs.get("a") is not None:
+                watch.seeded = True
+            return seed(*args, **kwargs)
+
+        def setting(state):
+            watch.seeded = True
+            return setstate(state)
+
+        self._seeding, self._setting = seeding, setting
+        module.seed, module.setstate = seeding, setting
+
+
+class _WatchedLoader(object):
+    """The loader of `random`, which hands the module to the watch once it is run."""
+
+    def __init__(self, loader, watch):
+        self._loader, self._watch = loader, watch
+
+    def create_module(self, spec):
+        create = getattr(self._loader, "create_module", None)
+        return create(spec) if create is not None else None
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._watch._wrap(module)
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
 class Runner(object):
     def __init__(self):
         # Everything the runner needs is taken before student code can replace it.
@@ -121,6 +199,8 @@ class Runner(object):
         self._dup2(self._capture, 1)
         self._dup2(self._capture, 2)
         sys.stdin = _StdinAtImport(self)
+        self._seeds = _SeedWatch()
+        self._seeds.watch()
         os.fork = self._noting_fork
 
     def _receive(self):
@@ -151,6 +231,7 @@ class Runner(object):
             self._exit(0)  # a process the import forked: only the runner serves
         if os.fork == self._noting_fork:
             os.fork = self._fork
+        self._seeds.unwatch()
         # Descriptors 0 to 2 as the import began: an import may close or replace them
         # (`os.close(1)`). A fresh process claims its protocol's descriptors before the
         # import, so nothing it does to them reaches the protocol; here a scenario's own
@@ -257,7 +338,7 @@ class Runner(object):
         self._sigmask(_signal.SIG_SETMASK, mask)  # as the grader started it
         sys.stdin = sys.__stdin__
         sys.excepthook = _as_if_fresh(sys.excepthook)
-        if "random" in sys.modules:
+        if "random" in sys.modules and not self._seeds.seeded:
             sys.modules["random"].seed()  # as a fresh interpreter seeds it
         output, written = self._import_output, 0
         while written < _len(output):
