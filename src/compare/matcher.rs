@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::mode::CompareMode;
 use super::pattern::{Segment, StepPattern};
 
-/// Most matching steps tried before giving up on a pathological pattern.
+/// Most matching steps and `...` extents tried before giving up on a pathological pattern.
 const BUDGET: usize = 2_000_000;
 
 /// Where the output first fails to match.
@@ -63,9 +63,44 @@ pub fn prepare(actual: &[u8], mode: CompareMode) -> Vec<u8> {
     }
 }
 
+/// Stack a match may need per level of its recursion (a step, or a segment of one), with
+/// room to spare: about 100 bytes in a release build, 400 in a debug one.
+const FRAME_BYTES: usize = 1024;
+/// Levels matched on the caller's own stack (a thread has 2 MiB or more). A deeper scenario
+/// (20,000 steps went past 2 MiB) is matched on a thread of its own, given the stack it needs.
+const LEVELS_HERE: usize = 1024;
+
 /// Matches `actual` (already [`prepare`]d) against the steps; on success, where each step's
 /// output began.
 pub fn match_steps(
+    steps: &[StepPattern],
+    actual: &[u8],
+    mode: CompareMode,
+) -> Result<Vec<usize>, Mismatch> {
+    let levels: usize = steps
+        .iter()
+        .map(|step| step.alternatives().iter().map(Vec::len).max().unwrap_or(0) + 3)
+        .sum();
+    if levels <= LEVELS_HERE {
+        return match_here(steps, actual, mode);
+    }
+    let stack = levels.saturating_mul(FRAME_BYTES).saturating_add(1 << 20);
+    std::thread::scope(|scope| {
+        let own = std::thread::Builder::new()
+            .name("matcher".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || match_here(steps, actual, mode));
+        match own {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: this one's stack is tried.
+            Err(_) => match_here(steps, actual, mode),
+        }
+    })
+}
+
+fn match_here(
     steps: &[StepPattern],
     actual: &[u8],
     mode: CompareMode,
@@ -75,6 +110,7 @@ pub fn match_steps(
         actual,
         lenient: mode == CompareMode::TrailingWhitespace,
         failed: HashSet::new(),
+        failed_within: HashSet::new(),
         best: None,
         work: 0,
         starts: Vec::with_capacity(steps.len()),
@@ -153,9 +189,21 @@ struct Matcher<'a> {
     lenient: bool,
     /// (step, position) pairs known not to lead to a full match.
     failed: HashSet<(usize, usize)>,
+    /// The same inside a step: a `...` line of an alternative, at a position. A step with
+    /// several of them would otherwise try every way of sharing the output's lines among
+    /// them, a number that grows as a power of the output's length.
+    failed_within: HashSet<(Place, usize)>,
     best: Option<Mismatch>,
     work: usize,
     starts: Vec<usize>,
+}
+
+/// A segment of one of a step's alternatives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Place {
+    step: usize,
+    alternative: usize,
+    segment: usize,
 }
 
 impl Matcher<'_> {
@@ -175,6 +223,9 @@ impl Matcher<'_> {
         });
     }
 
+    /// Matches the steps from `index` on at `pos`. Each step is a level of recursion (a
+    /// scenario of 20,000 steps went past a 2 MiB thread stack): the stack grows on the heap
+    /// as it runs low.
     fn step(&mut self, index: usize, pos: usize) -> bool {
         if index == self.steps.len() {
             if pos == self.actual.len() {
@@ -189,9 +240,13 @@ impl Matcher<'_> {
         }
         self.starts.truncate(index);
         self.starts.push(pos);
-        let steps = self.steps;
-        for alternative in steps[index].alternatives() {
-            if self.segments(alternative, index, pos) {
+        for alternative in 0..self.steps[index].alternatives().len() {
+            let first = Place {
+                step: index,
+                alternative,
+                segment: 0,
+            };
+            if self.segments(first, pos) {
                 return true;
             }
             self.starts.truncate(index + 1);
@@ -200,32 +255,53 @@ impl Matcher<'_> {
         false
     }
 
-    fn segments(&mut self, segments: &[Segment], step: usize, pos: usize) -> bool {
-        let Some((first, rest)) = segments.split_first() else {
-            return self.step(step + 1, pos);
+    /// Matches the segments of an alternative from `place` on at `pos`, then the steps
+    /// after it.
+    fn segments(&mut self, place: Place, pos: usize) -> bool {
+        let steps = self.steps;
+        let Some(segment) = steps[place.step].alternatives()[place.alternative].get(place.segment)
+        else {
+            return self.step(place.step + 1, pos);
         };
-        match first {
+        let next = Place {
+            segment: place.segment + 1,
+            ..place
+        };
+        match segment {
             Segment::Text(text) => match self.text(text.as_bytes(), pos) {
-                Ok(end) => self.segments(rest, step, end),
+                Ok(end) => self.segments(next, end),
                 Err(at) => {
-                    self.record(step, at, at >= self.actual.len(), false);
+                    self.record(place.step, at, at >= self.actual.len(), false);
                     false
                 }
             },
+            // The only choice inside a step: how many lines it takes. Each try counts
+            // against the budget, and a place found not to match is not tried again.
             Segment::AnyLines => {
+                if self.failed_within.contains(&(place, pos)) {
+                    return false;
+                }
                 let mut at = pos;
-                loop {
-                    if self.segments(rest, step, at) {
-                        return true;
+                let matched = loop {
+                    self.work += 1;
+                    if self.work > BUDGET {
+                        break false;
+                    }
+                    if self.segments(next, at) {
+                        break true;
                     }
                     if at >= self.actual.len() {
-                        return false;
+                        break false;
                     }
                     at = match self.actual[at..].iter().position(|&b| b == b'\n') {
                         Some(i) => at + i + 1,
                         None => self.actual.len(),
                     };
+                };
+                if !matched {
+                    self.failed_within.insert((place, pos));
                 }
+                matched
             }
         }
     }
@@ -337,6 +413,45 @@ mod tests {
         .is_ok());
         let m = match_steps(&alt, b"White wins!\nTrue\nbored\n", CompareMode::Exact).unwrap_err();
         assert_eq!((m.step, m.at), (1, 19));
+    }
+
+    #[test]
+    fn many_wildcards_in_one_step_stay_fast() {
+        // Eight `...` lines in one step, and an output of 3,000 lines none of which is the
+        // last expected one: every way of sharing the lines among the wildcards fails.
+        let step: String = "...\nline\n".repeat(8) + "the end\n";
+        let actual = "line\n".repeat(3_000);
+        let m = run(&[&step], &actual, CompareMode::Exact).unwrap_err();
+        assert_eq!((m.step, m.at), (0, actual.len()));
+        assert!(m.output_ended);
+        // The same step is still matched where the output fits it.
+        let fits = "line\n".repeat(3_000) + "the end\n";
+        assert!(run(&[&step], &fits, CompareMode::Exact).is_ok());
+    }
+
+    #[test]
+    fn a_scenario_of_many_steps_is_matched_from_a_small_stack() {
+        let many = 50_000;
+        let steps: Vec<StepPattern> = (0..many)
+            .map(|i| StepPattern::new(&format!("move {i}\n...\nboard\n"), &[] as &[&str]))
+            .collect();
+        let actual: String = (0..many).map(|i| format!("move {i}\nboard\n")).collect();
+        let wrong = actual.replace("move 49998\n", "move 4999\n");
+        let (matched, mismatch) = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let matched = match_steps(&steps, actual.as_bytes(), CompareMode::Exact);
+                let mismatch = match_steps(&steps, wrong.as_bytes(), CompareMode::Exact);
+                (
+                    matched.map(|starts| starts.len()),
+                    mismatch.map_err(|m| m.step),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(matched, Ok(many));
+        assert_eq!(mismatch, Err(49_998));
     }
 
     #[test]
