@@ -7,6 +7,7 @@ use std::time::Duration;
 use toml::Spanned;
 
 use super::code::{self, CodeCheck};
+use super::lines::LineIndex;
 use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{battery, Kind, Scenario, Step};
 use crate::compare::CompareMode;
@@ -107,13 +108,14 @@ pub fn parse_file_in(
     }
 
     let mut scenarios: Vec<Scenario> = Vec::with_capacity(entries.len());
+    let lines = LineIndex::new(source);
     for entry in &entries {
         let resolved = if battery::is_battery(entry.get_ref()) {
             battery::expand(file, source, entry, |e| {
-                resolve(file, source, variants, &defaults, e)
+                resolve(file, source, &lines, variants, &defaults, e)
             })?
         } else {
-            vec![resolve(file, source, variants, &defaults, entry)?]
+            vec![resolve(file, source, &lines, variants, &defaults, entry)?]
         };
         for scenario in resolved {
             push_unique(file, source, &mut scenarios, entry, scenario)?;
@@ -176,6 +178,7 @@ fn pick<'a, T>(entry: &'a Option<T>, default: &'a Option<T>) -> Option<&'a T> {
 fn resolve(
     file: &str,
     source: &str,
+    lines: &LineIndex,
     variants: &Catalogue,
     defaults: &Entry,
     spanned: &Spanned<Entry>,
@@ -328,12 +331,12 @@ fn resolve(
     }
     let steps = steps
         .iter()
-        .map(|s| resolve_step(file, source, s))
+        .map(|s| resolve_step(file, source, lines, s))
         .collect::<Result<Vec<_>, _>>()?;
 
     Ok(Scenario {
         file: file.to_string(),
-        line: ScenarioFileError::line_col(source, name.span().start).0,
+        line: lines.line(name.span().start),
         name: name.get_ref().clone(),
         game,
         dialect,
@@ -499,6 +502,7 @@ fn merge_handout(
 fn resolve_step(
     file: &str,
     source: &str,
+    lines: &LineIndex,
     spanned: &Spanned<StepDef>,
 ) -> Result<Step, ScenarioFileError> {
     let step = spanned.get_ref();
@@ -525,7 +529,7 @@ fn resolve_step(
         send: send.clone(),
         expect: step.expect.clone(),
         accept: step.accept.clone(),
-        line: ScenarioFileError::line_col(source, spanned.span().start).0,
+        line: lines.line(spanned.span().start),
     })
 }
 

@@ -4,6 +4,7 @@
 pub mod battery;
 pub mod code;
 pub mod course;
+pub mod lines;
 pub mod load;
 pub mod model;
 pub mod sources;
