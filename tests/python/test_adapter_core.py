@@ -3,6 +3,8 @@ file without running its program."""
 
 import ast
 import io
+import os
+import subprocess
 import sys
 import textwrap
 
@@ -338,3 +340,29 @@ def test_an_import_over_its_limit_says_where_it_was(tmp_path, serve_adapter):
     assert "the import did not finish in 0.2 s" in last
     if sys.version_info >= (3, 11):
         assert "it was in `time.sleep`" in last
+
+
+KEPT = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import boardgrade_adapter as core
+with core.standard_fds_kept():
+    seen = os.read(0, 100)
+    os.closerange(0, 3)
+os.write(1, b"out " + seen + b"\\n")
+os.write(2, b"err\\n")
+print(sys.stdin.readline().strip())
+"""
+
+
+def test_an_import_that_reads_or_closes_the_standard_descriptors_changes_nothing_after_it():
+    """Inside, descriptor 0 is an empty input; after, 0 to 2 are what they were, whatever
+    the import did to them (as the loaded runner puts back its own)."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", KEPT, os.path.dirname(core.__file__)],
+        input="the protocol's first line\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        universal_newlines=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "out \nthe protocol's first line\n"
+    assert done.stderr == "err\n"

@@ -282,11 +282,8 @@ def load_submission(path, name=None, package=None):
     # an empty input, as a program run without a terminal would, and never takes a line of
     # the protocol.
     sys.stdin = io.StringIO("")
-    # So does a read of file descriptor 0 itself (`os.read(0, ...)`, `open(0)`).
-    protocol_stdin = os.dup(0)
-    empty = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(empty, 0)
-    os.close(empty)
+    kept = standard_fds_kept()
+    kept.__enter__()
     if _IMPORT_LIMIT:
         _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
     try:
@@ -302,10 +299,30 @@ def load_submission(path, name=None, package=None):
     finally:
         if _IMPORT_LIMIT:
             _alarm(0, None)
-        os.dup2(protocol_stdin, 0)
-        os.close(protocol_stdin)
+        kept.__exit__(None, None, None)
         sys.stdout, sys.stdin = saved, saved_stdin
     return module
+
+
+class standard_fds_kept(object):
+    """Descriptors 0 to 2 while student code is imported, and put back after it: a read of
+    descriptor 0 (`os.read(0, ...)`, `open(0)`) meets the end of an empty input and never
+    takes a line of the protocol, and an import that closes or replaces them
+    (`os.closerange(0, 3)`) leaves the protocol and stderr as they were, as the loaded runner
+    puts back its own."""
+
+    def __enter__(self):
+        self.saved = [os.dup(fd) for fd in (0, 1, 2)]
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+        return self
+
+    def __exit__(self, *_error):
+        for fd, saved in zip((0, 1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        return False
 
 
 def call(module, function, *args):

@@ -21,7 +21,8 @@ import os
 import sys
 import traceback
 
-from boardgrade_adapter import NOTHING, claim_protocol_stdout, load_submission, read_source, serve
+from boardgrade_adapter import (NOTHING, claim_protocol_stdout, load_submission, read_source, serve,
+                                standard_fds_kept)
 
 CLASS = "ChessLogic"
 """The class served; `serve_interface` sets the one the interface names."""
@@ -89,7 +90,7 @@ def import_submission(entry):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
-        with student_io():
+        with student_io(), standard_fds_kept():
             return importlib.import_module(module_name), shown
     except (Exception, SystemExit) as error:
         if not stopped_by_own_program(error, entry):
