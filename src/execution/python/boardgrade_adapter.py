@@ -282,25 +282,23 @@ def load_submission(path, name=None, package=None):
     # an empty input, as a program run without a terminal would, and never takes a line of
     # the protocol.
     sys.stdin = io.StringIO("")
-    kept = standard_fds_kept()
-    kept.__enter__()
-    if _IMPORT_LIMIT:
-        _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
-    try:
-        imported = _imported_names(tree)
-        for stmt in tree.body:
-            if not _keep_at_load(stmt, imported):
-                continue
-            code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
-            try:
-                exec(code, module.__dict__)
-            except (Exception, SystemExit) as error:
-                print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
-    finally:
+    with standard_fds_kept():
         if _IMPORT_LIMIT:
-            _alarm(0, None)
-        kept.__exit__(None, None, None)
-        sys.stdout, sys.stdin = saved, saved_stdin
+            _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
+        try:
+            imported = _imported_names(tree)
+            for stmt in tree.body:
+                if not _keep_at_load(stmt, imported):
+                    continue
+                code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
+                try:
+                    exec(code, module.__dict__)
+                except (Exception, SystemExit) as error:
+                    print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
+        finally:
+            if _IMPORT_LIMIT:
+                _alarm(0, None)
+            sys.stdout, sys.stdin = saved, saved_stdin
     return module
 
 

@@ -97,6 +97,7 @@ class _SeedWatch(object):
         self.seeded = False
         self._module = None
         self._originals = None
+        self._seeding = self._setting = None
 
     def watch(self):
         module = sys.modules.get("random")
