@@ -144,3 +144,26 @@ def test_the_runner_notes_whether_the_import_seeds_random_itself(before, import_
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "%s True False\n" % seeded
+
+
+def test_a_copy_seeds_random_with_its_own_seed_not_one_the_import_put_in_its_place():
+    script = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
+runner = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(runner)
+watch = runner._SeedWatch()
+watch.watch()
+import random
+random.seed = lambda *a, **k: print("the import's seed ran")
+watch.unwatch()
+before = random.getstate()
+watch.seed_as_fresh()
+print(random.getstate() != before)
+"""
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", script, os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True\n"

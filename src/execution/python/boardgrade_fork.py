@@ -118,6 +118,16 @@ class _SeedWatch(object):
             if getattr(self._module, "setstate", None) is self._setting:
                 self._module.setstate = setstate
 
+    def seed_as_fresh(self):
+        """In a copy: seeds `random` from the system's entropy, as a fresh interpreter's
+        import of it does, unless the import seeded it itself. The seed called is the
+        module's own, never one the import put in its place."""
+        module = sys.modules.get("random")
+        if module is None or self.seeded:
+            return
+        seed = self._originals[0] if module is self._module else module.seed
+        seed()
+
     def find_spec(self, name, path=None, target=None):
         if name != "random" or self._module is not None:
             return None
@@ -339,8 +349,7 @@ class Runner(object):
         self._sigmask(_signal.SIG_SETMASK, mask)  # as the grader started it
         sys.stdin = sys.__stdin__
         sys.excepthook = _as_if_fresh(sys.excepthook)
-        if "random" in sys.modules and not self._seeds.seeded:
-            sys.modules["random"].seed()  # as a fresh interpreter seeds it
+        self._seeds.seed_as_fresh()
         output, written = self._import_output, 0
         while written < _len(output):
             written += self._write(2, output[written:])
