@@ -64,6 +64,46 @@ pub fn ordered<T: Sync, R: Send>(
     });
 }
 
+/// [`ordered`], one level at a time in rising `level`: every item of a level has finished
+/// before the first of the next starts, and `take` still gets the results in the items'
+/// order (a result waits for those before it, whatever their level). `jobs` gives the
+/// threads for a level of so many items. A loaded runner that must never serve a less
+/// secret scenario after a more secret one, nor beside it, runs its scenarios this way.
+pub fn ordered_by_level<T: Sync, R: Send, K: Ord>(
+    items: &[T],
+    level: impl Fn(&T) -> K,
+    jobs: impl Fn(usize) -> usize,
+    work: impl Fn(usize, &T) -> R + Sync,
+    mut take: impl FnMut(usize, R) -> ControlFlow<()>,
+) {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&index| level(&items[index]));
+    let mut waiting: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    let mut next = 0;
+    let mut stopped = false;
+    for same_level in order.chunk_by(|a, b| level(&items[*a]) == level(&items[*b])) {
+        each(
+            same_level,
+            jobs(same_level.len()),
+            |_, &index| work(index, &items[index]),
+            |position, result| {
+                waiting[same_level[position]] = Some(result);
+                while let Some(result) = waiting.get_mut(next).and_then(Option::take) {
+                    if take(next, result).is_break() {
+                        stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                    next += 1;
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        if stopped {
+            return;
+        }
+    }
+}
+
 /// [`ordered`], collecting every result.
 pub fn map<T: Sync, R: Send>(
     items: &[T],
@@ -125,6 +165,70 @@ mod tests {
         );
         assert_eq!(taken, vec![0, 1, 2, 3, 4]);
         assert!(started.load(Ordering::Relaxed) < 100);
+    }
+
+    #[test]
+    fn levels_run_one_after_another_and_results_come_in_order() {
+        // Items are (level, id); a level may start only once every lower one has ended.
+        let items: Vec<(u8, usize)> = [2, 0, 1, 0, 2, 1, 0, 2, 0, 1]
+            .into_iter()
+            .enumerate()
+            .map(|(id, level)| (level, id))
+            .collect();
+        for jobs in [1, 2, 3] {
+            let ended: Vec<AtomicUsize> = (0..3).map(|_| AtomicUsize::new(0)).collect();
+            let count = |level: u8| items.iter().filter(|(l, _)| *l == level).count();
+            let mut taken = Vec::new();
+            ordered_by_level(
+                &items,
+                |&(level, _)| level,
+                |_| jobs,
+                |_, &(level, id)| {
+                    for below in 0..level {
+                        assert_eq!(
+                            ended[below as usize].load(Ordering::SeqCst),
+                            count(below),
+                            "item {id} of level {level} started before level {below} ended"
+                        );
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                    ended[level as usize].fetch_add(1, Ordering::SeqCst);
+                    id * 10
+                },
+                |index, result| {
+                    taken.push((index, result));
+                    ControlFlow::Continue(())
+                },
+            );
+            let expected: Vec<(usize, usize)> = (0..items.len()).map(|i| (i, i * 10)).collect();
+            assert_eq!(taken, expected, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn a_break_stops_the_levels_after_it() {
+        let items: Vec<u8> = vec![1, 0, 2, 2, 0];
+        let started: Vec<AtomicUsize> = (0..3).map(|_| AtomicUsize::new(0)).collect();
+        let mut taken = Vec::new();
+        ordered_by_level(
+            &items,
+            |&level| level,
+            |_| 2,
+            |index, &level| {
+                started[level as usize].fetch_add(1, Ordering::SeqCst);
+                index
+            },
+            |index, _| {
+                taken.push(index);
+                ControlFlow::Break(())
+            },
+        );
+        // Item 0, of level 1, waits for level 0 (items 1 and 4), then breaks: level 2 never
+        // starts.
+        assert_eq!(taken, vec![0]);
+        assert_eq!(started[0].load(Ordering::SeqCst), 2);
+        assert_eq!(started[1].load(Ordering::SeqCst), 1);
+        assert_eq!(started[2].load(Ordering::SeqCst), 0);
     }
 
     #[test]

@@ -443,10 +443,8 @@ fn grade_with(
     // secrecy, never a visible scenario after a hidden one (see `Secrecy`). A level starts
     // once every scenario of the one below has ended, so no hidden scenario runs beside a
     // visible one (where it could hand its steps to the visible one's output).
-    let mut order: Vec<usize> = (0..mine.len()).collect();
-    order.sort_by_key(|&index| mine[index].visibility.secrecy());
-    if let (Ok(target), Some(&first)) = (&target, order.first()) {
-        if let Some(error) = pipeline::stalled(target, route, mine[first], config) {
+    if let Ok(target) = &target {
+        if let Some(error) = pipeline::stalled(target, route, mine.iter().copied(), config) {
             result.does_not_load = Some(error);
             result.elapsed_ms = started.elapsed().as_millis() as u64;
             return result;
@@ -457,27 +455,26 @@ fn grade_with(
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
             let checked = slot.run(|| check_code(&mine, target, &config.limits));
-            let level = |a: &usize, b: &usize| {
-                mine[*a].visibility.secrecy() == mine[*b].visibility.secrecy()
-            };
-            let ran = order.chunk_by(level).flat_map(|same_secrecy| {
-                let jobs = target.jobs_for(same_secrecy.len(), scenario_jobs);
-                crate::pool::map(same_secrecy, jobs, |_, &index| {
+            let mut outcomes = Vec::with_capacity(mine.len());
+            crate::pool::ordered_by_level(
+                &mine,
+                |scenario| scenario.visibility.secrecy(),
+                |count| target.jobs_for(count, scenario_jobs),
+                |index, &s| {
                     if let Some(outcome) = &checked[index] {
                         return outcome.clone();
                     }
-                    let s = mine[index];
                     if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                         return not_run_outcome(s, BUDGET_SPENT.to_string());
                     }
                     slot.run(|| run_one(s, expected, target, &config.limits))
-                })
-            });
-            let mut placed: Vec<Option<Outcome>> = vec![None; mine.len()];
-            for (index, outcome) in order.iter().zip(ran) {
-                placed[*index] = Some(outcome);
-            }
-            placed.into_iter().flatten().collect()
+                },
+                |_, outcome| {
+                    outcomes.push(outcome);
+                    ControlFlow::Continue(())
+                },
+            );
+            outcomes
         }
         Err(error) => {
             result.grader_failed(error.to_string());

@@ -87,10 +87,7 @@ pub fn prepare(
     Ok(match loads {
         Ok(route) => {
             let target = launch(&route, config)?;
-            match scenarios
-                .first()
-                .and_then(|first| stalled(&target, &route, first, config))
-            {
+            match stalled(&target, &route, &scenarios, config) {
                 Some(error) => Prepared::DoesNotLoad { error, scenarios },
                 None => Prepared::Runs {
                     target: Box::new(target),
@@ -103,15 +100,20 @@ pub fn prepare(
     })
 }
 
-/// Why the routed submission does not load when its import, tried once under the dialect
-/// of `scenario` within the run's import limit, did not finish: then no scenario runs. A
-/// check that could not be made leaves the verdicts to the scenarios.
-pub fn stalled(
+/// Why the routed submission does not load when its import, tried once within the run's
+/// import limit, did not finish: then no scenario runs. A check that could not be made
+/// leaves the verdicts to the scenarios. It is tried as the least secret of `scenarios`
+/// (the first the scenarios run, see `grade_one`), so that the loaded runner it starts
+/// serves them all.
+pub fn stalled<'a>(
     target: &Target,
     route: &Route,
-    scenario: &Scenario,
+    scenarios: impl IntoIterator<Item = &'a Scenario>,
     config: &GradeConfig,
 ) -> Option<LoadError> {
+    let scenario = scenarios
+        .into_iter()
+        .min_by_key(|scenario| scenario.visibility.secrecy())?;
     let layout = crate::execution::Layout {
         audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)

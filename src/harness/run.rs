@@ -239,9 +239,12 @@ pub fn run_all(
     let mut outcomes = Vec::with_capacity(scenarios.len());
     let checked = super::code::check_all(scenarios, target, &config.limits);
     let expected = Expected::of(scenarios);
-    crate::pool::ordered(
+    // The least secret scenarios run first, level by level (see `pool::ordered_by_level`):
+    // a loaded runner then serves them all, never a visible scenario after a hidden one.
+    crate::pool::ordered_by_level(
         scenarios,
-        target.jobs_for(scenarios.len(), config.jobs),
+        |scenario| scenario.visibility.secrecy(),
+        |count| target.jobs_for(count, config.jobs),
         |index, scenario| match &checked[index] {
             Some(outcome) => outcome.clone(),
             None => run_one(scenario, &expected, target, &config.limits),
