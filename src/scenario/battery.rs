@@ -10,7 +10,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::model::{BatteryDef, Entry, StepDef};
-use super::{Kind, Scenario, Step};
+use super::{Kind, Scenario, Step, Steps};
 use crate::error::ScenarioFileError;
 use crate::games::battery::{family, Battery, Family, Plan};
 
@@ -38,8 +38,23 @@ impl fmt::Debug for Source {
 }
 
 impl Source {
+    /// `family` of `battery` under `plan`, its steps placed at `line`.
+    pub fn new(
+        battery: &'static dyn Battery,
+        family: &'static Family,
+        plan: Plan,
+        line: usize,
+    ) -> Source {
+        Source {
+            battery,
+            family,
+            plan,
+            line,
+        }
+    }
+
     /// The steps of this family under its plan.
-    fn steps(&self) -> Vec<Step> {
+    pub(super) fn steps(&self) -> Vec<Step> {
         self.battery
             .lines(self.family, self.plan)
             .into_iter()
@@ -116,17 +131,12 @@ pub fn expand(
     Ok(families
         .into_iter()
         .map(|family| {
-            let source = Source {
-                battery,
-                family,
-                plan,
-                line,
-            };
+            let source = Source::new(battery, family, plan, line);
             let mut scenario = template.clone();
             scenario.name = format!("{}: {}", template.name, family.name);
             // A program protocol's output is judged whole.
             scenario.judge = (!family.judge.is_empty()).then(|| family.judge.to_vec());
-            scenario.steps = source.steps();
+            scenario.steps = Steps::played_by(source);
             scenario.kind = Kind::Battery(source);
             scenario
         })
@@ -174,7 +184,7 @@ pub fn reseed(scenario: &mut Scenario, seed: u64) {
     if let Kind::Battery(source) = &mut scenario.kind {
         if source.plan.seed != seed {
             source.plan.seed = seed;
-            scenario.steps = source.steps();
+            scenario.steps = Steps::played_by(*source);
         }
     }
 }

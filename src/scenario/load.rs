@@ -360,7 +360,7 @@ fn resolve(
         options: options.into_inner(),
         policy: Policy::defaults(dialect.policy.options()),
         opening,
-        steps,
+        steps: steps.into(),
         kind: match (play, code) {
             (Some(play), _) => Kind::Match(play),
             (None, Some(code)) => Kind::Code(code),

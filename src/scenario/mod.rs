@@ -8,11 +8,13 @@ pub mod lines;
 pub mod load;
 pub mod model;
 pub mod sources;
+mod steps;
 pub mod text;
 
 use std::time::Duration;
 
 pub use model::{AwardDef, HandoutDef, MatchDef, MatchSide, Visibility};
+pub use steps::Steps;
 
 use crate::compare::{CompareMode, ExtraLines};
 use crate::games::{Dialect, Game, GameOptions};
@@ -52,7 +54,7 @@ pub struct Scenario {
     pub policy: Policy,
     /// Expected output before the first input; the reference's when `None`.
     pub opening: Option<String>,
-    pub steps: Vec<Step>,
+    pub steps: Steps,
     /// What the scenario runs: its steps, a battery family's, a match, or a code check.
     pub kind: Kind,
 }

@@ -176,7 +176,8 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
     if session.opening() != base.opening() {
         scenario.opening = None;
     }
-    for step in &mut scenario.steps {
+    let mut steps = scenario.steps.to_vec();
+    for step in &mut steps {
         if !session.is_defined(&step.send) {
             return None;
         }
@@ -185,6 +186,7 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
             step.accept.clear();
         }
     }
+    scenario.steps = steps.into();
     scenario.dialect = variant.dialect;
     scenario.policy = Policy::defaults(variant.dialect.policy.options());
     Some(scenario)
