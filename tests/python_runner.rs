@@ -670,3 +670,69 @@ fn a_hidden_scenario_never_runs_beside_a_visible_one() {
         );
     }
 }
+
+#[test]
+fn the_runner_the_import_check_loads_serves_the_scenarios_and_the_code_checks_take_none() {
+    // One job, code checks and scenarios of one secrecy: the runner started to check the
+    // import is the one that serves every scenario, while the code checker (run beside the
+    // scenarios) takes a jail of its own. The submission notes each import in a log.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("imports.log");
+    let class = dir.path().join("class");
+    make_class(
+        &class,
+        &[("ann", "one-d-chess/project5/one_d_chess.py", ONE_D)],
+    );
+    let entry = class.join("ann").join(ONE_D);
+    let text = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        format!("_IMPORTED = open({log:?}, \"a\").write(\"import\\n\")\n{text}"),
+    )
+    .unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    for file in ["code.toml", "create_and_print.toml"] {
+        std::fs::copy(
+            root().join("specs/one-d-chess/project5").join(file),
+            specs.join(file),
+        )
+        .unwrap();
+    }
+    for command in ["test", "grade"] {
+        let _ = std::fs::remove_file(&log);
+        let mut run = boardgrade();
+        if command == "grade" {
+            run.args(["grade", class.to_str().unwrap()])
+                .args(["--specs", specs.to_str().unwrap()])
+                .args(["--out", dir.path().join("out").to_str().unwrap()]);
+        } else {
+            run.args(["test", "--python"]).arg(&entry).arg(&specs);
+        }
+        let output = run
+            .args(["--format", "json", "--jobs", "1", "--sandbox", "none"])
+            .args(["--python-runner", "fork"])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let scenarios = if command == "grade" {
+            submission(&report, "ann")["scenarios"].clone()
+        } else {
+            report["scenarios"].clone()
+        };
+        let verdicts: Vec<&str> = (scenarios.as_array().unwrap().iter())
+            .map(|s| s["verdict"].as_str().unwrap())
+            .collect();
+        assert!(verdicts.len() > 4, "{command}: {verdicts:?}");
+        assert!(
+            verdicts.iter().all(|v| *v == "pass" || *v == "wrong"),
+            "{command}: {verdicts:?}"
+        );
+        let imports = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(
+            imports.lines().count(),
+            1,
+            "{command}: one runner, one import"
+        );
+    }
+}

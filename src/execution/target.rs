@@ -88,6 +88,27 @@ struct Laid {
     runner: Option<Launch>,
 }
 
+/// Which free slot a use of the target takes.
+#[derive(Clone, Copy)]
+enum Wanted {
+    /// A scenario's run: a slot whose runner for the key has loaded (starting one costs the
+    /// interpreter and the import), else any free slot, else a new one.
+    RunnerFor(Key),
+    /// A script that reads the code (a code check): a slot with no loaded runner, else a new
+    /// one, so that it never holds the runner a scenario beside it could use.
+    NoRunner,
+}
+
+impl Wanted {
+    fn fits(self, slot: &Slot) -> bool {
+        let loaded = |state: &RunnerState| matches!(state, RunnerState::Loaded { .. });
+        match self {
+            Wanted::RunnerFor(key) => slot.runners.get(&key).is_some_and(loaded),
+            Wanted::NoRunner => !slot.runners.values().any(loaded),
+        }
+    }
+}
+
 enum RunnerState {
     Loaded {
         server: Arc<Server>,
@@ -264,9 +285,16 @@ impl Target {
         self.entry.as_deref().unwrap_or(layout.entry_file)
     }
 
-    /// A free jail slot, or a new one when every slot is in use.
-    fn take_slot(&self) -> Result<Slot, Error> {
-        let free = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    /// A free jail slot, the one `wanted` if there is one, or a new one.
+    fn take_slot(&self, wanted: Wanted) -> Result<Slot, Error> {
+        let free = {
+            let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+            match free.iter().rposition(|slot| wanted.fits(slot)) {
+                Some(index) => Some(free.remove(index)),
+                None if matches!(wanted, Wanted::RunnerFor(_)) => free.pop(),
+                None => None,
+            }
+        };
         match free {
             Some(slot) => Ok(slot),
             None => Ok(Slot {
@@ -290,7 +318,7 @@ impl Target {
             .interpreter
             .as_ref()
             .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
-        let slot = self.take_slot()?;
+        let slot = self.take_slot(Wanted::NoRunner)?;
         let view = View {
             writable: slot.jail.dir().to_path_buf(),
             readable: interpreter.installations(),
@@ -355,8 +383,8 @@ impl Target {
         if self.is_reference() {
             return Ok(None);
         }
-        let mut slot = self.take_slot()?;
         let key = (layout.game, layout.dialect);
+        let mut slot = self.take_slot(Wanted::RunnerFor(key))?;
         let limits = self.sandbox.limits(limits);
         let prepared = self.prepare(&mut slot, key, layout, &limits, loaded);
         let (run, server) = match prepared {
@@ -387,8 +415,8 @@ impl Target {
         if self.runner != PythonRunner::Fork || self.is_reference() {
             return Ok(false);
         }
-        let mut slot = self.take_slot()?;
         let key = (layout.game, layout.dialect);
+        let mut slot = self.take_slot(Wanted::RunnerFor(key))?;
         let limits = self.sandbox.limits(limits);
         let loaded = self.ready(&mut slot, key, layout, &limits, true);
         give_back(&self.free, slot);

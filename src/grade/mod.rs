@@ -30,7 +30,8 @@ use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::variant::Catalogue;
 use crate::games::Dialect;
 use crate::harness::outcome::not_run_outcome;
-use crate::harness::{check_code, run_one, scoring, Expected, Outcome, Summary};
+use crate::harness::run::level;
+use crate::harness::{run_one, scoring, Checks, Expected, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
 use cpu_slots::CpuSlots;
@@ -439,10 +440,10 @@ fn grade_with(
         .notes
         .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
     let target = pipeline::launch(route, config);
-    // The least secret scenarios run first: a loaded runner then serves them all in rising
-    // secrecy, never a visible scenario after a hidden one (see `Secrecy`). A level starts
-    // once every scenario of the one below has ended, so no hidden scenario runs beside a
-    // visible one (where it could hand its steps to the visible one's output).
+    // The scenarios run level by level (see `run::level`): the least secret first, so that
+    // a loaded runner serves them all in rising secrecy, never a visible scenario after a
+    // hidden one (see `Secrecy`), nor beside one (where the hidden one could hand its steps
+    // to the visible one's output).
     if let Ok(target) = &target {
         if let Some(error) = pipeline::stalled(target, route, mine.iter().copied(), config) {
             result.does_not_load = Some(error);
@@ -454,26 +455,28 @@ fn grade_with(
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            let checked = slot.run(|| check_code(&mine, target, &config.limits));
+            let checks = Checks::new(&mine, target, &config.limits);
             let mut outcomes = Vec::with_capacity(mine.len());
-            crate::pool::ordered_by_level(
-                &mine,
-                |scenario| scenario.visibility.secrecy(),
-                |count| target.jobs_for(count, scenario_jobs),
-                |index, &s| {
-                    if let Some(outcome) = &checked[index] {
-                        return outcome.clone();
-                    }
-                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                        return not_run_outcome(s, BUDGET_SPENT.to_string());
-                    }
-                    slot.run(|| run_one(s, expected, target, &config.limits))
-                },
-                |_, outcome| {
-                    outcomes.push(outcome);
-                    ControlFlow::Continue(())
-                },
-            );
+            checks.beside(|| {
+                crate::pool::ordered_by_level(
+                    &mine,
+                    |scenario| level(scenario),
+                    |count| target.jobs_for(count, scenario_jobs),
+                    |index, &s| {
+                        if let Some(outcome) = checks.outcome(index) {
+                            return outcome;
+                        }
+                        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                            return not_run_outcome(s, BUDGET_SPENT.to_string());
+                        }
+                        slot.run(|| run_one(s, expected, target, &config.limits))
+                    },
+                    |_, outcome| {
+                        outcomes.push(outcome);
+                        ControlFlow::Continue(())
+                    },
+                )
+            });
             outcomes
         }
         Err(error) => {

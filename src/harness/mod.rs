@@ -14,7 +14,7 @@ pub mod run;
 pub mod scoring;
 mod stray;
 
-pub use code::check_all as check_code;
+pub use code::Checks;
 pub use expectation::Expected;
 pub use outcome::{Divergence, Finding, Outcome, Verdict};
 pub use run::{run_all, run_one, Event, RunConfig, Summary};

@@ -5,13 +5,14 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use super::classify::cpu_limit_outcome;
+use super::code::Checks;
 use super::ending::call_overran;
 use super::expectation::{input, Expectation, Expected};
 use super::judge::judge;
 use super::outcome::error_outcome;
 use super::outcome::{Outcome, Verdict};
 use super::scoring;
-use crate::execution::{Ending, Execution, Layout, Limits, Target};
+use crate::execution::{Ending, Execution, Layout, Limits, Secrecy, Target};
 use crate::points::Points;
 use crate::scenario::Scenario;
 
@@ -224,6 +225,18 @@ fn reference_execution(expectation: &Expectation) -> Execution {
     }
 }
 
+/// The level a scenario runs at (see `pool::ordered_by_level`): the least secret run first,
+/// so that a loaded runner serves them all and never a visible scenario after a hidden one
+/// (see `Secrecy`), nor beside it; within a secrecy, the code checks come last, so that no
+/// job waits for the checker (judged beside the others, see [`Checks`]) while scenarios
+/// are left.
+pub fn level(scenario: &Scenario) -> (Secrecy, bool) {
+    (
+        scenario.visibility.secrecy(),
+        scenario.code_check().is_some(),
+    )
+}
+
 /// Runs every scenario and returns the outcomes in order, telling `listen` as it goes.
 pub fn run_all(
     scenarios: &[Scenario],
@@ -237,27 +250,27 @@ pub fn run_all(
         target: target_name,
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
-    let checked = super::code::check_all(scenarios, target, &config.limits);
+    let checks = Checks::new(scenarios, target, &config.limits);
     let expected = Expected::of(scenarios);
-    // The least secret scenarios run first, level by level (see `pool::ordered_by_level`):
-    // a loaded runner then serves them all, never a visible scenario after a hidden one.
-    crate::pool::ordered_by_level(
-        scenarios,
-        |scenario| scenario.visibility.secrecy(),
-        |count| target.jobs_for(count, config.jobs),
-        |index, scenario| match &checked[index] {
-            Some(outcome) => outcome.clone(),
-            None => run_one(scenario, &expected, target, &config.limits),
-        },
-        |index, outcome| {
-            listen(Event::Finished {
-                index,
-                outcome: &outcome,
-            });
-            outcomes.push(outcome);
-            ControlFlow::Continue(())
-        },
-    );
+    checks.beside(|| {
+        crate::pool::ordered_by_level(
+            scenarios,
+            level,
+            |count| target.jobs_for(count, config.jobs),
+            |index, scenario| {
+                (checks.outcome(index))
+                    .unwrap_or_else(|| run_one(scenario, &expected, target, &config.limits))
+            },
+            |index, outcome| {
+                listen(Event::Finished {
+                    index,
+                    outcome: &outcome,
+                });
+                outcomes.push(outcome);
+                ControlFlow::Continue(())
+            },
+        )
+    });
     scoring::apply_groups(&mut outcomes);
     let summary = Summary::of(&outcomes);
     listen(Event::Done {

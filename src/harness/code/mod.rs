@@ -8,6 +8,7 @@ mod sources;
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -44,6 +45,56 @@ pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Lim
             format!("the code check `{}` gave no answer", check.rule),
         )
     })
+}
+
+/// The code checks among a run's scenarios, judged together ([`check_all`]) on a thread of
+/// their own while the other scenarios run ([`Checks::beside`]); a code check's scenario
+/// waits for them. Starting Python for the checker then costs no scenario any time. A run
+/// takes its code checks last among the scenarios of the same secrecy (`run::level`),
+/// so that no job waits for them while other scenarios are left.
+pub struct Checks<'a, S> {
+    scenarios: &'a [S],
+    target: &'a Target,
+    limits: &'a Limits,
+    judged: OnceLock<Vec<Option<Outcome>>>,
+}
+
+impl<'a, S: Borrow<Scenario>> Checks<'a, S> {
+    pub fn new(scenarios: &'a [S], target: &'a Target, limits: &'a Limits) -> Self {
+        Checks {
+            scenarios,
+            target,
+            limits,
+            judged: OnceLock::new(),
+        }
+    }
+
+    /// Runs `scenarios` (the run's scenarios, which ask [`Checks::outcome`]) while the code
+    /// checks are judged beside them.
+    pub fn beside<R>(&self, scenarios: impl FnOnce() -> R) -> R
+    where
+        S: Sync,
+    {
+        let any = (self.scenarios.iter()).any(|s| s.borrow().code_check().is_some());
+        if !any {
+            return scenarios();
+        }
+        std::thread::scope(|scope| {
+            scope.spawn(|| self.judged());
+            scenarios()
+        })
+    }
+
+    /// The outcome of scenario `index` when it is a code check (waiting for the checker);
+    /// `None` for any other.
+    pub fn outcome(&self, index: usize) -> Option<Outcome> {
+        self.scenarios.get(index)?.borrow().code_check()?;
+        self.judged().get(index).cloned().flatten()
+    }
+
+    fn judged(&self) -> &[Option<Outcome>] {
+        (self.judged).get_or_init(|| check_all(self.scenarios, self.target, self.limits))
+    }
 }
 
 /// Judges every code check among `scenarios` against the target's code, with one run of the
