@@ -19,11 +19,15 @@
 //!    target is under 60 s; `tests/hangs.rs` checks the grades);
 //! 7. the grader's own CPU time per scenario (`grader`): 20 project5 submissions with
 //!    `--jobs 2` under the strongest sandbox, the CPU time of this process's threads (not of
-//!    the programs it starts) divided by the scenarios run, beside the student's code alone.
+//!    the programs it starts) divided by the scenarios run, beside the student's code alone;
+//! 8. a student's self-check (`selfcheck`): `boardgrade test --python` on the project5
+//!    fixture, the whole bundled specs (the submission routed among every dialect) and one
+//!    spec file, as wall time from the command's start to its exit, under the strongest
+//!    sandbox, beside the student's code alone for the same scenarios.
 //!
 //! Run with `cargo bench --bench grading`; name sections to run only those (`cargo bench
 //! --bench grading -- scenario jobs`: `scenario`, `chess`, `jobs`, `runner`, `class`,
-//! `hangs`, `grader`).
+//! `hangs`, `grader`, `selfcheck`).
 
 use std::io::Write;
 use std::path::Path;
@@ -334,6 +338,61 @@ fn main() {
     }
     if wanted("grader") {
         grader_time(&interpreter, &scenarios, dir.path());
+    }
+    if wanted("selfcheck") {
+        self_check(&interpreter, &scenarios);
+    }
+}
+
+/// `boardgrade test --python` on the fixture, as a student runs it (the loaded runner, the
+/// strongest sandbox, the default jobs), beside the student's code alone for the scenarios
+/// it runs.
+fn self_check(interpreter: &python::Interpreter, scenarios: &[Scenario]) {
+    let sandbox = Sandbox::strongest();
+    let alone_per_scenario = call_protocol_code_alone(
+        &target(
+            interpreter,
+            &Path::new(ROOT).join(FIXTURE),
+            PythonRunner::Fork,
+        ),
+        pick(scenarios, "the handout's game"),
+        50,
+    );
+    for (label, paths) in [
+        ("the bundled specs", vec![]),
+        (
+            "one spec file",
+            vec!["specs/one-d-chess/project5/move.toml"],
+        ),
+    ] {
+        let mut ran = 0;
+        let samples: Vec<Duration> = (0..9)
+            .map(|_| {
+                let started = Instant::now();
+                let output = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+                    .current_dir(ROOT)
+                    .args(["test", "--python", FIXTURE, "--format", "json"])
+                    .args(["--sandbox", sandbox.as_str()])
+                    .args(&paths)
+                    .stderr(Stdio::null())
+                    .output()
+                    .expect("boardgrade runs");
+                let elapsed = started.elapsed();
+                let report: serde_json::Value =
+                    serde_json::from_slice(&output.stdout).expect("a JSON report");
+                ran = report["scenarios"].as_array().map_or(0, Vec::len);
+                elapsed
+            })
+            .collect();
+        let (least, most) = (samples.iter().min(), samples.iter().max());
+        println!(
+            "self-check, {label}: {ran} scenarios ({}), median {:.0} ms wall ({:.0} to {:.0}, 9 runs); the student's code alone, {ran} handout scenarios: {:.1} ms",
+            sandbox.as_str(),
+            median(samples.clone()).as_secs_f64() * 1e3,
+            least.map_or(0.0, |d| d.as_secs_f64() * 1e3),
+            most.map_or(0.0, |d| d.as_secs_f64() * 1e3),
+            alone_per_scenario.as_secs_f64() * 1e3 * ran as f64,
+        );
     }
 }
 
