@@ -735,4 +735,28 @@ fn the_runner_the_import_check_loads_serves_the_scenarios_and_the_code_checks_ta
             "{command}: one runner, one import"
         );
     }
+    // Two jobs and enough scenarios for both: the import check loads a runner for each job,
+    // and those two serve every scenario, the hidden ones after the visible ones.
+    let _ = std::fs::remove_file(&log);
+    let output = boardgrade()
+        .args(["test", "--python"])
+        .arg(&entry)
+        .arg(root().join("specs/one-d-chess/project5"))
+        .args(["--format", "json", "--jobs", "2", "--sandbox", "none"])
+        .args(["--python-runner", "fork"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Every scenario passes but, where the log's path makes the first line long, the line
+    // length check.
+    assert!(
+        report["summary"]["failed"].as_u64().unwrap() <= 1,
+        "{report:#}"
+    );
+    assert!(
+        report["summary"]["passed"].as_u64().unwrap() > 30,
+        "{report:#}"
+    );
+    let imports = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(imports.lines().count(), 2, "two jobs, two runners");
 }

@@ -45,11 +45,14 @@ impl Target {
     /// Imports the submission once under `layout` (a call protocol's adapter) and `limits`
     /// within the target's import limit: `Some` when the import did not finish. `None` for
     /// anything else (no limit set, not a Python call protocol, an import that finished or
-    /// failed otherwise: the scenarios then judge it).
+    /// failed otherwise: the scenarios then judge it). Under the loaded runner, `runners`
+    /// runners load at once (the jobs the first scenarios will run in), each in a jail of
+    /// its own, so that every job finds its runner loaded.
     pub fn check_import(
         &self,
         layout: &Layout,
         limits: &Limits,
+        runners: usize,
     ) -> Result<Option<ImportStall>, Error> {
         let Some(limit) = self.import_limit() else {
             return Ok(None);
@@ -60,7 +63,7 @@ impl Target {
             return Ok(None);
         }
         // A loaded runner that loads has done the import: it finished.
-        if self.runner_loaded(layout, limits)? {
+        if self.runners_loaded(layout, limits, runners)? {
             return Ok(None);
         }
         match self.import_once(layout, limits, limit)? {

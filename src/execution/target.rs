@@ -409,6 +409,27 @@ impl Target {
         }))
     }
 
+    /// [`Target::runner_loaded`] in `count` jails at once (one at least), each its own
+    /// runner: whether the first loaded.
+    pub(crate) fn runners_loaded(
+        &self,
+        layout: &Layout,
+        limits: &Limits,
+        count: usize,
+    ) -> Result<bool, Error> {
+        std::thread::scope(|scope| {
+            let others: Vec<_> = (1..count)
+                .map(|_| scope.spawn(|| self.runner_loaded(layout, limits)))
+                .collect();
+            let first = self.runner_loaded(layout, limits);
+            // The others only make their jobs' runners ready: the first says for them all.
+            for other in others {
+                let _ = other.join();
+            }
+            first
+        })
+    }
+
     /// Whether the loaded runner for `layout` is running: started now if it was not, it has
     /// imported the submission within its load wait. `false` under the fresh runner.
     pub(crate) fn runner_loaded(&self, layout: &Layout, limits: &Limits) -> Result<bool, Error> {

@@ -445,7 +445,8 @@ fn grade_with(
     // hidden one (see `Secrecy`), nor beside one (where the hidden one could hand its steps
     // to the visible one's output).
     if let Ok(target) = &target {
-        if let Some(error) = pipeline::stalled(target, route, mine.iter().copied(), config) {
+        let scenarios = mine.iter().copied();
+        if let Some(error) = pipeline::stalled(target, route, scenarios, scenario_jobs, config) {
             result.does_not_load = Some(error);
             result.elapsed_ms = started.elapsed().as_millis() as u64;
             return result;

@@ -15,6 +15,7 @@ use super::{plan, GradeConfig};
 use crate::error::{ClassError, Error};
 use crate::execution::{Target, TargetSpec};
 use crate::harness::outcome::not_run_outcome;
+use crate::harness::run::level;
 use crate::harness::Outcome;
 use crate::scenario::Scenario;
 use crate::verdict::Verdict;
@@ -87,7 +88,7 @@ pub fn prepare(
     Ok(match loads {
         Ok(route) => {
             let target = launch(&route, config)?;
-            match stalled(&target, &route, &scenarios, config) {
+            match stalled(&target, &route, &scenarios, config.jobs, config) {
                 Some(error) => Prepared::DoesNotLoad { error, scenarios },
                 None => Prepared::Runs {
                     target: Box::new(target),
@@ -102,24 +103,29 @@ pub fn prepare(
 
 /// Why the routed submission does not load when its import, tried once within the run's
 /// import limit, did not finish: then no scenario runs. A check that could not be made
-/// leaves the verdicts to the scenarios. It is tried as the least secret of `scenarios`
-/// (the first the scenarios run, see `grade_one`), so that the loaded runner it starts
-/// serves them all.
+/// leaves the verdicts to the scenarios. It is tried as the first scenarios to run (the
+/// least secret of `scenarios`, see `run::level`), with a loaded runner for each of the
+/// jobs (at most `jobs`) they will run in, so that the runners it loads serve them.
 pub fn stalled<'a>(
     target: &Target,
     route: &Route,
     scenarios: impl IntoIterator<Item = &'a Scenario>,
+    jobs: usize,
     config: &GradeConfig,
 ) -> Option<LoadError> {
-    let scenario = scenarios
+    let levels: Vec<_> = scenarios
         .into_iter()
-        .min_by_key(|scenario| scenario.visibility.secrecy())?;
+        .map(|scenario| (level(scenario), scenario))
+        .collect();
+    let (first_level, scenario) = levels.iter().min_by_key(|(level, _)| *level)?;
+    let first_runs = levels.iter().filter(|(l, _)| l == first_level).count();
     let layout = crate::execution::Layout {
         audience: scenario.visibility.secrecy(),
         ..scenario.dialect.layout(scenario.game)
     };
+    let runners = target.jobs_for(first_runs, jobs);
     let stall = target
-        .check_import(&layout, &config.limits)
+        .check_import(&layout, &config.limits, runners)
         .ok()
         .flatten()?;
     Some(LoadError {
