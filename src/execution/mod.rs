@@ -24,4 +24,4 @@ pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
 pub use start_check::StartCheck;
 pub use sys::own_peak_rss_kib;
-pub use target::{Program, Target, TargetSpec};
+pub use target::{Company, Program, Target, TargetSpec};

@@ -94,9 +94,22 @@ enum Wanted {
     /// A scenario's run: a slot whose runner for the key has loaded (starting one costs the
     /// interpreter and the import), else any free slot, else a new one.
     RunnerFor(Key),
-    /// A script that reads the code (a code check): a slot with no loaded runner, else a new
-    /// one, so that it never holds the runner a scenario beside it could use.
+    /// A script that reads the code (a code check) while scenarios run: a slot with no
+    /// loaded runner, else a new one, so that it never holds the runner a scenario beside
+    /// it could use.
     NoRunner,
+    /// The same with no scenario running: a slot with no loaded runner, else any free one
+    /// (its runner is idle meanwhile), else a new one (a new jail costs more than the check).
+    Idle,
+}
+
+/// What runs while [`Target::inspect`] reads the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Company {
+    /// Nothing else of the target.
+    Alone,
+    /// Scenarios, which need the loaded runners.
+    Scenarios,
 }
 
 impl Wanted {
@@ -104,7 +117,7 @@ impl Wanted {
         let loaded = |state: &RunnerState| matches!(state, RunnerState::Loaded { .. });
         match self {
             Wanted::RunnerFor(key) => slot.runners.get(&key).is_some_and(loaded),
-            Wanted::NoRunner => !slot.runners.values().any(loaded),
+            Wanted::NoRunner | Wanted::Idle => !slot.runners.values().any(loaded),
         }
     }
 }
@@ -291,7 +304,7 @@ impl Target {
             let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
             match free.iter().rposition(|slot| wanted.fits(slot)) {
                 Some(index) => Some(free.remove(index)),
-                None if matches!(wanted, Wanted::RunnerFor(_)) => free.pop(),
+                None if matches!(wanted, Wanted::RunnerFor(_) | Wanted::Idle) => free.pop(),
                 None => None,
             }
         };
@@ -313,12 +326,21 @@ impl Target {
     /// sandbox and `limits`: how the grader reads a submission's code without running it (the
     /// script gets the code's text on stdin; nothing of the submission is laid out). An
     /// error when the target has no interpreter or the sandbox failed.
-    pub fn inspect(&self, script: &str, input: &[u8], limits: &Limits) -> Result<Execution, Error> {
+    pub fn inspect(
+        &self,
+        script: &str,
+        input: &[u8],
+        limits: &Limits,
+        company: Company,
+    ) -> Result<Execution, Error> {
         let interpreter = self
             .interpreter
             .as_ref()
             .ok_or(SetupError::Misuse("no Python interpreter was resolved"))?;
-        let slot = self.take_slot(Wanted::NoRunner)?;
+        let slot = self.take_slot(match company {
+            Company::Alone => Wanted::Idle,
+            Company::Scenarios => Wanted::NoRunner,
+        })?;
         let view = View {
             writable: slot.jail.dir().to_path_buf(),
             readable: interpreter.installations(),

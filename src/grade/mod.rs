@@ -456,9 +456,9 @@ fn grade_with(
     let mut outcomes: Vec<Outcome> = match &target {
         Ok(target) => {
             let deadline = config.budget.map(|budget| started + budget);
-            let checks = Checks::new(&mine, target, &config.limits);
+            let checks = Checks::new(&mine, target, &config.limits, scenario_jobs);
             let mut outcomes = Vec::with_capacity(mine.len());
-            checks.beside(|| {
+            checks.around(|| {
                 crate::pool::ordered_by_level(
                     &mine,
                     |scenario| level(scenario),

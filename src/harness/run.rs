@@ -250,9 +250,9 @@ pub fn run_all(
         target: target_name,
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
-    let checks = Checks::new(scenarios, target, &config.limits);
+    let checks = Checks::new(scenarios, target, &config.limits, config.jobs);
     let expected = Expected::of(scenarios);
-    checks.beside(|| {
+    checks.around(|| {
         crate::pool::ordered_by_level(
             scenarios,
             level,

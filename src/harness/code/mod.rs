@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::outcome::{base_outcome, error_outcome};
 use super::outcome::{Finding, Outcome, Verdict};
-use crate::execution::{Ending, Limits, Target, TargetSpec};
+use crate::execution::{Company, Ending, Limits, Target, TargetSpec};
 use crate::scenario::code::CodeCheck;
 use crate::scenario::Scenario;
 
@@ -38,7 +38,7 @@ struct Answer {
 
 /// Checks the target's code against `check`.
 pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Limits) -> Outcome {
-    let mut judged = check_all(&[scenario], target, limits);
+    let mut judged = check_all(&[scenario], target, limits, Company::Scenarios);
     judged.pop().flatten().unwrap_or_else(|| {
         error_outcome(
             scenario,
@@ -47,36 +47,49 @@ pub fn run(scenario: &Scenario, check: &CodeCheck, target: &Target, limits: &Lim
     })
 }
 
-/// The code checks among a run's scenarios, judged together ([`check_all`]) on a thread of
-/// their own while the other scenarios run ([`Checks::beside`]); a code check's scenario
-/// waits for them. Starting Python for the checker then costs no scenario any time. A run
-/// takes its code checks last among the scenarios of the same secrecy (`run::level`),
-/// so that no job waits for them while other scenarios are left.
+/// The code checks among a run's scenarios, judged together ([`check_all`]) once for the run
+/// ([`Checks::around`]): with more than one job, on a thread of their own while the other
+/// scenarios run, in a jail of their own (starting Python for the checker then costs no
+/// scenario any time; a code check's scenario waits for the result, and comes last among
+/// the scenarios of its secrecy, `run::level`, so that no job waits while others are left);
+/// with one job (a class run's submission), before the scenarios, in the runner's jail
+/// (a jail made for the checker costs more grader time than the check).
 pub struct Checks<'a, S> {
     scenarios: &'a [S],
     target: &'a Target,
     limits: &'a Limits,
+    company: Company,
     judged: OnceLock<Vec<Option<Outcome>>>,
 }
 
 impl<'a, S: Borrow<Scenario>> Checks<'a, S> {
-    pub fn new(scenarios: &'a [S], target: &'a Target, limits: &'a Limits) -> Self {
+    /// The checks of `scenarios`, which run in up to `jobs` jobs.
+    pub fn new(scenarios: &'a [S], target: &'a Target, limits: &'a Limits, jobs: usize) -> Self {
         Checks {
             scenarios,
             target,
             limits,
+            company: if jobs > 1 {
+                Company::Scenarios
+            } else {
+                Company::Alone
+            },
             judged: OnceLock::new(),
         }
     }
 
-    /// Runs `scenarios` (the run's scenarios, which ask [`Checks::outcome`]) while the code
-    /// checks are judged beside them.
-    pub fn beside<R>(&self, scenarios: impl FnOnce() -> R) -> R
+    /// Runs `scenarios` (the run's scenarios, which ask [`Checks::outcome`]) with the code
+    /// checks judged beside them, or before them.
+    pub fn around<R>(&self, scenarios: impl FnOnce() -> R) -> R
     where
         S: Sync,
     {
         let any = (self.scenarios.iter()).any(|s| s.borrow().code_check().is_some());
         if !any {
+            return scenarios();
+        }
+        if self.company == Company::Alone {
+            self.judged();
             return scenarios();
         }
         std::thread::scope(|scope| {
@@ -93,7 +106,8 @@ impl<'a, S: Borrow<Scenario>> Checks<'a, S> {
     }
 
     fn judged(&self) -> &[Option<Outcome>] {
-        (self.judged).get_or_init(|| check_all(self.scenarios, self.target, self.limits))
+        (self.judged)
+            .get_or_init(|| check_all(self.scenarios, self.target, self.limits, self.company))
     }
 }
 
@@ -104,6 +118,7 @@ pub fn check_all<S: Borrow<Scenario>>(
     scenarios: &[S],
     target: &Target,
     limits: &Limits,
+    company: Company,
 ) -> Vec<Option<Outcome>> {
     let TargetSpec::Python(path) = target.spec() else {
         return (scenarios.iter().map(Borrow::borrow))
@@ -128,7 +143,7 @@ pub fn check_all<S: Borrow<Scenario>>(
         let started = Instant::now();
         let answers = sources::read(path, &entry)
             .map_err(|e| e.to_string())
-            .and_then(|files| findings(&checks, &files, target, limits));
+            .and_then(|files| findings(&checks, &files, target, limits, company));
         let elapsed = started.elapsed().as_millis() as u64 / checks.len() as u64;
         let found: Vec<Result<Vec<Finding>, String>> = match answers {
             Ok(answers) => answers.into_iter().map(|a| Ok(a.findings)).collect(),
@@ -194,6 +209,7 @@ fn findings(
     files: &[sources::SourceFile],
     target: &Target,
     limits: &Limits,
+    company: Company,
 ) -> Result<Vec<Answer>, String> {
     let rules: Vec<&serde_json::Value> = checks.iter().map(|(_, _, c)| &c.settings).collect();
     let request = serde_json::json!({ "rules": rules, "files": files });
@@ -203,7 +219,7 @@ fn findings(
         ..limits.clone()
     };
     let execution = target
-        .inspect(CHECKER, request.to_string().as_bytes(), &limits)
+        .inspect(CHECKER, request.to_string().as_bytes(), &limits, company)
         .map_err(|e| e.to_string())?;
     if execution.ending != Ending::Exited(0) {
         let stderr = String::from_utf8_lossy(&execution.stderr_tail);
