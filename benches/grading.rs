@@ -349,15 +349,7 @@ fn main() {
 /// it runs.
 fn self_check(interpreter: &python::Interpreter, scenarios: &[Scenario]) {
     let sandbox = Sandbox::strongest();
-    let alone_per_scenario = call_protocol_code_alone(
-        &target(
-            interpreter,
-            &Path::new(ROOT).join(FIXTURE),
-            PythonRunner::Fork,
-        ),
-        pick(scenarios, "the handout's game"),
-        50,
-    );
+    let alone_per_scenario = fixture_code_alone(interpreter, scenarios);
     for (label, paths) in [
         ("the bundled specs", vec![]),
         (
@@ -408,6 +400,20 @@ fn own_cpu() -> Duration {
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
+/// The fixture's code alone answering the handout's game, per scenario: the floor the
+/// grader's figures are set beside.
+fn fixture_code_alone(interpreter: &python::Interpreter, scenarios: &[Scenario]) -> Duration {
+    call_protocol_code_alone(
+        &target(
+            interpreter,
+            &Path::new(ROOT).join(FIXTURE),
+            PythonRunner::Fork,
+        ),
+        pick(scenarios, "the handout's game"),
+        50,
+    )
+}
+
 fn grader_time(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &Path) {
     let twenty = class(&dir.join("grader"), 20);
     let sandbox = Sandbox::strongest();
@@ -427,15 +433,7 @@ fn grader_time(interpreter: &python::Interpreter, scenarios: &[Scenario], dir: &
         })
         .collect();
     let (least, most) = (samples.iter().min(), samples.iter().max());
-    let alone = call_protocol_code_alone(
-        &target(
-            interpreter,
-            &Path::new(ROOT).join(FIXTURE),
-            PythonRunner::Fork,
-        ),
-        pick(scenarios, "the handout's game"),
-        50,
-    );
+    let alone = fixture_code_alone(interpreter, scenarios);
     println!(
         "grader's own CPU per scenario, 20 submissions x {} scenarios (--jobs 2, {}): median {:.2} ms ({:.2} to {:.2}, 5 runs); the student's code alone, one handout scenario: {:.2} ms",
         scenarios.len(),

@@ -39,7 +39,7 @@ impl fmt::Debug for Source {
 
 impl Source {
     /// `family` of `battery` under `plan`, its steps placed at `line`.
-    pub fn new(
+    pub(super) fn new(
         battery: &'static dyn Battery,
         family: &'static Family,
         plan: Plan,
