@@ -112,8 +112,8 @@ impl Forked {
 
 impl Forked {
     /// Whether the process the pidfd holds is not reaped yet (signal 0 reaches a zombie, not
-    /// a reaped process), so that a status read by its pid was its own.
-    fn unreaped(&self) -> bool {
+    /// a reaped process), so that its pid is still its own.
+    pub(crate) fn unreaped(&self) -> bool {
         // SAFETY: pidfd_send_signal with signal 0 and no siginfo reads and writes no memory of
         // this process; the descriptor is owned by `self` and open.
         let sent = unsafe {

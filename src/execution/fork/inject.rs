@@ -1,8 +1,10 @@
 //! Copies a loaded runner from outside it. Once loaded, the runner blocks every signal and
 //! reads the gate, a pipe only the grader can write, and never runs again. For each scenario
 //! the grader stops it (ptrace), checks it is still there, and has it make one system call at
-//! a time: `wait4` for the scenarios that ended, then a `clone`. The copy starts as the
-//! runner was, with its read ended and nothing read; the runner reads the gate again.
+//! a time: `wait4` for each copy that ended since the last one, then a `clone`. The copy
+//! starts as the runner was, with its read ended and nothing read; the runner reads the gate
+//! again. The grader holds the copy by a pidfd opened while the copy is still stopped under
+//! its trace.
 //!
 //! So no code runs in the runner between two scenarios: not a fork hook, not a patched
 //! builtin, not a trace function, not an audit hook. Each scenario's process is a copy of
@@ -66,6 +68,17 @@ impl From<String> for Refusal {
     }
 }
 
+/// A copy of the runner: its pid, and a pidfd opened while the grader still held it stopped
+/// (traced) as it started, so that the descriptor is the copy's whatever happens to the pid
+/// later.
+#[derive(Debug)]
+pub(crate) struct Copied {
+    pub(crate) pid: i32,
+    pub(crate) pidfd: std::os::fd::OwnedFd,
+    /// How many earlier copies the runner reaped first.
+    pub(crate) reaped: usize,
+}
+
 /// A check run while the runner is stopped at its gate, before it is copied.
 pub(crate) type AtGate<'a> = &'a dyn Fn() -> Result<(), String>;
 
@@ -91,7 +104,11 @@ pub(crate) use x86_64::copy;
 
 /// Without an implementation for this machine, no runner is copied.
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-pub(crate) fn copy(_runner: i32, _seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
+pub(crate) fn copy(
+    _runner: i32,
+    _seen: Seen<'_>,
+    _unreaped: usize,
+) -> Result<(Copied, Waiting), Refusal> {
     Err(Refusal::Failed(
         "the grader cannot copy a runner on this machine".into(),
     ))
@@ -106,7 +123,7 @@ mod x86_64 {
     use nix::unistd::Pid;
 
     use super::super::inspect::check_still;
-    use super::{Refusal, Seen, Waiting};
+    use super::{Copied, Refusal, Seen, Waiting};
 
     const SYSCALL_INSTRUCTION: u16 = 0x050f; // `syscall`: 0f 05, read as a little-endian word
     const SYS_READ: u64 = 0;
@@ -117,9 +134,15 @@ mod x86_64 {
     /// At most this many ended scenarios are reaped before each copy.
     const REAP_AT_MOST: usize = 64;
 
-    /// A copy of runner `runner`, found waiting on its gate as `seen` says it must be; its
-    /// pid, and where the runner waits.
-    pub(crate) fn copy(runner: i32, seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
+    /// A copy of runner `runner`, found waiting on its gate as `seen` says it must be, and
+    /// where the runner waits. The runner first reaps what has ended of the `unreaped`
+    /// copies it made before (each call to `wait4` is a round trip through the stopped
+    /// runner: none is made for a copy that cannot be there).
+    pub(crate) fn copy(
+        runner: i32,
+        seen: Seen<'_>,
+        unreaped: usize,
+    ) -> Result<(Copied, Waiting), Refusal> {
         let pid = Pid::from_raw(runner);
         ptrace::seize(
             pid,
@@ -128,7 +151,7 @@ mod x86_64 {
         .map_err(|e| format!("cannot trace the runner to copy it: {e}"))?;
         let copied = stop(pid)
             .map_err(Refusal::from)
-            .and_then(|()| copy_stopped(pid, seen));
+            .and_then(|()| copy_stopped(pid, seen, unreaped));
         // Detached whatever happened: a runner left stopped under trace would hang its jail.
         let _ = ptrace::detach(pid, None);
         copied
@@ -146,7 +169,11 @@ mod x86_64 {
         }
     }
 
-    fn copy_stopped(pid: Pid, seen: Seen<'_>) -> Result<(i32, Waiting), Refusal> {
+    fn copy_stopped(
+        pid: Pid,
+        seen: Seen<'_>,
+        unreaped: usize,
+    ) -> Result<(Copied, Waiting), Refusal> {
         let blocked = registers(pid)?;
         let here = Waiting {
             rip: blocked.rip,
@@ -182,12 +209,13 @@ mod x86_64 {
             r8: args[4],
             ..blocked
         };
-        let copied = reap(pid, &at).and_then(|()| {
+        let copied = reap(pid, &at, unreaped).and_then(|reaped| {
             clone(
                 pid,
                 at(SYS_CLONE, [nix::libc::SIGCHLD as u64, 0, 0, 0, 0]),
                 blocked,
             )
+            .map(|copied| Copied { reaped, ..copied })
         });
         // The runner reads its gate again, as if never stopped (whatever failed above).
         let restart = user_regs_struct {
@@ -200,14 +228,21 @@ mod x86_64 {
         Ok((copied?, here))
     }
 
-    /// Has the runner reap the scenarios that ended (their status was read meanwhile).
-    fn reap(pid: Pid, at: &dyn Fn(u64, [u64; 5]) -> user_regs_struct) -> Result<(), String> {
-        for _ in 0..REAP_AT_MOST {
+    /// Has the runner reap what ended of its `unreaped` copies (their status was read
+    /// meanwhile); how many it reaped.
+    fn reap(
+        pid: Pid,
+        at: &dyn Fn(u64, [u64; 5]) -> user_regs_struct,
+        unreaped: usize,
+    ) -> Result<usize, String> {
+        let mut reaped = 0;
+        while reaped < unreaped.min(REAP_AT_MOST) {
             if (call(pid, at(SYS_WAIT4, [u64::MAX, 0, WAIT_ANY, 0, 0]))? as i64) <= 0 {
                 break;
             }
+            reaped += 1;
         }
-        Ok(())
+        Ok(reaped)
     }
 
     /// Has the stopped runner make the system call `regs` set up; its result.
@@ -221,7 +256,11 @@ mod x86_64 {
 
     /// Has the stopped runner `clone` itself (`regs`); the copy is set to return from the
     /// read the runner was `blocked` in, with nothing read, and let go.
-    fn clone(pid: Pid, regs: user_regs_struct, blocked: user_regs_struct) -> Result<i32, String> {
+    fn clone(
+        pid: Pid,
+        regs: user_regs_struct,
+        blocked: user_regs_struct,
+    ) -> Result<Copied, String> {
         ptrace::setregs(pid, regs)
             .map_err(|e| format!("cannot set the runner's registers: {e}"))?;
         to_syscall_stop(pid)?; // entry
@@ -241,12 +280,18 @@ mod x86_64 {
             let _ = nix::sys::signal::kill(child_pid, Signal::SIGKILL);
             return Err(format!("the runner's clone returned {returned}"));
         }
-        released.map(|()| child)
+        released.map(|pidfd| Copied {
+            pid: child,
+            pidfd,
+            reaped: 0,
+        })
     }
 
     /// The copy, stopped as it starts (traced, as the runner's fork was): it returns from the
-    /// runner's read with 0 (nothing read), its other registers as the runner's were.
-    fn release_copy(child: Pid, blocked: user_regs_struct) -> Result<(), String> {
+    /// runner's read with 0 (nothing read), its other registers as the runner's were. Its
+    /// pidfd is opened while it is stopped under the grader's trace: nothing can have reaped
+    /// it, so the descriptor holds the copy itself.
+    fn release_copy(child: Pid, blocked: user_regs_struct) -> Result<std::os::fd::OwnedFd, String> {
         let started = wait(child)?;
         let stopped = matches!(started, WaitStatus::PtraceEvent(_, _, event)
             if event == Event::PTRACE_EVENT_STOP as i32);
@@ -260,9 +305,14 @@ mod x86_64 {
                 },
             )
         });
+        let pidfd = rustix::process::Pid::from_raw(child.as_raw())
+            .filter(|_| stopped)
+            .and_then(|copy| {
+                rustix::process::pidfd_open(copy, rustix::process::PidfdFlags::empty()).ok()
+            });
         let _ = ptrace::detach(child, None);
-        match set {
-            Some(Ok(())) => Ok(()),
+        match (set, pidfd) {
+            (Some(Ok(())), Some(pidfd)) => Ok(pidfd),
             _ => {
                 let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
                 Err(format!("the copy did not start as expected: {started:?}"))

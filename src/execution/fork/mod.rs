@@ -104,12 +104,20 @@ pub struct Server {
     /// The gate's write end, never written: the runner waits on its read end.
     _gate: OwnedFd,
     gate: inject::Gate,
-    /// Held while the runner is copied (one copy at a time): where it was found waiting on
-    /// its gate, once it was checked there.
-    copying: Mutex<Option<inject::Waiting>>,
+    /// Held while the runner is copied (one copy at a time).
+    copying: Mutex<Copying>,
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
+}
+
+/// What the grader knows of a runner it copies.
+#[derive(Debug, Default)]
+struct Copying {
+    /// Where it was found waiting on its gate, once it was checked there.
+    waiting: Option<inject::Waiting>,
+    /// How many of its copies it has not reaped: each one ends as its zombie until it does.
+    unreaped: usize,
 }
 
 /// Whether a forked scenario's run stands.
@@ -243,7 +251,7 @@ impl Server {
             status_lost: Arc::new(AtomicBool::new(false)),
             _gate: gate_write,
             gate,
-            copying: Mutex::new(None),
+            copying: Mutex::new(Copying::default()),
             distrust: Mutex::new(None),
         })
     }
@@ -289,14 +297,27 @@ impl Server {
     /// time, the kernel is asked where it waits and what the import left is checked again
     /// there (the runner can change nothing once it waits, but it might have between saying
     /// `loaded` and waiting); later copies only find it where it was.
-    fn copy(&self) -> Result<i32, String> {
-        let mut seen = self.copying.lock().unwrap_or_else(|e| e.into_inner());
+    fn copy(&self) -> Result<inject::Copied, String> {
+        let mut copying = self.copying.lock().unwrap_or_else(|e| e.into_inner());
         let pid = self.pid.as_raw_nonzero().get();
-        if let Some(known) = *seen {
-            return inject::copy(pid, inject::Seen::At(known))
-                .map(|(copy, _)| copy)
-                .map_err(|refusal| refusal.to_string());
-        }
+        let copied = match copying.waiting {
+            Some(known) => inject::copy(pid, inject::Seen::At(known), copying.unreaped)
+                .map(|(copied, _)| copied)
+                .map_err(|refusal| refusal.to_string())?,
+            None => {
+                let (copied, waiting) = self.copy_first()?;
+                copying.waiting = Some(waiting);
+                copied
+            }
+        };
+        copying.unreaped = copying.unreaped - copied.reaped + 1;
+        Ok(copied)
+    }
+
+    /// The first copy, once the runner is found at its gate (it may still be on its way
+    /// there) and checked there.
+    fn copy_first(&self) -> Result<(inject::Copied, inject::Waiting), String> {
+        let pid = self.pid.as_raw_nonzero().get();
         let check = || {
             self.baseline.check_loaded(pid)?;
             self.check_alone()
@@ -308,11 +329,8 @@ impl Server {
                 gate: self.gate,
                 check: &check,
             };
-            match inject::copy(pid, never) {
-                Ok((copy, waiting)) => {
-                    *seen = Some(waiting);
-                    return Ok(copy);
-                }
+            match inject::copy(pid, never, 0) {
+                Ok(found) => return Ok(found),
                 // Still on its way from `loaded` to the gate.
                 Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
                     std::thread::sleep(pause);
@@ -443,40 +461,37 @@ impl Server {
         );
         let ready = match ready {
             Ok(message)
-                if message.bytes == b"ready" && message.pid.as_raw_nonzero().get() == copy =>
+                if message.bytes == b"ready" && message.pid.as_raw_nonzero().get() == copy.pid =>
             {
                 message
             }
             other => return Err(silence("fork", other)),
         };
-        let forked = self.adopt(&ready)?;
+        let forked = self.adopt(&ready, copy)?;
         limits::verify(ready.pid, &scenario_limits)?;
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))
     }
 
-    /// The process that said `ready`, once the grader has checked it is a child of the
-    /// runner with the expected user, held by a pidfd (checked again after the pidfd is
-    /// open, so a reused pid cannot pass).
-    fn adopt(&self, ready: &Message) -> Result<Forked, String> {
-        let pid = ready.pid.as_raw_nonzero().get();
-        let runner = self.pid.as_raw_nonzero().get();
-        let ours = || forked::parent_of(pid) == Some(runner);
-        if ready.uid != self.uid || !ours() {
+    /// The copy, once the grader has checked that it is the process that said `ready`, with
+    /// the expected user. Its pidfd was opened while the grader held it stopped, and the
+    /// message carries its pid as the kernel saw the sender: while the copy is not reaped no
+    /// other process can hold that pid, so the sender was the copy.
+    fn adopt(&self, ready: &Message, copy: inject::Copied) -> Result<Forked, String> {
+        if ready.uid != self.uid {
             return Err("a process other than the runner's child answered".into());
         }
-        let pidfd = pidfd_open(ready.pid, PidfdFlags::empty())
-            .map_err(|e| format!("cannot hold the scenario's process: {e}"))?;
-        if !ours() {
-            return Err("the scenario's process went away".into());
-        }
-        Ok(Forked::new(
+        let forked = Forked::new(
             ready.pid,
-            pidfd,
+            copy.pidfd,
             self.pid,
             Arc::clone(&self.status_lost),
-        ))
+        );
+        if !forked.unreaped() {
+            return Err("the scenario's process went away".into());
+        }
+        Ok(forked)
     }
 }
 
