@@ -7,6 +7,13 @@
 //! that never reads, floods, or exits while a background child holds its pipes cannot stall
 //! the grader; every wait respects the wall-clock deadline and a cancelled run (Ctrl-C); the
 //! output is capped; and the whole process group is killed at the end, whatever happened.
+//!
+//! Once nothing more is to be written to the program, its output waits in the pipes: the
+//! driver wakes when the process ends (its pidfd) or after [`BATCH`] (twice that after a wake
+//! that found nothing, up to [`TICK`]), not for each line it writes (a call-protocol adapter
+//! writes one response per call: a wake, a poll and two reads each time). A program that
+//! fills a pipe between two wakes is read as it writes from then on, so none waits long on
+//! a full pipe.
 
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
@@ -56,6 +63,12 @@ const DRAIN_GRACE: Duration = Duration::from_millis(200);
 const TICK: Duration = Duration::from_millis(100);
 /// How often to ask whether the process ended when there is no pidfd to poll.
 const TICK_WITHOUT_PIDFD: Duration = Duration::from_millis(10);
+/// How long output may wait in the pipes while the driver waits for the program's end.
+const BATCH: Duration = Duration::from_millis(20);
+/// Output taken at one wake from which the program is read as it writes: about half of what
+/// a pipe holds by default (64 KiB), so a program that writes more between two wakes does
+/// not wait for the next.
+const CHATTY: usize = 32 << 10;
 const CHUNK: usize = 64 << 10;
 
 /// Runs the program with `input` on stdin (then closed) under `limits`, to its end.
@@ -152,6 +165,23 @@ pub struct Running {
     deadline: Instant,
     /// Set once the program has stopped; every later call reports it again.
     ended: Option<Ending>,
+    /// Whether its output is read as it comes even while only its end is awaited: once it
+    /// wrote enough to nearly fill a pipe between two wakes.
+    chatty: bool,
+    /// How long output may wait in the pipes now, while only the end is awaited.
+    batch: Duration,
+}
+
+/// What a wait is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Awaiting {
+    /// A line of output: output is read as it comes.
+    Output,
+    /// Room in stdin to write: output is read as it comes meanwhile, so that a program that
+    /// writes before it reads cannot block both.
+    Stdin,
+    /// The program's end, nothing more to write: output may wait in the pipes.
+    End,
 }
 
 impl Running {
@@ -233,6 +263,8 @@ impl Running {
             started,
             deadline,
             ended: None,
+            chatty: false,
+            batch: BATCH,
         }
     }
 
@@ -275,7 +307,7 @@ impl Running {
             if self.stdout.is_none() {
                 return Err(self.wind_up());
             }
-            let exited = self.wait_once(None)?;
+            let exited = self.wait_once(Awaiting::Output)?;
             if exited && !self.pending.contains(&b'\n') {
                 return Err(self.wind_up());
             }
@@ -297,7 +329,7 @@ impl Running {
         self.stdin = None;
         let mut exited = false;
         while self.ended.is_none() && !exited {
-            exited = self.wait_once(None).unwrap_or(false);
+            exited = self.wait_once(Awaiting::End).unwrap_or(false);
         }
         // Read while the ended process waits to be reaped: its own count, which no cgroup
         // or company can blur.
@@ -341,7 +373,7 @@ impl Running {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     // The pipe is full: keep draining the program's output while it reads.
-                    if self.wait_once(Some(Interest::Writable))? {
+                    if self.wait_once(Awaiting::Stdin)? {
                         // It exited; whatever still holds the pipe is not reading for it.
                         self.stdin = None;
                         return Ok(false);
@@ -372,10 +404,11 @@ impl Running {
         ]
     }
 
-    /// Waits for something to happen (output, the end of the process, room in stdin when
-    /// `stdin` asks for it) and takes in whatever output is ready. True when the process
-    /// has exited; an error when it hit a limit or the run was cancelled.
-    fn wait_once(&mut self, stdin: Option<Interest>) -> Result<bool, Ending> {
+    /// Waits for something to happen (the end of the process; output, unless only the end is
+    /// `awaited` and the output may wait; room in stdin when that is awaited) and takes in
+    /// whatever output is ready. True when the process has exited; an error when it hit a
+    /// limit or the run was cancelled.
+    fn wait_once(&mut self, awaited: Awaiting) -> Result<bool, Ending> {
         let now = Instant::now();
         if now >= self.deadline {
             return Err(self.stop(Ending::TimedOut));
@@ -383,25 +416,41 @@ impl Running {
         if crate::cancel::is_requested() {
             return Err(self.stop(Ending::Cancelled));
         }
-        let tick = match self.exit_fd {
-            Some(_) => TICK,
-            None => TICK_WITHOUT_PIDFD,
+        let batched = awaited == Awaiting::End && self.exit_fd.is_some() && !self.chatty;
+        let tick = match (&self.exit_fd, batched) {
+            (Some(_), true) => self.batch,
+            (Some(_), false) => TICK,
+            (None, _) => TICK_WITHOUT_PIDFD,
         };
-        let [out, err] = self.output_fds();
+        let [out, err] = match batched {
+            true => [None, None],
+            false => self.output_fds(),
+        };
+        let stdin = match awaited {
+            Awaiting::Stdin => self.stdin.as_ref().map(|p| (p.as_fd(), Interest::Writable)),
+            Awaiting::Output | Awaiting::End => None,
+        };
         let fds = [
             out,
             err,
             self.exit_fd
                 .as_ref()
                 .map(|p| (p.as_fd(), Interest::Readable)),
-            stdin.and_then(|i| Some((self.stdin.as_ref()?.as_fd(), i))),
+            stdin,
         ];
         let ready = poll(&fds, (self.deadline - now).min(tick));
-        self.take_output_of(Streams {
-            stdout: ready[0],
-            stderr: ready[1],
+        let taken = self.take_output_of(Streams {
+            stdout: ready[0] || batched,
+            stderr: ready[1] || batched,
             whole: false,
         });
+        if batched {
+            self.chatty = taken >= CHATTY;
+            self.batch = match taken {
+                0 => (self.batch * 2).min(TICK),
+                _ => BATCH,
+            };
+        }
         if let Some(ending) = &self.ended {
             return Err(ending.clone());
         }
@@ -417,8 +466,9 @@ impl Running {
         });
     }
 
-    /// Reads what the streams `streams` names hold now, enforcing the output cap.
-    fn take_output_of(&mut self, streams: Streams) {
+    /// Reads what the streams `streams` names hold now, enforcing the output cap; how many
+    /// bytes it read.
+    fn take_output_of(&mut self, streams: Streams) -> usize {
         let before = self.pending.len();
         let cap = self.limits.output_bytes.saturating_sub(self.stdout_bytes) + 1;
         if streams.stdout
@@ -431,19 +481,24 @@ impl Running {
         {
             self.stdout = None;
         }
-        self.stdout_bytes += self.pending.len() - before;
-        if streams.stderr
-            && !drain_tail(
+        let from_stdout = self.pending.len() - before;
+        self.stdout_bytes += from_stdout;
+        let mut from_stderr = 0;
+        if streams.stderr {
+            let (open, read) = drain_tail(
                 &mut self.stderr,
                 &mut self.stderr_tail,
                 self.limits.stderr_tail_bytes,
-            )
-        {
-            self.stderr = None;
+            );
+            from_stderr = read;
+            if !open {
+                self.stderr = None;
+            }
         }
         if self.stdout_bytes > self.limits.output_bytes {
             self.stop(Ending::OutputLimit);
         }
+        from_stdout + from_stderr
     }
 
     /// The program stopped answering (it closed a pipe or exited): give it a moment to exit
@@ -547,20 +602,23 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, cap: usize, whole: b
 
 /// Reads what is available into `tail`, keeping only its last `keep` bytes as it goes: a
 /// flood never grows it past `keep` and a chunk, and at most a few chunks are read per call,
-/// so the driver gets back to its deadline. False at end of stream.
-fn drain_tail<R: Read>(pipe: &mut Option<R>, tail: &mut Vec<u8>, keep: usize) -> bool {
+/// so the driver gets back to its deadline. False at end of stream; the bytes read.
+fn drain_tail<R: Read>(pipe: &mut Option<R>, tail: &mut Vec<u8>, keep: usize) -> (bool, usize) {
+    let mut read = 0;
     for _ in 0..16 {
+        let before = tail.len();
         let open = drain(pipe, tail, keep + CHUNK, true);
+        read += tail.len() - before;
         let stopped_at_cap = tail.len() >= keep + CHUNK;
         if tail.len() > keep {
             let cut = tail.len() - keep;
             tail.drain(..cut);
         }
         if !open || !stopped_at_cap {
-            return open;
+            return (open, read);
         }
     }
-    true
+    (true, read)
 }
 
 #[cfg(test)]
@@ -722,6 +780,39 @@ mod tests {
         let run = run(&shell("echo start; sleep 30"), b"", &limits);
         assert_eq!(run.ending, Ending::TimedOut);
         assert_eq!(run.stdout, b"start\n");
+    }
+
+    #[test]
+    fn a_program_that_writes_much_while_its_end_is_awaited_is_read_as_it_writes() {
+        // 32 MiB at 64 KiB a wake every 20 ms would take 10 s: read as it comes, it ends
+        // well within its 5 s.
+        let limits = Limits {
+            output_bytes: 64 << 20,
+            wall: Duration::from_secs(5),
+            ..Limits::default()
+        };
+        let flood = run(&shell("head -c 33554432 /dev/zero"), b"", &limits);
+        assert_eq!(flood.ending, Ending::Exited(0));
+        assert_eq!(flood.stdout.len(), 32 << 20);
+        // The same on stderr, whose tail alone is kept.
+        let flood = run(&shell("head -c 33554432 /dev/zero >&2"), b"", &limits);
+        assert_eq!(flood.ending, Ending::Exited(0));
+    }
+
+    #[test]
+    fn output_waits_in_the_pipes_until_a_program_writes_much() {
+        let awaited = |script: &str| {
+            let mut running = open(script, 5);
+            running.feed(b"");
+            while running.wait_once(Awaiting::End) == Ok(false) {}
+            running
+        };
+        let quiet = awaited("echo one; sleep 0.1; echo two");
+        assert!(!quiet.chatty);
+        assert_eq!(quiet.finish().stdout, b"one\ntwo\n");
+        let chatty = awaited("head -c 200000 /dev/zero; sleep 0.1");
+        assert!(chatty.chatty);
+        assert_eq!(chatty.finish().stdout.len(), 200_000);
     }
 
     #[test]
