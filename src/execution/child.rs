@@ -129,7 +129,10 @@ impl Process {
 
     /// CPU time the process has used; of an ended process, until it is reaped.
     fn cpu_time(&self) -> Option<Duration> {
-        super::forked::cpu_time_of(self.id() as i32)
+        match self {
+            Process::Spawned(child) => super::forked::cpu_time_of(child.id() as i32),
+            Process::Forked(forked) => forked.cpu_time(),
+        }
     }
 
     /// Kills the process's group (and a forked process itself, whatever its group).

@@ -14,7 +14,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::process::{pidfd_send_signal, waitpid, Pid, Signal, WaitOptions};
@@ -33,6 +33,9 @@ pub(crate) struct Forked {
     parent: Pid,
     /// Set when its exit status could not be read: the runner took it.
     lost: Arc<AtomicBool>,
+    /// Its `/proc/PID/stat` line, once read while it was a zombie: it changes no more, and
+    /// gives both its CPU time and its status.
+    zombie_stat: OnceLock<String>,
 }
 
 impl Forked {
@@ -42,7 +45,25 @@ impl Forked {
             pidfd,
             parent,
             lost,
+            zombie_stat: OnceLock::new(),
         }
+    }
+
+    /// CPU time (user and system) it has used; once it has ended, until it is reaped.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        cpu_time_in(&self.stat().ok()?)
+    }
+
+    /// Its `/proc/PID/stat` line (read once it is a zombie).
+    fn stat(&self) -> io::Result<String> {
+        if let Some(stat) = self.zombie_stat.get() {
+            return Ok(stat.clone());
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.id()))?;
+        if state_of(&stat) == Some("Z") {
+            let _ = self.zombie_stat.set(stat.clone());
+        }
+        Ok(stat)
     }
 
     pub(crate) fn id(&self) -> u32 {
@@ -96,7 +117,8 @@ impl Forked {
         if let Ok(Some((_, status))) = waitpid(Some(self.pid), WaitOptions::NOHANG) {
             return Ok(ExitStatus::from_raw(status.as_raw()));
         }
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.id()))?;
+        // Read by pid: the pidfd, checked after, says whether the pid was still its own.
+        let stat = self.stat()?;
         match zombie_status(&stat) {
             Some((parent, status))
                 if parent == self.parent.as_raw_nonzero().get() && self.unreaped() =>
@@ -161,7 +183,16 @@ pub(crate) fn parent_of(pid: i32) -> Option<i32> {
 
 /// CPU time (user and system) process `pid` has used, from `/proc`.
 pub(crate) fn cpu_time_of(pid: i32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    cpu_time_in(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The state (field 3) of a `/proc/PID/stat` line.
+fn state_of(stat: &str) -> Option<&str> {
+    stat.rsplit_once(')')?.1.split_whitespace().next()
+}
+
+/// CPU time (user and system) from a `/proc/PID/stat` line.
+fn cpu_time_in(stat: &str) -> Option<Duration> {
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     // utime and stime are fields 14 and 15, in clock ticks.
     let ticks: u64 =
