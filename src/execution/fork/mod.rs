@@ -293,30 +293,16 @@ impl Server {
         }
     }
 
-    /// A copy of the runner, made once it is found waiting on its gate; its pid. The first
-    /// time, the kernel is asked where it waits and what the import left is checked again
-    /// there (the runner can change nothing once it waits, but it might have between saying
-    /// `loaded` and waiting); later copies only find it where it was.
+    /// A copy of the runner, made once it is found waiting on its gate. The first time, the
+    /// kernel is asked where it waits and what the import left is checked again there (the
+    /// runner can change nothing once it waits, but it might have between saying `loaded`
+    /// and waiting); later copies only find it where it was.
+    ///
+    /// A runner found on its way to the gate is let go and looked at again: the first time,
+    /// on its way from `loaded`; later, just set back into its read by the last copy and not
+    /// yet run again (a busy machine may not have run it since).
     fn copy(&self) -> Result<inject::Copied, String> {
         let mut copying = self.copying.lock().unwrap_or_else(|e| e.into_inner());
-        let pid = self.pid.as_raw_nonzero().get();
-        let copied = match copying.waiting {
-            Some(known) => inject::copy(pid, inject::Seen::At(known), copying.unreaped)
-                .map(|(copied, _)| copied)
-                .map_err(|refusal| refusal.to_string())?,
-            None => {
-                let (copied, waiting) = self.copy_first()?;
-                copying.waiting = Some(waiting);
-                copied
-            }
-        };
-        copying.unreaped = copying.unreaped - copied.reaped + 1;
-        Ok(copied)
-    }
-
-    /// The first copy, once the runner is found at its gate (it may still be on its way
-    /// there) and checked there.
-    fn copy_first(&self) -> Result<(inject::Copied, inject::Waiting), String> {
         let pid = self.pid.as_raw_nonzero().get();
         let check = || {
             self.baseline.check_loaded(pid)?;
@@ -325,13 +311,19 @@ impl Server {
         let deadline = Instant::now() + READY_WAIT;
         let mut pause = Duration::from_micros(100);
         loop {
-            let never = inject::Seen::Never {
-                gate: self.gate,
-                check: &check,
+            let seen = match copying.waiting {
+                Some(known) => inject::Seen::At(known),
+                None => inject::Seen::Never {
+                    gate: self.gate,
+                    check: &check,
+                },
             };
-            match inject::copy(pid, never, 0) {
-                Ok(found) => return Ok(found),
-                // Still on its way from `loaded` to the gate.
+            match inject::copy(pid, seen, copying.unreaped) {
+                Ok((copied, waiting)) => {
+                    copying.waiting = Some(waiting);
+                    copying.unreaped = copying.unreaped - copied.reaped + 1;
+                    return Ok(copied);
+                }
                 Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(5));
