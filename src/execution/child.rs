@@ -420,10 +420,10 @@ impl Running {
             return Err(self.stop(Ending::Cancelled));
         }
         let batched = awaited == Awaiting::End && self.exit_fd.is_some() && !self.chatty;
-        let tick = match (&self.exit_fd, batched) {
-            (Some(_), true) => self.batch,
-            (Some(_), false) => TICK,
-            (None, _) => TICK_WITHOUT_PIDFD,
+        let tick = match (batched, &self.exit_fd) {
+            (true, _) => self.batch,
+            (false, Some(_)) => TICK,
+            (false, None) => TICK_WITHOUT_PIDFD,
         };
         let [out, err] = match batched {
             true => [None, None],

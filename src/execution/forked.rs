@@ -51,19 +51,19 @@ impl Forked {
 
     /// CPU time (user and system) it has used; once it has ended, until it is reaped.
     pub(crate) fn cpu_time(&self) -> Option<Duration> {
-        cpu_time_in(&self.stat().ok()?)
+        self.with_stat(cpu_time_in).ok()?
     }
 
-    /// Its `/proc/PID/stat` line (read once it is a zombie).
-    fn stat(&self) -> io::Result<String> {
+    /// `read` of its `/proc/PID/stat` line (read once it is a zombie).
+    fn with_stat<T>(&self, read: impl FnOnce(&str) -> T) -> io::Result<T> {
         if let Some(stat) = self.zombie_stat.get() {
-            return Ok(stat.clone());
+            return Ok(read(stat));
         }
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.id()))?;
-        if state_of(&stat) == Some("Z") {
-            let _ = self.zombie_stat.set(stat.clone());
+        if state_of(&stat) != Some("Z") {
+            return Ok(read(&stat));
         }
-        Ok(stat)
+        Ok(read(self.zombie_stat.get_or_init(|| stat)))
     }
 
     pub(crate) fn id(&self) -> u32 {
@@ -118,8 +118,7 @@ impl Forked {
             return Ok(ExitStatus::from_raw(status.as_raw()));
         }
         // Read by pid: the pidfd, checked after, says whether the pid was still its own.
-        let stat = self.stat()?;
-        match zombie_status(&stat) {
+        match self.with_stat(zombie_status)? {
             Some((parent, status))
                 if parent == self.parent.as_raw_nonzero().get() && self.unreaped() =>
             {

@@ -215,7 +215,7 @@ mod x86_64 {
                 at(SYS_CLONE, [nix::libc::SIGCHLD as u64, 0, 0, 0, 0]),
                 blocked,
             )
-            .map(|copied| Copied { reaped, ..copied })
+            .map(|(pid, pidfd)| Copied { pid, pidfd, reaped })
         });
         // The runner reads its gate again, as if never stopped (whatever failed above).
         let restart = user_regs_struct {
@@ -260,7 +260,7 @@ mod x86_64 {
         pid: Pid,
         regs: user_regs_struct,
         blocked: user_regs_struct,
-    ) -> Result<Copied, String> {
+    ) -> Result<(i32, std::os::fd::OwnedFd), String> {
         ptrace::setregs(pid, regs)
             .map_err(|e| format!("cannot set the runner's registers: {e}"))?;
         to_syscall_stop(pid)?; // entry
@@ -280,11 +280,7 @@ mod x86_64 {
             let _ = nix::sys::signal::kill(child_pid, Signal::SIGKILL);
             return Err(format!("the runner's clone returned {returned}"));
         }
-        released.map(|pidfd| Copied {
-            pid: child,
-            pidfd,
-            reaped: 0,
-        })
+        released.map(|pidfd| (child, pidfd))
     }
 
     /// The copy, stopped as it starts (traced, as the runner's fork was): it returns from the
