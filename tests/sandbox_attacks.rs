@@ -726,12 +726,11 @@ fn nothing_a_run_leaves_in_the_shared_folders_or_ipc_outlives_it() {
     }
 }
 
-#[test]
-fn each_scenario_finds_no_mark_an_earlier_one_left() {
-    let dir = tempfile::tempdir().unwrap();
+/// A spec file in `dir` holding the hostile game's scenario `count` times, named 1 to `count`.
+fn hostile_game_times(dir: &Path, count: usize) -> PathBuf {
     let game = std::fs::read_to_string(root().join("tests/selftest/hostile_game.toml")).unwrap();
     let (head, scenario) = game.split_once("[[scenario]]").unwrap();
-    let three: String = (1..=3)
+    let scenarios: String = (1..=count)
         .map(|n| {
             format!(
                 "[[scenario]]{}",
@@ -739,43 +738,80 @@ fn each_scenario_finds_no_mark_an_earlier_one_left() {
             )
         })
         .collect();
-    let specs = dir.path().join("three.toml");
-    std::fs::write(&specs, format!("{head}{three}")).unwrap();
+    let specs = dir.join(format!("{count}.toml"));
+    std::fs::write(&specs, format!("{head}{scenarios}")).unwrap();
+    specs
+}
+
+/// What each scenario of `specs` saw `fixtures/hostile/{fixture}` print where the scenario
+/// expected otherwise (its first divergence), run under `sandbox` (with `env`), `runner` and
+/// `jobs`; and the whole report.
+fn what_each_said(
+    specs: &Path,
+    fixture: &str,
+    sandbox: &str,
+    env: &[(&str, &str)],
+    runner: &str,
+    jobs: usize,
+) -> (Vec<String>, Value) {
+    let output = boardgrade()
+        .envs(env.iter().copied())
+        .arg("test")
+        .arg(specs)
+        .arg("--python")
+        .arg(root().join("fixtures/hostile").join(fixture))
+        .args(["--sandbox", sandbox, "--python-runner", runner])
+        .args(["--jobs", &jobs.to_string(), "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let said = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s["first_divergence"]["actual"]
+                .as_str()
+                .unwrap_or("?")
+                .to_string()
+        })
+        .collect();
+    (said, report)
+}
+
+#[test]
+fn each_scenario_finds_no_mark_an_earlier_one_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = hostile_game_times(dir.path(), 3);
     let mut sandboxes = sandboxes();
     sandboxes.push(("none", Vec::new()));
     for (sandbox, env) in sandboxes {
         for runner in ["fork", "fresh"] {
-            let output = boardgrade()
-                .envs(env.iter().copied())
-                .arg("test")
-                .arg(&specs)
-                .arg("--python")
-                .arg(root().join("fixtures/hostile/leaves_marks.py"))
-                .args([
-                    "--sandbox",
-                    sandbox,
-                    "--python-runner",
-                    runner,
-                    "--jobs",
-                    "1",
-                ])
-                .args(["--format", "json"])
-                .output()
-                .unwrap();
-            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
             // One job, so that each scenario after the first reuses the folder of the one
             // before.
-            let found: Vec<&str> = report["scenarios"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["first_divergence"]["actual"].as_str().unwrap_or("?"))
-                .collect();
+            let (found, report) =
+                what_each_said(&specs, "leaves_marks.py", sandbox, &env, runner, 1);
             assert_eq!(
                 found,
                 vec!["found 0 left"; 3],
                 "{sandbox} {runner}: {report:#}"
             );
+        }
+    }
+}
+
+#[test]
+fn two_scenarios_of_one_submission_never_meet_in_the_shared_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    // Enough scenarios for the loaded runner to load one runner per job.
+    let count = 2 * boardgrade::execution::target::SCENARIOS_PER_RUNNER_START;
+    let specs = hostile_game_times(dir.path(), count);
+    for (sandbox, env) in sandboxes() {
+        for runner in ["fork", "fresh"] {
+            // Jobs enough for every scenario to run beside another.
+            let (met, report) =
+                what_each_said(&specs, "meets_its_twin.py", sandbox, &env, runner, 2);
+            assert_eq!(met, vec!["met 0"; count], "{sandbox} {runner}: {report:#}");
         }
     }
 }

@@ -122,12 +122,12 @@ pub fn fuzz(
     let games: Vec<(usize, u64)> = (1..=config.games)
         .map(|game| (game, master.next_u64()))
         .collect();
-    // Games are played `jobs` at a time; their failures are taken in game order, so the
-    // result does not depend on `jobs`.
+    // Games are played `jobs` at a time (one under `limits`: see `Target::at_once`); their
+    // failures are taken in game order, so the result does not depend on `jobs`.
     let mut stopped = Ok(());
     crate::pool::ordered(
         &games,
-        config.jobs,
+        target.at_once(config.jobs),
         |_, &(game, game_seed)| runner.play(game, game_seed, config.max_steps),
         |index, played| {
             let (game, game_seed) = games[index];

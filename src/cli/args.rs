@@ -309,7 +309,8 @@ pub struct ScenarioFilter {
 /// How scenarios are run.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Scenarios run at once (default: the number of cores).
+    /// Scenarios run at once (default: the number of cores; under `--sandbox limits`, one
+    /// submission's scenarios run one at a time).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     /// The Python interpreter for Python submissions [env: BOARDGRADE_PYTHON; default: python3].

@@ -190,10 +190,11 @@ impl Target {
     /// Runners already loaded (by earlier scenarios) cost nothing more. (A self-check of one
     /// spec file then starts one runner, not one per core.)
     pub fn jobs_for(&self, scenarios: usize, jobs: usize) -> usize {
+        let jobs = self.at_once(jobs);
         let loaded =
             self.runner == PythonRunner::Fork && matches!(self.spec, TargetSpec::Python(_));
         if !loaded {
-            return jobs.max(1);
+            return jobs;
         }
         let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         let warm = free
@@ -207,6 +208,24 @@ impl Target {
             .count();
         jobs.min(warm.max(scenarios / SCENARIOS_PER_RUNNER_START))
             .max(1)
+    }
+
+    /// How many of this program's runs may be under way at once, at most `jobs`: one under
+    /// `limits`, where runs share the machine's `/tmp`, `/var/tmp` and `/dev/shm` (and,
+    /// for a grader that is not root, one user, and with it each other's scratch folders)
+    /// until each one's leftovers are removed as it ends. Two scenarios (or fuzzed games) of
+    /// one submission run side by side could hand each other files there: a hidden
+    /// scenario's steps to a visible one's output, or answers remembered from one scenario
+    /// for the next. One at a time, each starts from what the one before left removed.
+    /// Bubblewrap gives each run folders of its own; `none` fences nothing in, by request;
+    /// the reference engine runs no student code.
+    pub fn at_once(&self, jobs: usize) -> usize {
+        let student = !matches!(self.spec, TargetSpec::Reference);
+        if student && self.sandbox == Sandbox::Limits {
+            1
+        } else {
+            jobs.max(1)
+        }
     }
 
     /// Why the loaded runner gave way to a fresh process per scenario, where it did (one
@@ -995,9 +1014,12 @@ mod tests {
     fn a_job_of_the_loaded_runner_has_a_runner_start_worth_of_scenarios() {
         let file = tempfile::NamedTempFile::new().unwrap();
         let python = TargetSpec::Python(file.path().to_path_buf());
-        let loaded = Target::with_interpreter(python.clone(), None).unwrap();
+        let loaded = Target::with_interpreter(python.clone(), None)
+            .unwrap()
+            .with_sandbox(Sandbox::Bwrap, Vec::new());
         let fresh = Target::with_interpreter(python, None)
             .unwrap()
+            .with_sandbox(Sandbox::Bwrap, Vec::new())
             .with_runner(PythonRunner::Fresh);
         let reference = Target::with_interpreter(TargetSpec::Reference, None).unwrap();
         let per = SCENARIOS_PER_RUNNER_START;
@@ -1010,5 +1032,34 @@ mod tests {
         // Nothing to start per job: every core.
         assert_eq!(fresh.jobs_for(4, 2), 2);
         assert_eq!(reference.jobs_for(4, 2), 2);
+    }
+
+    #[test]
+    fn under_limits_a_programs_runs_are_made_one_at_a_time() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        for spec in [
+            TargetSpec::Python(file.path().to_path_buf()),
+            TargetSpec::Command("true".to_string()),
+        ] {
+            for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
+                let target = |sandbox| {
+                    Target::with_interpreter(spec.clone(), None)
+                        .unwrap()
+                        .with_sandbox(sandbox, Vec::new())
+                        .with_runner(runner)
+                };
+                // Runs that share the machine's /tmp: never two at once.
+                assert_eq!(target(Sandbox::Limits).jobs_for(38, 4), 1);
+                assert_eq!(target(Sandbox::Limits).at_once(4), 1);
+                // A /tmp of their own, or no fence asked for: as many as the jobs.
+                assert_eq!(target(Sandbox::Bwrap).at_once(4), 4);
+                assert_eq!(target(Sandbox::None).at_once(4), 4);
+            }
+        }
+        // The reference engine runs no student code.
+        let reference = Target::with_interpreter(TargetSpec::Reference, None)
+            .unwrap()
+            .with_sandbox(Sandbox::Limits, Vec::new());
+        assert_eq!(reference.at_once(2), 2);
     }
 }
