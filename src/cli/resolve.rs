@@ -463,7 +463,19 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         }
         .into());
     }
-    let (loaded, scenarios) = selected(&args.paths, &args.only, args.filter.as_deref())?;
+    // A Python submission's interpreter and sandbox are asked for while the scenarios load.
+    let python = args.target.cmd.is_none() && args.target.python.is_some();
+    let (selection, machine) = std::thread::scope(|scope| {
+        let machine = python.then(|| scope.spawn(|| interpreter_and_sandbox(&args.run)));
+        let selection = selected(&args.paths, &args.only, args.filter.as_deref());
+        let machine = machine.map(|asked| {
+            asked
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        (selection, machine)
+    });
+    let (loaded, scenarios) = selection?;
     let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
         eprintln!("boardgrade: note: {note}");
@@ -473,10 +485,10 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     }
     let config = run_config(&args.run);
     let hidden = hidden_paths(&args.paths);
-    let (subject, target_name, notes) = match (&args.target.cmd, &args.target.python) {
-        (None, Some(file)) => {
+    let (subject, target_name, notes) = match (&args.target.python, machine) {
+        (Some(file), Some(machine)) => {
             let variants = loaded.variants.clone();
-            submission(file, scenarios, variants, &args.run, &config, hidden)?
+            submission(file, scenarios, variants, machine?, &args.run, &config, hidden)?
         }
         _ => {
             // A command, or the reference engine when no program is named.
@@ -505,11 +517,11 @@ fn submission(
     file: &Path,
     scenarios: Vec<Scenario>,
     variants: Catalogue,
+    (interpreter, sandbox): (python::Interpreter, Sandbox),
     run: &RunArgs,
     config: &RunConfig,
     hidden: Vec<PathBuf>,
 ) -> Result<(Subject, String, Vec<String>), Error> {
-    let (interpreter, sandbox) = interpreter_and_sandbox(run)?;
     let grading = GradeConfig {
         jobs: config.jobs,
         limits: config.limits.clone(),
