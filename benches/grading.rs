@@ -6,7 +6,8 @@
 //!    scenario through `run_one`) with the loaded runner (`fork`) and with a fresh
 //!    interpreter per scenario (`fresh`), and their ratio; for a call-protocol dialect
 //!    (project5), a whole-program one (csc110) and chess;
-//! 2. one chess team's scenarios (all of specs/chess/ecs198f, the battery included) through `grade`;
+//! 2. one chess team's scenarios (all of specs/chess/ecs198f, the battery included) through
+//!    `grade`, under the strongest sandbox;
 //! 3. `--jobs 2` against `--jobs 1` on a folder of submissions;
 //! 4. the loaded runner's cost per submission: 20 project5 submissions (its hidden
 //!    scenarios included: one runner serves them after the visible ones) at `--jobs 1`,
@@ -522,13 +523,17 @@ fn chess_team(interpreter: &python::Interpreter) {
         path: Path::new(ROOT).join("fixtures/chess/ecs198f/correct"),
         own_folder: false,
     }];
+    // The strongest sandbox: under `limits` one submission's scenarios run one at a time,
+    // so `--jobs 2` would measure nothing more than `--jobs 1`.
+    let sandbox = Sandbox::strongest();
     for runner in [PythonRunner::Fork, PythonRunner::Fresh] {
         for jobs in [1, 2] {
-            let wall = grade_class(&team, &chess, interpreter, jobs, runner);
+            let wall = grade_class_in(&team, &chess, interpreter, jobs, runner, sandbox);
             println!(
-                "one chess team x {} scenarios through grade (--jobs {jobs}, {}): {:.2} s",
+                "one chess team x {} scenarios through grade (--jobs {jobs}, {}, {}): {:.2} s",
                 chess.len(),
                 runner.as_str(),
+                sandbox.as_str(),
                 wall.as_secs_f64()
             );
         }
