@@ -816,6 +816,31 @@ fn two_scenarios_of_one_submission_never_meet_in_the_shared_folders() {
     }
 }
 
+#[test]
+fn jobs_that_limits_cannot_use_are_said_to_be_unused() {
+    let said = |sandbox: &str, env: &[(&str, &str)], jobs: &str| {
+        let output = boardgrade()
+            .envs(env.iter().copied())
+            .arg("test")
+            .arg(root().join("specs/one-d-chess/project5/move.toml"))
+            .arg("--python")
+            .arg(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
+            .args(["--sandbox", sandbox, "--jobs", jobs, "--quiet"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    for (sandbox, env) in sandboxes() {
+        let unused = said(sandbox, &env, "2").contains("--jobs 2 is not used");
+        assert_eq!(unused, sandbox == "limits", "{sandbox}");
+        assert!(
+            !said(sandbox, &env, "1").contains("is not used"),
+            "{sandbox}"
+        );
+    }
+}
+
 /// What `snoop.py`, graded as a member of a class beside a classmate under `limits`, found,
 /// and the warnings `grade` gave. The class folder gets `mode`.
 fn snoop_in_class(mode: u32) -> (String, String) {

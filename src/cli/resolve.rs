@@ -488,7 +488,9 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     let (subject, target_name, notes) = match (&args.target.python, machine) {
         (Some(file), Some(machine)) => {
             let variants = loaded.variants.clone();
-            submission(file, scenarios, variants, machine?, &args.run, &config, hidden)?
+            submission(
+                file, scenarios, variants, machine?, &args.run, &config, hidden,
+            )?
         }
         _ => {
             // A command, or the reference engine when no program is named.
@@ -502,12 +504,29 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
             (Subject::Runs { target, scenarios }, name, Vec::new())
         }
     };
+    let mut notes = notes;
+    notes.extend(one_at_a_time(&subject, args.run.jobs));
     Ok(TestRun {
         invalid: loaded.errors,
         subject,
         target_name,
         config,
         notes,
+    })
+}
+
+/// Why the `--jobs` asked for are not used, where they are not: the sandbox runs one
+/// program's scenarios one at a time (see `Target::at_once`).
+fn one_at_a_time(subject: &Subject, jobs: Option<usize>) -> Option<String> {
+    let (Subject::Runs { target, .. }, Some(jobs)) = (subject, jobs) else {
+        return None;
+    };
+    (jobs > 1 && target.at_once(jobs) == 1).then(|| {
+        format!(
+            "--jobs {jobs} is not used: under --sandbox {} a program's scenarios run one at a \
+             time, as its runs would share the machine's /tmp",
+            target.sandbox().as_str()
+        )
     })
 }
 
