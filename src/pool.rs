@@ -118,6 +118,19 @@ pub fn map<T: Sync, R: Send>(
     results
 }
 
+/// `aside` run on a thread of its own while `here` runs on this one, and both results: two
+/// waits (a program's answer, files read) overlapped. A panic in `aside` is raised here.
+pub fn beside<A: Send, B>(aside: impl FnOnce() -> A + Send, here: impl FnOnce() -> B) -> (A, B) {
+    std::thread::scope(|scope| {
+        let aside = scope.spawn(aside);
+        let here = here();
+        let aside = aside
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (aside, here)
+    })
+}
+
 /// The number of threads to use when the user does not say: one per core.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -127,6 +140,25 @@ pub fn default_jobs() -> usize {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn beside_runs_both_at_once_and_raises_the_asides_panic_here() {
+        // Each waits for the other to have started: run one after the other, neither ends.
+        let started = std::sync::Barrier::new(2);
+        let (a, b) = beside(
+            || {
+                started.wait();
+                1
+            },
+            || {
+                started.wait();
+                "here"
+            },
+        );
+        assert_eq!((a, b), (1, "here"));
+        let raised = std::panic::catch_unwind(|| beside(|| panic!("aside failed"), || 2));
+        assert!(raised.is_err());
+    }
 
     #[test]
     fn results_come_in_order_whatever_finishes_first() {

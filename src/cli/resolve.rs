@@ -63,14 +63,11 @@ pub fn sandbox(args: &RunArgs) -> Sandbox {
 /// (the interpreter to tell its version, bubblewrap to show it works), and neither waits on
 /// the other.
 fn interpreter_and_sandbox(args: &RunArgs) -> Result<(python::Interpreter, Sandbox), Error> {
-    std::thread::scope(|scope| {
-        let sandbox = scope.spawn(|| sandbox(args));
-        let interpreter = python::resolve(&python_candidate(&args.python_bin));
-        let sandbox = sandbox
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        Ok((interpreter?, sandbox))
-    })
+    let (sandbox, interpreter) = boardgrade::pool::beside(
+        || sandbox(args),
+        || python::resolve(&python_candidate(&args.python_bin)),
+    );
+    Ok((interpreter?, sandbox))
 }
 
 /// What a sandboxed student program must not see: the scenario files given.
@@ -465,16 +462,10 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     }
     // A Python submission's interpreter and sandbox are asked for while the scenarios load.
     let python = args.target.cmd.is_none() && args.target.python.is_some();
-    let (selection, machine) = std::thread::scope(|scope| {
-        let machine = python.then(|| scope.spawn(|| interpreter_and_sandbox(&args.run)));
-        let selection = selected(&args.paths, &args.only, args.filter.as_deref());
-        let machine = machine.map(|asked| {
-            asked
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
-        (selection, machine)
-    });
+    let (machine, selection) = boardgrade::pool::beside(
+        || python.then(|| interpreter_and_sandbox(&args.run)),
+        || selected(&args.paths, &args.only, args.filter.as_deref()),
+    );
     let (loaded, scenarios) = selection?;
     let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
@@ -504,8 +495,11 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
             (Subject::Runs { target, scenarios }, name, Vec::new())
         }
     };
-    let mut notes = notes;
-    notes.extend(one_at_a_time(&subject, args.run.jobs));
+    let notes = [
+        notes,
+        Vec::from_iter(one_at_a_time(&subject, args.run.jobs)),
+    ]
+    .concat();
     Ok(TestRun {
         invalid: loaded.errors,
         subject,

@@ -311,14 +311,10 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
         .collect();
     // The scenarios are hashed once for the class, not once per submission (a scenario is
     // hashed whole), while the probe's interpreter reads the files.
-    let (answers, hashes) = std::thread::scope(|scope| {
-        let hashes = scope.spawn(|| scenarios.iter().map(fingerprint::scenario).collect());
-        let answers = probe::probe(interpreter, &files, &provided_modules(&dialects));
-        let hashes: Vec<String> = hashes
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (answers, hashes)
-    });
+    let (hashes, answers): (Vec<String>, _) = crate::pool::beside(
+        || scenarios.iter().map(fingerprint::scenario).collect(),
+        || probe::probe(interpreter, &files, &provided_modules(&dialects)),
+    );
     let mut answers = answers.map(Vec::into_iter).map_err(|e| e.to_string());
     let conditions = config.conditions();
     submissions
