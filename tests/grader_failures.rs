@@ -319,3 +319,74 @@ fn a_submission_that_does_not_load_is_not_gradable_on_prairielearn_and_one_faili
     assert!(shown.contains("does not load"), "{shown}");
     assert!(shown.contains("one_d_chess.py:2"), "{shown}");
 }
+
+/// A submission too large or too deep to grade (a terabyte sparse file, folders nested past
+/// what a jail can open) is never read: it scores 0, the student's own result, with the
+/// reason, and the classmates beside it are graded at once, never left waiting or marked
+/// for a re-run. A student's self-check says the same in one line.
+#[test]
+fn a_submission_too_large_or_too_deep_to_grade_scores_0_without_stalling_the_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = common::project5_specs(dir.path(), &["is_valid_move.toml"]);
+    let fixture = "one-d-chess/project5/one_d_chess.py";
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[
+            ("ana", fixture, "one_d_chess.py"),
+            ("bea", fixture, "one_d_chess.py"),
+            ("cid", fixture, "one_d_chess.py"),
+        ],
+    );
+    let sparse = std::fs::File::create(class.join("bea/data.bin")).unwrap();
+    sparse.set_len(1 << 40).unwrap();
+    let mut deep = class.join("cid");
+    for _ in 0..25 {
+        deep.push("d".repeat(100));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("notes.txt"), "hi").unwrap();
+
+    let started = std::time::Instant::now();
+    let (code, report, stderr) = common::grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        specs.to_str().unwrap(),
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // Reading the terabyte would take hours: the class is graded as if it were not there.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let result = |id: &str| {
+        let all = report["submissions"].as_array().unwrap();
+        all.iter().find(|s| s["id"] == id).unwrap().clone()
+    };
+    let ana = result("ana");
+    assert_eq!(ana["score"], ana["max_score"], "{ana}");
+    for (id, why) in [
+        (
+            "bea",
+            "too large to grade: its files hold more than 1 GiB (data.bin",
+        ),
+        (
+            "cid",
+            "too deep to grade: a path inside it is longer than 2048 bytes",
+        ),
+    ] {
+        let failed = result(id);
+        assert_eq!(failed["score"].as_f64(), Some(0.0), "{failed}");
+        assert_eq!(failed["needs_rerun"], false, "{failed}");
+        let error = failed["error"].as_str().unwrap_or_default();
+        assert!(error.contains(why), "{id}: {failed}");
+    }
+
+    let output = boardgrade()
+        .args(["test", "--python"])
+        .arg(class.join("bea"))
+        .arg(&specs)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("too large to grade"), "{stderr}");
+}

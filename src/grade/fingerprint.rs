@@ -31,14 +31,23 @@ pub fn submission(path: &Path) -> String {
         let relative = entry.path().strip_prefix(path).unwrap_or(entry.path());
         hash.update(relative.to_string_lossy().as_bytes());
         hash.update([0]);
-        match std::fs::read(entry.path()) {
-            Ok(bytes) => {
-                hash.update((bytes.len() as u64).to_le_bytes());
-                hash.update(&bytes);
-            }
+        // Streamed through the hash, its length after it: a large file is never held whole.
+        let copied = std::fs::File::open(entry.path())
+            .and_then(|mut file| std::io::copy(&mut file, &mut hash));
+        match copied {
+            Ok(length) => hash.update(length.to_le_bytes()),
             Err(_) => hash.update(b"\0unreadable"),
         }
     }
+    hex(hash.finalize())
+}
+
+/// The hash of a submission too large to read ([`super::extent`]): what it was refused for.
+/// Stored results of it are reused only while it is refused for the same reason.
+pub fn oversize(why: &super::extent::Oversize) -> String {
+    let mut hash = Sha256::new();
+    hash.update(b"\0oversize\0");
+    hash.update(why.to_string().as_bytes());
     hex(hash.finalize())
 }
 

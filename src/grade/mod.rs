@@ -5,6 +5,7 @@ pub mod class;
 pub mod class_run;
 pub mod cpu_slots;
 pub mod enabled;
+pub mod extent;
 pub mod fingerprint;
 pub mod leaderboard;
 pub mod manifest;
@@ -295,9 +296,17 @@ fn modules_root(submission: &Submission, dialects: &[&'static Dialect]) -> PathB
 pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeConfig) -> Vec<Plan> {
     let (interpreter, entry) = (&config.interpreter, config.entry.as_deref());
     let dialects = dialects_of(scenarios);
+    // A submission too large to grade is not read at all: no file of it is probed, hashed or
+    // copied.
+    let extents: Vec<Result<(), extent::Oversize>> =
+        submissions.iter().map(|s| extent::check(&s.path)).collect();
     let found: Vec<Vec<(PathBuf, PathBuf)>> = submissions
         .iter()
-        .map(|s| route::candidates(s, entry))
+        .zip(&extents)
+        .map(|(s, extent)| match extent {
+            Ok(()) => route::candidates(s, entry),
+            Err(_) => Vec::new(),
+        })
         .collect();
     let files: Vec<ProbeFile> = submissions
         .iter()
@@ -320,9 +329,14 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
     submissions
         .iter()
         .zip(found)
-        .map(|(submission, files)| {
-            let routing = match &mut answers {
-                Ok(answers) => {
+        .zip(extents)
+        .map(|((submission, files), extent)| {
+            let routing = match (&mut answers, &extent) {
+                (_, Err(oversize)) => Routing::NotGraded {
+                    dialect: (dialects.len() == 1).then(|| dialects[0]),
+                    why: oversize.to_string(),
+                },
+                (Ok(answers), Ok(())) => {
                     let candidates: Vec<Candidate> = files
                         .into_iter()
                         .zip(answers.by_ref())
@@ -334,7 +348,7 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
                         .collect();
                     route::route(submission, &candidates, &dialects, entry, &config.variants)
                 }
-                Err(why) => Routing::GraderFailed { why: why.clone() },
+                (Err(why), Ok(())) => Routing::GraderFailed { why: why.clone() },
             };
             let dialect = routed_dialect(&routing);
             let mut scenario_hashes: Vec<String> = scenarios
@@ -346,7 +360,10 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
             scenario_hashes.sort();
             Plan {
                 key: store::ResumeKey {
-                    content_hash: fingerprint::submission(&submission.path),
+                    content_hash: match &extent {
+                        Ok(()) => fingerprint::submission(&submission.path),
+                        Err(oversize) => fingerprint::oversize(oversize),
+                    },
                     scenario_hashes,
                     graded_under: conditions.clone(),
                 },

@@ -64,6 +64,8 @@ pub fn prepare(
     if !path.exists() {
         return Err(Error::path(path, "no such file or folder"));
     }
+    // Said before routing: a submission too large to grade is so under every dialect.
+    super::extent::check(path).map_err(|oversize| Error::path(path, oversize.to_string()))?;
     let submission = Submission {
         id: path.display().to_string(),
         path: path.to_path_buf(),
@@ -138,8 +140,12 @@ pub fn stalled<'a>(
 /// Why a submission has nothing to run: with scenarios of several dialects, that its code
 /// does not choose between them.
 fn not_graded(path: &Path, why: String, scenarios: &[Scenario]) -> Error {
-    let mut dialects: Vec<String> = scenarios.iter().map(Scenario::dialect_id).collect();
-    dialects.dedup();
+    let mut dialects: Vec<String> = Vec::new();
+    for dialect in scenarios.iter().map(Scenario::dialect_id) {
+        if !dialects.contains(&dialect) {
+            dialects.push(dialect);
+        }
+    }
     if dialects.len() > 1 {
         ClassError::SeveralDialects { why, dialects }.into()
     } else {
