@@ -20,6 +20,7 @@ fn correct_scripts_pass_under_either_naming() {
         "pown-chess.py",
         "bug-own-piece.py",
         "quirk-readline-loop.py",
+        "quirk-pause-at-end.py",
     ] {
         let (code, report) = grade(SPECS, fixture);
         assert_eq!(failures(&report), vec![], "{fixture}");
@@ -38,6 +39,25 @@ fn correct_scripts_pass_under_either_naming() {
     );
     let (_, _, score, max) = totals(&report);
     assert_eq!(max - score, 2.0);
+    assert_eq!(code, 1);
+}
+
+/// A wait for Enter after `GAME OVER` (`quirk-pause-at-end.py`, passing above) is stopped by
+/// the end of input and not judged; a program that fails after `GAME OVER` without asking
+/// for anything still crashes in every scenario whose game ends.
+#[test]
+fn a_crash_after_game_over_is_still_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let correct = std::fs::read_to_string("fixtures/pown-chess/pown-chess.py").unwrap();
+    let crashes = dir.path().join("pown-chess.py");
+    std::fs::write(&crashes, format!("{correct}\nraise SystemExit(3)\n")).unwrap();
+    let (code, report) = test_json(&[SPECS, "--python", crashes.to_str().unwrap()]);
+    let failed = failures(&report);
+    assert!(!failed.is_empty(), "{report}");
+    assert!(
+        failed.iter().all(|(_, verdict, _)| verdict == "crash"),
+        "{failed:?}"
+    );
     assert_eq!(code, 1);
 }
 

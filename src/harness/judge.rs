@@ -87,15 +87,18 @@ fn judge_program(scenario: &Scenario, expectation: &Expectation, run: &Execution
         .iter()
         .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let (compared, stretches) =
+    let (compared, stretches, asked_past_input) =
         compared_output(scenario, &run.stdout, steps.len(), !expectation.finished);
     let matched = match &stretches {
         Some(stretches) => match_split(&steps, &compared, stretches, mode),
         None => match_steps(&steps, &compared, mode),
     };
     // A program protocol whose game is not over when input runs out may stop any way it
-    // likes (an EOFError traceback, say): then only its output counts.
-    let exit_ignored = !expectation.finished;
+    // likes (an EOFError traceback, say): then only its output counts. So may one whose game
+    // is over and that asks for one more line before it exits (a pause that keeps a console
+    // window open): the end of input stops it there, and what it printed is still compared
+    // to the end.
+    let exit_ignored = !expectation.finished || asked_past_input;
     let failed = matched.as_ref().err().map(|m| m.output_ended);
     let (verdict, detail) = classify(scenario, run, failed, exit_ignored, || {
         same_positions(scenario, &steps, &compared)
@@ -143,25 +146,29 @@ fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> 
     canonical(reader, &expected) == canonical(reader, &actual)
 }
 
-/// The output as it is compared (markers out, whitespace and lines in the compared form)
-/// and, when the program's reads split it, each of the `count` expectations' stretch of it.
-/// When the scenario's input ends before the game does (`input_ends_game`), what the
-/// program printed after asking for a line past the last one is how it stopped, like
-/// `input()`'s EOFError, and is left out: the reference stops at that prompt.
+/// The output as it is compared (markers out, whitespace and lines in the compared form),
+/// when the program's reads split it each of the `count` expectations' stretch of it, and
+/// whether it asked for a line past the last one typed. When the scenario's input ends
+/// before the game does (`input_ends_game`), what the program printed after asking for a
+/// line past the last one is how it stopped, like `input()`'s EOFError, and is left out: the
+/// reference stops at that prompt.
 fn compared_output(
     scenario: &Scenario,
     stdout: &[u8],
     count: usize,
     input_ends_game: bool,
-) -> (Vec<u8>, Option<Vec<Range<usize>>>) {
+) -> (Vec<u8>, Option<Vec<Range<usize>>>, bool) {
     let mode = scenario.compare_mode();
     let split = reads::split(stdout);
     let Some(points) = split.points else {
         return (
             normalize_output(scenario, &prepare(&split.output, mode)),
             None,
+            false,
         );
     };
+    // The typed lines are read by the first `count - 1` reads: the opening types nothing.
+    let asked_past_input = points.len() >= count;
     let end = match points.get(count.saturating_sub(1)) {
         Some(&past_the_input) if input_ends_game => past_the_input,
         _ => split.output.len(),
@@ -179,7 +186,7 @@ fn compared_output(
         }
         stretches.push(start..compared.len());
     }
-    (compared, Some(stretches))
+    (compared, Some(stretches), asked_past_input)
 }
 
 /// The end of the `n`th line after `from` (or the end of the text).
