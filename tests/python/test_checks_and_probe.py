@@ -196,6 +196,33 @@ def test_forbidden_imports_reads_every_file_others_only_the_entry():
     assert [(f["file"], f["line"]) for f in found] == [("helper.py", 1)]
 
 
+NAME_AND_DATE = {"rule": "header_comment", "require": ["name", "date"]}
+
+
+def test_a_header_names_its_author_in_any_script():
+    for line in ["José García", "Author: 李明", "Name: 李明", "prog67.py by Ángel Pérez",
+                 "by 李明", "Ольга Петрова", "Seán O’Brien", "Ann Lee", "Name: A. Student",
+                 "Author - ann lee"]:
+        assert checks.gives_name(line), line
+    for line in ["", "Name:", "Name: 42", "作业 三", "written in Python", "ann lee", "game rules by hand",
+                 "José garcía"]:
+        assert not checks.gives_name(line), line
+
+
+def test_a_header_date_may_give_its_day_as_an_ordinal():
+    for date in ["March 8th, 2016", "8th March 2016", "1st Jan", "Feb 22nd", "3rd of May 2016",
+                 "3/8/2016", "2016-03-08", "March 8, 2016", "8 March", "March 2016"]:
+        assert checks.DATE.search(date), date
+    for text in ["version 8th", "the 2nd player", "2016"]:
+        assert not checks.DATE.search(text), text
+    assert findings(NAME_AND_DATE, "# José García\n# March 8th, 2016\ndef f():\n    pass\n") == []
+    assert findings(NAME_AND_DATE, "# 作业\n# March\ndef f():\n    pass\n") == [
+        {"file": "student.py", "line": 1, "message": "the header comment does not give a date"},
+        {"file": "student.py", "line": 1,
+         "message": "the header comment does not give a name (such as `Name: A. Student`)"},
+    ]
+
+
 def test_the_checker_answers_every_rule_in_order():
     request = {
         "files": [{"name": "s.py", "source": "def f():\n    global g\n", "entry": True}],

@@ -25,23 +25,35 @@ SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9_]*$|^_$")
 DUNDER = re.compile(r"^__[a-z][a-z0-9_]*__$")
 UPPER = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 CAP_WORDS = re.compile(r"^_?[A-Z][A-Za-z0-9]*$")
+# A day of the month, maybe an ordinal: `8`, `8th`, `1st`, `22nd`.
+DAY = r"\d{1,2}(st|nd|rd|th)?"
+MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 DATE = re.compile(
     r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
-    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-    r"|\b\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
-    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(19|20)\d\d\b",
+    r"|\b" + MONTH + r"\.?\s+" + DAY + r"\b"
+    r"|\b" + DAY + r"\s+(of\s+)?" + MONTH + r"\b"
+    r"|\b" + MONTH + r"\.?,?\s+(19|20)\d\d\b",
     re.IGNORECASE,
 )
 FILE_NAME = re.compile(r"\b[\w-]+\.py\b")
+# A letter of any script (`é`, `李`), which names are written in; `[A-Za-z]` would take
+# `José García` for no name.
+LETTER = r"[^\W\d_]"
+# A word of a name: a letter, then letters and the dots, apostrophes and hyphens of `A.`,
+# `O'Neil`, `Lee-Smith`. Whether it is capitalised is asked of its first letter
+# (`capitalised`), as `re` has no class of upper-case letters.
+NAME_REST = r"(?:" + LETTER + r"|[.'\u2019-])"
+NAME_WORD = LETTER + NAME_REST + "*"
 # A name as a header gives it: after a label at the start of a line (`Name: A. Student`,
-# `Author - Ann Lee`), after `by` (`prog67.py by Ann Lee`), or alone on its line as two to
-# four capitalised words (`Ann Lee`).
+# `Author - Ann Lee`, `Author: 李明`), after `by` (`prog67.py by Ángel Pérez`), or alone on
+# its line as two to four capitalised words (`Ann Lee`, `José García`; words of a script
+# without case are not taken alone, as too many lines would pass for a name).
 NAME_LABEL = re.compile(
     r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
     re.IGNORECASE,
 )
-BY_NAME = re.compile(r"\bby\s+[A-Z][A-Za-z.'-]+")
-BARE_NAME = re.compile(r"^[A-Z][A-Za-z.'-]*(\s+[A-Z][A-Za-z.'-]*){1,3}$")
+BY_NAME = re.compile(r"\bby\s+(" + LETTER + NAME_REST + "+)")
+BARE_NAME = re.compile(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
 
 
 def snippet(source, node):
@@ -299,11 +311,20 @@ def gives_name(header):
         label = NAME_LABEL.match(line)
         if label:
             value = DATE.sub("", FILE_NAME.sub("", label.group(2)))
-            if re.search(r"[A-Za-z]{2}", value):
+            if re.search(LETTER + "{2}", value):
                 return True
-        if BY_NAME.search(line) or BARE_NAME.match(line):
+        by = BY_NAME.search(line)
+        # Capitalised, or in a script without case (`by 李明`): not `by hand`.
+        if by and not by.group(1)[0].islower():
+            return True
+        if BARE_NAME.match(line) and all(capitalised(word) for word in line.split()):
             return True
     return False
+
+
+def capitalised(word):
+    """Whether a word starts with an upper-case letter, in any script with case."""
+    return word[:1].isupper()
 
 
 def dotted(node):
