@@ -4,16 +4,22 @@ parse tree without running any of it.
 stdin: a JSON object {"files": [{"name": ..., "source": ..., "entry": bool}, ...],
 "rules": [{"rule": NAME, ...the rule's settings}, ...]}: every check of a submission at once,
 as starting Python is most of a check's cost. The grader reads the files and passes their
-text: this script opens nothing.
+bytes: this script opens nothing. A file's "source" is its exact bytes, each byte the
+character of its value (U+0000 to U+00FF, so `source.encode("latin-1")` gives them back), and
+is decoded here as Python's import system decodes a file it runs (byte order mark, coding
+cookie, universal newlines): the checks judge the text that would run, whatever its
+encoding. A file the grader did not read has "unread" (why) in place of its source: a file
+too large, or a record standing for the files past the most read.
 stdout: one JSON object {"answers": [{"findings": [{"file", "line", "message"}, ...]}, ...]},
 an answer per rule, in the rules' order.
 
-A file that does not parse, or an entry file that defines no function, is one finding. Only
-the entry file is checked, except by `forbidden_imports`, which reads every file of the
-submission.
+A file that does not decode or parse, a file not read, or an entry file that defines no
+function, is one finding. Only the entry file is checked, except by `forbidden_imports`,
+which reads every file of the submission.
 """
 
 import ast
+import importlib.util
 import io
 import json
 import re
@@ -444,30 +450,54 @@ RULES = {
 }
 
 
+def decoded(entry):
+    """The file's text as Python decodes it to run it (its bytes come as the characters of
+    their values), or the exception that says why it does not decode."""
+    # Outside the `try`: a source that is not bytes is the grader's error, not the student's.
+    raw = entry["source"].encode("latin-1")
+    try:
+        return importlib.util.decode_source(raw)
+    except Exception as error:
+        # The cookie and the bytes are the student's: an unknown codec, a byte the codec
+        # refuses or a codec that gives no text is a finding, never the grader's error.
+        return error
+
+
+def finding(name, line, message):
+    return {"file": name, "line": line, "message": message}
+
+
 def check(rule, files):
     findings = []
     every_file = rule["rule"] == "forbidden_imports"
     for entry in files:
         if not (entry["entry"] or every_file):
             continue
-        name, source = entry["name"], entry["source"]
+        name = entry["name"]
+        if entry.get("unread"):
+            # A file the checks cannot see whole may hide what a rule forbids.
+            findings.append(finding(name, 1, "not read: %s" % entry["unread"]))
+            continue
+        source = decoded(entry)
+        if isinstance(source, Exception):
+            findings.append(finding(name, 1, "the file does not read: %s" % source))
+            continue
         try:
             tree = ast.parse(source, filename=name)
         except SyntaxError as error:
-            findings.append({"file": name, "line": error.lineno or 1,
-                             "message": "the file does not parse: %s" % (error.msg or "invalid syntax")})
+            findings.append(finding(name, error.lineno or 1,
+                                    "the file does not parse: %s" % (error.msg or "invalid syntax")))
             continue
         except (ValueError, RecursionError, MemoryError) as error:
-            findings.append({"file": name, "line": 1, "message": "the file does not parse: %s" % error})
+            findings.append(finding(name, 1, "the file does not parse: %s" % error))
             continue
         if entry["entry"] and not functions_of(tree):
             # Nothing to grade is not good code: a file without a function (an empty or
             # unrelated upload) earns no code-check points.
-            findings.append({"file": name, "line": 1,
-                             "message": "the file defines no function: no code to check"})
+            findings.append(finding(name, 1, "the file defines no function: no code to check"))
             continue
         found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
-        findings += [{"file": name, "line": line, "message": message} for line, message in found]
+        findings += [finding(name, line, message) for line, message in found]
     return findings
 
 
