@@ -119,8 +119,17 @@ def test_a_module_the_course_provides_is_not_missing(tmp_path):
 # The code checks
 
 
+def sent(source):
+    """A file's source as the grader sends it: its bytes (UTF-8 for text), each as the
+    character of its value."""
+    raw = source if isinstance(source, bytes) else source.encode("utf-8")
+    return raw.decode("latin-1")
+
+
 def findings(rule, source, name="student.py", entry=True):
-    return checks.check(rule, [{"name": name, "source": textwrap.dedent(source), "entry": entry}])
+    if not isinstance(source, bytes):
+        source = textwrap.dedent(source)
+    return checks.check(rule, [{"name": name, "source": sent(source), "entry": entry}])
 
 
 def test_no_global_names_each_global_statement():
@@ -188,17 +197,104 @@ def test_a_file_that_does_not_parse_or_defines_nothing_is_one_finding():
 
 def test_forbidden_imports_reads_every_file_others_only_the_entry():
     files = [
-        {"name": "main.py", "source": "def f():\n    pass\n", "entry": True},
-        {"name": "helper.py", "source": "import numpy\nglobal x\n", "entry": False},
+        {"name": "main.py", "source": sent("def f():\n    pass\n"), "entry": True},
+        {"name": "helper.py", "source": sent("import numpy\nglobal x\n"), "entry": False},
     ]
     assert checks.check({"rule": "no_global"}, files) == []
     found = checks.check({"rule": "forbidden_imports", "modules": ["numpy"]}, files)
     assert [(f["file"], f["line"]) for f in found] == [("helper.py", 1)]
 
 
+# Code hidden in comments by a codec: each `\n` below is a backslash and an `n`, which the
+# `unicode_escape` codec Python decodes the file with turns into a new line.
+HIDDEN = (b"# -*- coding: unicode_escape -*-\n"
+          b"#\\nglobal board\\ndef badName():\\n    pass\n"
+          b"def f():\n    pass\n")
+
+
+def test_the_checks_judge_the_text_python_runs_whatever_its_coding(tmp_path):
+    script = tmp_path / "hidden.py"
+    script.write_bytes(HIDDEN + b"print(badName.__name__)\n")
+    ran = subprocess.run([sys.executable, "-I", "-B", str(script)], stdout=subprocess.PIPE,
+                         universal_newlines=True, timeout=60)
+    assert ran.stdout == "badName\n"
+    assert findings({"rule": "no_global"}, HIDDEN) == [
+        {"file": "student.py", "line": 3, "message": "`global` statement: `global board`"},
+    ]
+    assert [f["message"] for f in findings({"rule": "naming"}, HIDDEN)] == [
+        "function name `badName` is not snake_case",
+    ]
+    # A byte order mark, Windows line ends, and a latin-1 file's own cookie.
+    assert findings({"rule": "no_global"}, b"\xef\xbb\xbfdef f():\r\n    global g\r\n") == [
+        {"file": "student.py", "line": 2, "message": "`global` statement: `global g`"},
+    ]
+    latin = b"# -*- coding: latin-1 -*-\n# Name: Jos\xe9 Garc\xeda, 3/8/2016, prog.py\ndef f():\n    pass\n"
+    assert findings({"rule": "header_comment", "require": ["file_name", "name", "date"]}, latin) == []
+    assert findings({"rule": "line_length", "max": 52}, latin) == []
+
+
+def test_a_file_that_does_not_decode_is_one_finding():
+    for source, why in [
+        (b"# coding: no-such-codec\ndef f():\n    pass\n", "unknown encoding: no-such-codec"),
+        (b"def f():\n    return '\xff'\n", ""),
+        (b"# coding: rot13\ndef f():\n    pass\n", ""),
+        (b"# coding: unicode_escape\ndef f():\n    return '\\x'\n", ""),
+    ]:
+        [found] = findings({"rule": "no_global"}, source)
+        assert (found["file"], found["line"]) == ("student.py", 1), source
+        assert found["message"].startswith("the file does not read: " + why), (source, found)
+
+
+def test_a_file_not_read_is_a_finding_of_every_rule_that_reads_it():
+    big = {"name": "main.py", "source": "", "entry": True,
+           "unread": "larger than 2 MiB: the checks read whole files only"}
+    for rule in ["no_global", "naming", "forbidden_imports"]:
+        assert checks.check({"rule": rule}, [big]) == [
+            {"file": "main.py", "line": 1,
+             "message": "not read: larger than 2 MiB: the checks read whole files only"},
+        ]
+    files = [
+        {"name": "main.py", "source": sent("def f():\n    pass\n"), "entry": True},
+        {"name": "(3 more .py files)", "source": "", "entry": False,
+         "unread": "past the first 500 .py files, which are all the checks read"},
+    ]
+    assert checks.check({"rule": "no_global"}, files) == []
+    assert checks.check({"rule": "forbidden_imports", "modules": ["numpy"]}, files) == [
+        {"file": "(3 more .py files)", "line": 1,
+         "message": "not read: past the first 500 .py files, which are all the checks read"},
+    ]
+
+
+NAME_AND_DATE = {"rule": "header_comment", "require": ["name", "date"]}
+
+
+def test_a_header_names_its_author_in_any_script():
+    for line in ["José García", "Author: 李明", "Name: 李明", "prog67.py by Ángel Pérez",
+                 "by 李明", "Ольга Петрова", "Seán O’Brien", "Ann Lee", "Name: A. Student",
+                 "Author - ann lee"]:
+        assert checks.gives_name(line), line
+    for line in ["", "Name:", "Name: 42", "作业 三", "written in Python", "ann lee", "game rules by hand",
+                 "José garcía"]:
+        assert not checks.gives_name(line), line
+
+
+def test_a_header_date_may_give_its_day_as_an_ordinal():
+    for date in ["March 8th, 2016", "8th March 2016", "1st Jan", "Feb 22nd", "3rd of May 2016",
+                 "3/8/2016", "2016-03-08", "March 8, 2016", "8 March", "March 2016"]:
+        assert checks.DATE.search(date), date
+    for text in ["version 8th", "the 2nd player", "2016"]:
+        assert not checks.DATE.search(text), text
+    assert findings(NAME_AND_DATE, "# José García\n# March 8th, 2016\ndef f():\n    pass\n") == []
+    assert findings(NAME_AND_DATE, "# 作业\n# March\ndef f():\n    pass\n") == [
+        {"file": "student.py", "line": 1, "message": "the header comment does not give a date"},
+        {"file": "student.py", "line": 1,
+         "message": "the header comment does not give a name (such as `Name: A. Student`)"},
+    ]
+
+
 def test_the_checker_answers_every_rule_in_order():
     request = {
-        "files": [{"name": "s.py", "source": "def f():\n    global g\n", "entry": True}],
+        "files": [{"name": "s.py", "source": sent("def f():\n    global g\n"), "entry": True}],
         "rules": [{"rule": "no_global"}, {"rule": "naming"}],
     }
     completed = subprocess.run([sys.executable, "-I", "-B", "-c", checks_source()],

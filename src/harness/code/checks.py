@@ -4,16 +4,22 @@ parse tree without running any of it.
 stdin: a JSON object {"files": [{"name": ..., "source": ..., "entry": bool}, ...],
 "rules": [{"rule": NAME, ...the rule's settings}, ...]}: every check of a submission at once,
 as starting Python is most of a check's cost. The grader reads the files and passes their
-text: this script opens nothing.
+bytes: this script opens nothing. A file's "source" is its exact bytes, each byte the
+character of its value (U+0000 to U+00FF, so `source.encode("latin-1")` gives them back), and
+is decoded here as Python's import system decodes a file it runs (byte order mark, coding
+cookie, universal newlines): the checks judge the text that would run, whatever its
+encoding. A file the grader did not read has "unread" (why) in place of its source: a file
+too large, or a record standing for the files past the most read.
 stdout: one JSON object {"answers": [{"findings": [{"file", "line", "message"}, ...]}, ...]},
 an answer per rule, in the rules' order.
 
-A file that does not parse, or an entry file that defines no function, is one finding. Only
-the entry file is checked, except by `forbidden_imports`, which reads every file of the
-submission.
+A file that does not decode or parse, a file not read, or an entry file that defines no
+function, is one finding. Only the entry file is checked, except by `forbidden_imports`,
+which reads every file of the submission.
 """
 
 import ast
+import importlib.util
 import io
 import json
 import re
@@ -25,23 +31,35 @@ SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9_]*$|^_$")
 DUNDER = re.compile(r"^__[a-z][a-z0-9_]*__$")
 UPPER = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 CAP_WORDS = re.compile(r"^_?[A-Z][A-Za-z0-9]*$")
+# A day of the month, maybe an ordinal: `8`, `8th`, `1st`, `22nd`.
+DAY = r"\d{1,2}(st|nd|rd|th)?"
+MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 DATE = re.compile(
     r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
-    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-    r"|\b\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
-    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(19|20)\d\d\b",
+    r"|\b" + MONTH + r"\.?\s+" + DAY + r"\b"
+    r"|\b" + DAY + r"\s+(of\s+)?" + MONTH + r"\b"
+    r"|\b" + MONTH + r"\.?,?\s+(19|20)\d\d\b",
     re.IGNORECASE,
 )
 FILE_NAME = re.compile(r"\b[\w-]+\.py\b")
+# A letter of any script (`é`, `李`), which names are written in; `[A-Za-z]` would take
+# `José García` for no name.
+LETTER = r"[^\W\d_]"
+# A word of a name: a letter, then letters and the dots, apostrophes and hyphens of `A.`,
+# `O'Neil`, `Lee-Smith`. Whether it is capitalised is asked of its first letter
+# (`capitalised`), as `re` has no class of upper-case letters.
+NAME_REST = r"(?:" + LETTER + r"|[.'\u2019-])"
+NAME_WORD = LETTER + NAME_REST + "*"
 # A name as a header gives it: after a label at the start of a line (`Name: A. Student`,
-# `Author - Ann Lee`), after `by` (`prog67.py by Ann Lee`), or alone on its line as two to
-# four capitalised words (`Ann Lee`).
+# `Author - Ann Lee`, `Author: 李明`), after `by` (`prog67.py by Ángel Pérez`), or alone on
+# its line as two to four capitalised words (`Ann Lee`, `José García`; words of a script
+# without case are not taken alone, as too many lines would pass for a name).
 NAME_LABEL = re.compile(
     r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
     re.IGNORECASE,
 )
-BY_NAME = re.compile(r"\bby\s+[A-Z][A-Za-z.'-]+")
-BARE_NAME = re.compile(r"^[A-Z][A-Za-z.'-]*(\s+[A-Z][A-Za-z.'-]*){1,3}$")
+BY_NAME = re.compile(r"\bby\s+(" + LETTER + NAME_REST + "+)")
+BARE_NAME = re.compile(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
 
 
 def snippet(source, node):
@@ -299,11 +317,20 @@ def gives_name(header):
         label = NAME_LABEL.match(line)
         if label:
             value = DATE.sub("", FILE_NAME.sub("", label.group(2)))
-            if re.search(r"[A-Za-z]{2}", value):
+            if re.search(LETTER + "{2}", value):
                 return True
-        if BY_NAME.search(line) or BARE_NAME.match(line):
+        by = BY_NAME.search(line)
+        # Capitalised, or in a script without case (`by 李明`): not `by hand`.
+        if by and not by.group(1)[0].islower():
+            return True
+        if BARE_NAME.match(line) and all(capitalised(word) for word in line.split()):
             return True
     return False
+
+
+def capitalised(word):
+    """Whether a word starts with an upper-case letter, in any script with case."""
+    return word[:1].isupper()
 
 
 def dotted(node):
@@ -423,30 +450,54 @@ RULES = {
 }
 
 
+def decoded(entry):
+    """The file's text as Python decodes it to run it (its bytes come as the characters of
+    their values), or the exception that says why it does not decode."""
+    # Outside the `try`: a source that is not bytes is the grader's error, not the student's.
+    raw = entry["source"].encode("latin-1")
+    try:
+        return importlib.util.decode_source(raw)
+    except Exception as error:
+        # The cookie and the bytes are the student's: an unknown codec, a byte the codec
+        # refuses or a codec that gives no text is a finding, never the grader's error.
+        return error
+
+
+def finding(name, line, message):
+    return {"file": name, "line": line, "message": message}
+
+
 def check(rule, files):
     findings = []
     every_file = rule["rule"] == "forbidden_imports"
     for entry in files:
         if not (entry["entry"] or every_file):
             continue
-        name, source = entry["name"], entry["source"]
+        name = entry["name"]
+        if entry.get("unread"):
+            # A file the checks cannot see whole may hide what a rule forbids.
+            findings.append(finding(name, 1, "not read: %s" % entry["unread"]))
+            continue
+        source = decoded(entry)
+        if isinstance(source, Exception):
+            findings.append(finding(name, 1, "the file does not read: %s" % source))
+            continue
         try:
             tree = ast.parse(source, filename=name)
         except SyntaxError as error:
-            findings.append({"file": name, "line": error.lineno or 1,
-                             "message": "the file does not parse: %s" % (error.msg or "invalid syntax")})
+            findings.append(finding(name, error.lineno or 1,
+                                    "the file does not parse: %s" % (error.msg or "invalid syntax")))
             continue
         except (ValueError, RecursionError, MemoryError) as error:
-            findings.append({"file": name, "line": 1, "message": "the file does not parse: %s" % error})
+            findings.append(finding(name, 1, "the file does not parse: %s" % error))
             continue
         if entry["entry"] and not functions_of(tree):
             # Nothing to grade is not good code: a file without a function (an empty or
             # unrelated upload) earns no code-check points.
-            findings.append({"file": name, "line": 1,
-                             "message": "the file defines no function: no code to check"})
+            findings.append(finding(name, 1, "the file defines no function: no code to check"))
             continue
         found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
-        findings += [{"file": name, "line": line, "message": message} for line, message in found]
+        findings += [finding(name, line, message) for line, message in found]
     return findings
 
 

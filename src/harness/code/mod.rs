@@ -1,7 +1,7 @@
-//! Running a code check: the submission's files are read by the grader, their text handed to
-//! a Python script (`checks.py`) that parses them with Python's own `ast` and applies the
-//! scenario's rule, in one of the target's jails under its sandbox. Nothing of the
-//! submission runs. The check passes with no finding, fails (`wrong`) with its findings, each
+//! Running a code check: the submission's files are read by the grader, their bytes handed
+//! to a Python script (`checks.py`) that decodes them as Python does, parses them with
+//! Python's own `ast` and applies the scenario's rule, in one of the target's jails under its
+//! sandbox. Nothing of the submission runs. The check passes with no finding, fails (`wrong`) with its findings, each
 //! naming file, line and rule; a checker that cannot run is the grader's `error`.
 
 mod sources;
