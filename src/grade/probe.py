@@ -139,6 +139,9 @@ def main():
         answer = json.dumps({"names": names, "error": error, "imports": modules}, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
+        # Each answer leaves as it is made: a probe stopped on a file too slow to compile
+        # has given the files before it.
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

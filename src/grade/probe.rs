@@ -16,6 +16,11 @@ use crate::execution::python::Interpreter;
 use crate::execution::{self, Ending, Launch, Limits};
 
 const PROBE: &str = include_str!("probe.py");
+/// Time a run of the probe has, and 0.2 s more per file: compiling is fast, and this is
+/// generous for very large uploads.
+const PROBE_WALL: Duration = Duration::from_secs(30);
+/// Address space the probe may use: far more than compiling any real submission takes.
+const PROBE_MEMORY_BYTES: u64 = 4 << 30;
 
 /// Why a file cannot be loaded: the interpreter's message at a line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -80,10 +85,25 @@ struct AnswerError {
 
 /// Reads `files` with `interpreter`; `provided` are modules the harness supplies (stubs).
 /// The answer is in the order of `files`.
+///
+/// One probe reads the whole class, answering file by file. A file it cannot compile
+/// within the run's time (megabytes of statements take Python minutes) is that student's:
+/// it is answered as a file that does not load, and the probe goes on from the next file, so
+/// no submission can keep a class from being read. Any other failure is the grader's.
 pub fn probe(
     interpreter: &Interpreter,
     files: &[ProbeFile],
     provided: &[String],
+) -> Result<Vec<Definitions>, Error> {
+    probe_within(interpreter, files, provided, PROBE_WALL)
+}
+
+/// [`probe`], each run of the probe given `wall` and a little more per file.
+fn probe_within(
+    interpreter: &Interpreter,
+    files: &[ProbeFile],
+    provided: &[String],
+    wall: Duration,
 ) -> Result<Vec<Definitions>, Error> {
     if files.is_empty() {
         return Ok(Vec::new());
@@ -95,31 +115,74 @@ pub fn probe(
     let script = scratch.path().join("boardgrade_probe.py");
     std::fs::write(&script, PROBE)
         .map_err(|e| Error::io(format!("cannot write {}", script.display()), e))?;
+    let mut answers: Vec<Definitions> = Vec::with_capacity(files.len());
+    while answers.len() < files.len() {
+        let rest = &files[answers.len()..];
+        let (answered, stopped) = probe_run(interpreter, &script, rest, provided, wall)?;
+        answers.extend(answered);
+        if stopped.is_none() {
+            continue;
+        }
+        // Stopped on the next file: it is tried alone, with the whole time to itself, before
+        // its slowness is called the student's (a machine busy with other work is not).
+        let next = &files[answers.len()..=answers.len()];
+        let (alone, stopped) = probe_run(interpreter, &script, next, provided, wall)?;
+        answers.extend(alone);
+        if let Some(wall) = stopped {
+            answers.push(Definitions {
+                error: Some((1, too_slow(wall))),
+                ..Definitions::default()
+            });
+        }
+    }
+    Ok(answers)
+}
+
+/// Why a file the probe could not compile in `wall` does not load.
+fn too_slow(wall: Duration) -> String {
+    format!(
+        "the file cannot be compiled within {} s (it is too large to load)",
+        wall.as_secs()
+    )
+}
+
+/// One run of the probe (`script`) over `files`: the answers it gave, in order, and the
+/// time limit it was stopped at when it timed out on the file after them.
+fn probe_run(
+    interpreter: &Interpreter,
+    script: &Path,
+    files: &[ProbeFile],
+    provided: &[String],
+    wall: Duration,
+) -> Result<(Vec<Definitions>, Option<Duration>), Error> {
     // The probe runs in its own folder: relative paths are made absolute first.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let absolute: Vec<(PathBuf, PathBuf)> = files
-        .iter()
-        .map(|f| (absolute(&f.path), absolute(&f.root)))
-        .collect();
     let request = Request {
-        files: absolute
+        files: files
             .iter()
-            .map(|(path, root)| (path_bytes(path), path_bytes(root)))
+            .map(|f| {
+                (
+                    path_bytes(&absolute(&f.path)),
+                    path_bytes(&absolute(&f.root)),
+                )
+            })
             .collect(),
         provided,
     };
     let input =
         serde_json::to_vec(&request).map_err(|e| Error::encode("the probe's request", e))?;
+    let folder = script.parent().unwrap_or(script);
     let mut launch = Launch::new(
         &interpreter.executable,
         vec!["-B".into(), script.into()],
-        scratch.path().to_path_buf(),
+        folder.to_path_buf(),
     );
     launch.env = vec![("PYTHONIOENCODING".into(), "utf-8".into())];
     let limits = Limits {
-        // Compiling is fast; a generous budget per file for very large uploads.
-        wall: Duration::from_secs(30) + Duration::from_millis(200) * files.len() as u32,
+        wall: wall + Duration::from_millis(200) * files.len() as u32,
         output_bytes: 64 << 20,
+        // A file whose tree would take more is a MemoryError, answered as not loading.
+        memory_bytes: Some(PROBE_MEMORY_BYTES),
         ..Limits::default()
     };
     let run = execution::run(&launch, &input, &limits);
@@ -129,11 +192,10 @@ pub fn probe(
             stderr: String::from_utf8_lossy(&run.stderr_tail).trim().to_string(),
         })
     };
-    if run.ending != Ending::Exited(0) {
-        return Err(failed(format!("{:?}", run.ending)));
-    }
+    // Each answer is a whole line, written as its file is read.
     let text = String::from_utf8_lossy(&run.stdout);
-    let answers: Vec<Definitions> = text
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    let answers: Vec<Definitions> = complete
         .lines()
         .map(|line| {
             serde_json::from_str::<Answer>(line).map(|a| Definitions {
@@ -144,12 +206,50 @@ pub fn probe(
         })
         .collect::<Result<_, _>>()
         .map_err(|e| failed(e.to_string()))?;
-    if answers.len() != files.len() {
-        return Err(failed(format!(
+    match run.ending {
+        Ending::Exited(0) if answers.len() == files.len() => Ok((answers, None)),
+        Ending::Exited(0) => Err(failed(format!(
             "{} answers for {} files",
             answers.len(),
             files.len()
-        )));
+        ))),
+        Ending::TimedOut if answers.len() < files.len() => Ok((answers, Some(limits.wall))),
+        ending => Err(failed(format!("{ending:?}"))),
     }
-    Ok(answers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, text: &str) -> ProbeFile {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        ProbeFile {
+            path,
+            root: dir.to_path_buf(),
+        }
+    }
+
+    #[test]
+    fn a_file_too_slow_to_compile_is_its_own_and_the_files_after_it_are_read() {
+        let Ok(interpreter) = crate::execution::python::resolve(Path::new("python3")) else {
+            panic!("python3 is needed to read submissions");
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            file(dir.path(), "first.py", "def create_board():\n    pass\n"),
+            // Python takes seconds to compile a million statements.
+            file(dir.path(), "table.py", &"x = 1\n".repeat(1_500_000)),
+            file(dir.path(), "last.py", "def move(board):\n    pass\n"),
+        ];
+        let answers = probe_within(&interpreter, &files, &[], Duration::from_secs(2)).unwrap();
+        assert_eq!(answers.len(), 3);
+        assert_eq!(answers[0].names, ["create_board"]);
+        let (line, message) = answers[1].error.clone().unwrap();
+        assert_eq!(line, 1);
+        assert!(message.contains("cannot be compiled within"), "{message}");
+        assert_eq!(answers[2].names, ["move"]);
+        assert_eq!(answers[2].error, None);
+    }
 }
