@@ -165,21 +165,36 @@ fn grade_pown(fixture: &str) -> Value {
     submission
 }
 
+/// The points a pown submission scored on its required functions' scenarios.
+fn pown_function_points(submission: &Value) -> f64 {
+    submission["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["dialect"] == "pown-functions")
+        .map(|s| s["score"].as_f64().unwrap())
+        .sum()
+}
+
 #[test]
 fn a_correct_pown_program_scores_its_games_and_its_required_functions() {
     let submission = grade_pown("pown-chess.py");
     let (score, max, failed) = scores(&submission);
     // 22 for the games, 2 for the code checks, 5 for the functions, 4 for the rule battery.
     assert_eq!((score, max), (33.0, 33.0), "{failed:?}");
-    let functions: f64 = submission["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["dialect"] == "pown-functions")
-        .map(|s| s["score"].as_f64().unwrap())
-        .sum();
     // moves_remaining('w') and ('b') at the start (2), on set positions (1), display_board (2).
-    assert_eq!(functions, 5.0);
+    assert_eq!(pown_function_points(&submission), 5.0);
+}
+
+#[test]
+fn a_pown_board_filled_by_a_function_called_at_the_top_level_is_there_for_the_functions() {
+    // The handout's "Initialize your board" written as `init_board()` at the top level: the
+    // functions are called without the game loop, but that call plays nothing and still runs,
+    // so moves_remaining('w') is 8 and display_board shows the start.
+    let submission = grade_pown("quirk-init-board.py");
+    let (score, max, failed) = scores(&submission);
+    assert_eq!((score, max), (33.0, 33.0), "{failed:?}");
+    assert_eq!(pown_function_points(&submission), 5.0);
 }
 
 #[test]

@@ -132,7 +132,8 @@ def test_source_is_read_in_the_encoding_it_declares(tmp_path):
 def kept(source):
     tree = ast.parse(textwrap.dedent(source))
     imported = core._imported_names(tree)
-    return [core._keep_at_load(stmt, imported) for stmt in tree.body]
+    definitions = core._definitions(tree)
+    return [core._keep_at_load(stmt, imported, definitions) for stmt in tree.body]
 
 
 def test_definitions_and_set_up_run_at_load():
@@ -179,6 +180,89 @@ def test_programs_do_not_run_at_load():
     """) == [False] * 9
 
 
+def test_a_bare_call_of_a_set_up_function_of_the_file_runs_at_load():
+    assert kept("""
+        game_board = {}
+        def fill(board, color):
+            for col in "AB":
+                board[col + "1"] = color
+        def init_board():
+            fill(game_board, "w")
+            print("board ready")
+        init_board()
+        fill(game_board, "w")
+        if not game_board:
+            init_board()
+        for color in "wb":
+            fill(game_board, color)
+    """) == [True] * 7
+
+
+def test_a_bare_call_of_a_function_that_reads_input_is_a_program():
+    assert kept("""
+        import os
+        import sys
+        from sys import stdin
+        def ask():
+            return input("w move: ")
+        def turn():
+            square = ask()
+            return square
+        def read_line():
+            return sys.stdin.readline()
+        def read_name():
+            return stdin.readline()
+        def read_all():
+            return open(0).read()
+        def read_bytes():
+            return os.read(0, 100)
+        class Game:
+            def play(self):
+                return turn()
+        def start():
+            Game().play()
+        def setup(board):
+            board.append(1)
+        ask()
+        turn()
+        read_line()
+        read_name()
+        read_all()
+        read_bytes()
+        start()
+        setup(input())
+        setup([])
+    """)[-9:] == [False] * 8 + [True]
+
+
+def test_a_bare_call_of_a_function_that_loops_or_exits_is_a_program():
+    assert kept("""
+        import sys
+        def play():
+            while True:
+                pass
+        def main():
+            init()
+            play()
+        def init():
+            pass
+        def leave():
+            sys.exit(0)
+        def stop():
+            exit()
+        def done():
+            quit()
+        play()
+        main()
+        leave()
+        stop()
+        done()
+        if __name__ == "__main__":
+            init()
+        init()
+    """)[-7:] == [False] * 6 + [True]
+
+
 def load(tmp_path, monkeypatch, source, name):
     """Loads a student file as the adapter does, the protocol's stdout held in memory."""
     monkeypatch.setattr(core, "_protocol_out", io.StringIO())
@@ -197,6 +281,7 @@ def test_a_loaded_file_has_its_definitions_but_its_program_never_ran(tmp_path, m
         RAN = []
         def main():
             RAN.append("main")
+            input("w move: ")
         def double(x):
             return 2 * x
         main()
@@ -221,6 +306,49 @@ def test_a_failing_definition_is_reported_and_loading_goes_on(tmp_path, monkeypa
     err = capsys.readouterr().err
     assert "boardgrade: at load, line 2: EOFError" in err
     assert "boardgrade: at load, line 3: ZeroDivisionError: division by zero" in err
+
+
+def test_a_board_filled_by_a_function_called_at_the_top_level_is_there_after_load(tmp_path, monkeypatch):
+    module = load(tmp_path, monkeypatch, """
+        game_board = {}
+        def init_board():
+            for col in "ABCDEFGH":
+                for row in "12345678":
+                    game_board[col + row] = {"1": "w", "8": "b"}.get(row, "")
+        init_board()
+        def moves_remaining(color):
+            return sum(1 for piece in game_board.values() if piece == color)
+    """, "init_board_student")
+    assert module.moves_remaining("w") == 8
+    assert module.game_board["A8"] == "b"
+
+
+def test_a_main_that_builds_the_board_then_plays_never_starts(tmp_path, monkeypatch):
+    module = load(tmp_path, monkeypatch, """
+        game_board = {}
+        def main():
+            global game_board
+            game_board = {"A1": "w"}
+            while True:
+                square = input("w move: ")
+        main()
+    """, "main_student")
+    assert module.game_board == {}
+
+
+def test_a_failing_set_up_call_is_reported_and_loading_goes_on(tmp_path, monkeypatch, capsys):
+    module = load(tmp_path, monkeypatch, """
+        CHECKED = []
+        def test():
+            CHECKED.append("ran")
+            assert 1 + 1 == 3, "arithmetic"
+        test()
+        def after():
+            return "still here"
+    """, "testing_student")
+    assert module.CHECKED == ["ran"]
+    assert module.after() == "still here"
+    assert "boardgrade: at load, line 6: AssertionError: arithmetic" in capsys.readouterr().err
 
 
 def test_a_syntax_error_stops_the_load_with_its_line(tmp_path, monkeypatch, capsys):

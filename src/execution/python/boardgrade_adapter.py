@@ -216,23 +216,103 @@ def _mentions_name_dunder(test):
     return False
 
 
-def _keep_at_load(stmt, imported=frozenset()):
+def _definitions(tree):
+    """The file's functions and classes by name, wherever they are defined (methods and
+    nested functions too): what a name or an attribute in its code may call."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.setdefault(node.name, []).append(node)
+    return found
+
+
+# Names whose use marks code as a program: reading the player's input (`input()`,
+# `sys.stdin.readline()`, `from sys import stdin`) or ending the process (`exit()`,
+# `sys.exit()`, `raise SystemExit`).
+_PROGRAM_NAMES = frozenset(("input", "raw_input", "stdin", "exit", "quit", "SystemExit"))
+_PROGRAM_ATTRIBUTES = frozenset(("stdin", "__stdin__", "exit", "_exit"))
+
+
+def _plays(node):
+    """Whether one node of code loops until something happens (`while`), reads input (the
+    names above, `os.read`, `open(0)`) or ends the process."""
+    if isinstance(node, ast.While):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in _PROGRAM_NAMES
+    if isinstance(node, ast.Attribute):
+        if node.attr in _PROGRAM_ATTRIBUTES:
+            return True
+        return node.attr == "read" and isinstance(node.value, ast.Name) and node.value.id == "os"
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        first = node.args[0]
+        return (name in ("open", "fdopen") and isinstance(first, ast.Constant)
+                and first.value in (0, "/dev/stdin"))
+    return False
+
+
+def _sets_up_by_own_function(stmt, definitions):
+    """A bare call of a function the file defines (`init_board()`, `setup(board)`) that plays
+    nothing: neither the statement nor any function or class of the file it names, however
+    deeply (by simple name, or a method by its attribute: `board.fill()`), loops with
+    `while`, reads input or ends the process."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    if not (isinstance(func, ast.Name)
+            and any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in definitions.get(func.id, ()))):
+        return False
+    seen = set()
+    pending = [stmt]
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if _plays(node):
+                return False
+            if isinstance(node, ast.Name):
+                name = node.id
+            elif isinstance(node, ast.Attribute):
+                name = node.attr
+            else:
+                continue
+            if name not in seen:
+                seen.add(name)
+                pending.extend(definitions.get(name, ()))
+    return True
+
+
+def _keep_at_load(stmt, imported=frozenset(), definitions=None):
     """Definitions, imports, assignments, set-up calls and the `for` loops made of them run
-    at load; programs (bare calls, `while` loops, main guards, prints) do not, so a bare
-    `main()` or a game loop never starts."""
+    at load; programs (`while` loops, main guards, prints and other bare calls) do not, so
+    a bare `main()` or a game loop never starts.
+
+    A set-up call is a method of an imported module (`random.seed(1)`), a container's
+    filling method (`MOVES.append(3)`), or a bare call of a function of the file itself
+    (`definitions`, from `_definitions`) that plays nothing: the handout's "initialize your
+    board" is often `init_board()` at the top level, and without it every function that
+    reads the board would fail. Such a call is a program, and does not run, when the call
+    itself, the function, or any function or class of the file they name (transitively: by
+    simple name, a method by its attribute), reads input (`input`, `sys.stdin`, `open(0)`,
+    `os.read`), has a `while` loop or calls `exit`, `sys.exit` or `quit`: a `main()` that
+    builds the board and then plays still never starts. A set-up call that fails, like any
+    kept statement (a `test()` whose assert fails), is reported on stderr as at load and the
+    load goes on."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
                          ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)):
         return True
     if _sets_up(stmt, imported):
         return True
+    if definitions and _sets_up_by_own_function(stmt, definitions):
+        return True
     if isinstance(stmt, ast.If):
         if _mentions_name_dunder(stmt.test):
             return False
-        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
+        return all(_keep_at_load(s, imported, definitions) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, ast.For):
-        return all(_keep_at_load(s, imported) for s in stmt.body + stmt.orelse)
+        return all(_keep_at_load(s, imported, definitions) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, ast.Try):
-        return all(_keep_at_load(s, imported) for s in stmt.body)
+        return all(_keep_at_load(s, imported, definitions) for s in stmt.body)
     return False
 
 
@@ -287,8 +367,9 @@ def load_submission(path, name=None, package=None):
             _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
         try:
             imported = _imported_names(tree)
+            definitions = _definitions(tree)
             for stmt in tree.body:
-                if not _keep_at_load(stmt, imported):
+                if not _keep_at_load(stmt, imported, definitions):
                     continue
                 code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
                 try:
