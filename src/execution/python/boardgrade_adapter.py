@@ -23,7 +23,6 @@ import linecache
 import os
 import re
 import sys
-import time
 import tokenize
 import types
 
@@ -48,8 +47,6 @@ def _seconds_from(variable):
 # Read before any student code runs.
 _IMPORT_LIMIT = _seconds_from("BOARDGRADE_IMPORT_LIMIT")
 _CALL_LIMIT = _seconds_from("BOARDGRADE_CALL_LIMIT")
-# The time a bare set-up call of the file's own (`init_board()`) may take at load.
-_SET_UP_CALL_LIMIT = 2.0
 _OVERRAN_STATUS = 124
 """The exit status after a limit of the adapter ran out; its last stderr line says which:
 `boardgrade: import limit: {json}` or `boardgrade: call limit: TEXT`."""
@@ -319,47 +316,6 @@ def _keep_at_load(stmt, imported=frozenset(), definitions=None):
     return False
 
 
-class _SetUpStopped(BaseException):
-    """Raised in a set-up call of the file's own that ran past `_SET_UP_CALL_LIMIT`."""
-
-
-def _run_set_up_call(code, namespace, line, import_overran):
-    """Runs a bare call of the file's own set-up function (`init_board()`) within
-    `_SET_UP_CALL_LIMIT`. It was judged to play nothing from its code alone, so one that
-    computes for long (a `test_solver()` left at the bottom) is stopped, reported, and the
-    load goes on, as it would have had the call been skipped. The import's own limit
-    (`import_overran` once it runs out) keeps running beyond it, and is armed again before
-    the call is stopped, so a call that catches the stop cannot outrun it."""
-    left = _signals.getitimer(_signals.ITIMER_REAL)[0]
-    if left and left <= _SET_UP_CALL_LIMIT:
-        exec(code, namespace)
-        return
-    started = time.monotonic()
-    # Without an import limit the alarm's handler is put back as it was: the loaded runner
-    # takes a handler an import leaves as the submission's own.
-    previous = _signals.getsignal(_signals.SIGALRM)
-
-    def import_limit_again():
-        if left:
-            _alarm(max(left - (time.monotonic() - started), 0.001), import_overran)
-        else:
-            _alarm(0, None)
-            _signals.signal(_signals.SIGALRM, previous)
-
-    def stop(_frame):
-        import_limit_again()
-        raise _SetUpStopped()
-
-    _alarm(_SET_UP_CALL_LIMIT, stop)
-    try:
-        exec(code, namespace)
-    except _SetUpStopped:
-        print("boardgrade: at load, line %s: still running after %s s, stopped (a set-up call of the "
-              "file's own may take that long)" % (line, _SET_UP_CALL_LIMIT), file=sys.stderr)
-    finally:
-        import_limit_again()
-
-
 def _message(error):
     text = str(error).strip().splitlines()
     first = text[0] if text else ""
@@ -407,9 +363,8 @@ def load_submission(path, name=None, package=None):
     # the protocol.
     sys.stdin = io.StringIO("")
     with standard_fds_kept():
-        import_overran = _import_overran(os.path.dirname(path), path)
         if _IMPORT_LIMIT:
-            _alarm(_IMPORT_LIMIT, import_overran)
+            _alarm(_IMPORT_LIMIT, _import_overran(os.path.dirname(path), path))
         try:
             imported = _imported_names(tree)
             definitions = _definitions(tree)
@@ -418,10 +373,7 @@ def load_submission(path, name=None, package=None):
                     continue
                 code = compile(ast.Module(body=[stmt], type_ignores=[]), path, "exec")
                 try:
-                    if _sets_up_by_own_function(stmt, definitions):
-                        _run_set_up_call(code, module.__dict__, stmt.lineno, import_overran)
-                    else:
-                        exec(code, module.__dict__)
+                    exec(code, module.__dict__)
                 except (Exception, SystemExit) as error:
                     print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
         finally:
