@@ -22,6 +22,8 @@ import sys
 import tokenize
 
 MAX_NAMES = 500
+MAX_NAME_CHARS = 200
+MAX_DEPTH = 32
 MAX_MESSAGE = 200
 
 
@@ -46,15 +48,35 @@ def definitions(body):
 
 
 def own_modules(root):
-    """Module and package names anywhere in the submission folder (or the file alone)."""
+    """Module and package names anywhere in the submission folder (or the file alone), down
+    to MAX_DEPTH folders: walked with a list, not recursion, so no nesting of folders can
+    stop the probe (os.walk recurses on older Pythons)."""
     if os.path.isfile(root):
         return {os.path.splitext(os.path.basename(root))[0]}
     found = set()
-    for _folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        found.update(dirs)
-        found.update(os.path.splitext(f)[0] for f in files if f.endswith((".py", ".so", ".pyc")))
+    pending = [(root, 0)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                found.add(entry.name)
+                if depth < MAX_DEPTH:
+                    pending.append((entry.path, depth + 1))
+            elif entry.name.endswith((".py", ".so", ".pyc")):
+                found.add(os.path.splitext(entry.name)[0])
     return found
+
+
+def kept(names):
+    """The names an answer carries: at most MAX_NAMES, none longer than MAX_NAME_CHARS (a
+    name that long names nothing a handout asks for, and the answers must stay small)."""
+    return [name for name in names if len(name) <= MAX_NAME_CHARS][:MAX_NAMES]
 
 
 def imports(tree):
@@ -112,8 +134,8 @@ def probe(path, available):
         return [], {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}, []
     except (ValueError, RecursionError, MemoryError) as error:
         return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, []
-    names = definitions(tree.body)[:MAX_NAMES]
-    modules = sorted({top for _, top in imports(tree)})[:MAX_NAMES]
+    names = kept(definitions(tree.body))
+    modules = kept(sorted({top for _, top in imports(tree)}))
     missing = missing_import(tree, available)
     if missing:
         line, name = missing
@@ -130,9 +152,9 @@ def main():
     for path, root in request["files"]:
         # Paths come as base64 of their bytes: a folder name need not be UTF-8.
         path, root = (os.fsdecode(base64.b64decode(p)) for p in (path, root))
-        if root not in roots:
-            roots[root] = own_modules(root) | provided
         try:
+            if root not in roots:
+                roots[root] = own_modules(root) | provided
             names, error, modules = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []

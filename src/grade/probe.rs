@@ -116,6 +116,7 @@ fn probe_within(
     std::fs::write(&script, PROBE)
         .map_err(|e| Error::io(format!("cannot write {}", script.display()), e))?;
     let mut answers: Vec<Definitions> = Vec::with_capacity(files.len());
+    let mut reads_ordinary_files = None;
     while answers.len() < files.len() {
         let rest = &files[answers.len()..];
         let (answered, stopped) = probe_run(interpreter, &script, rest, provided, wall)?;
@@ -123,38 +124,85 @@ fn probe_within(
         if stopped.is_none() {
             continue;
         }
-        // Stopped on the next file: it is tried alone, with the whole time to itself, before
-        // its slowness is called the student's (a machine busy with other work is not).
+        // Stopped on the next file: it is tried alone, with the whole time and output to
+        // itself, before the failure is called the student's (a machine busy with other
+        // work, or the answers of a large class, are not).
         let next = &files[answers.len()..=answers.len()];
         let (alone, stopped) = probe_run(interpreter, &script, next, provided, wall)?;
         answers.extend(alone);
-        if let Some(wall) = stopped {
-            answers.push(Definitions {
-                error: Some((1, too_slow(wall))),
-                ..Definitions::default()
-            });
+        let Some(stopped) = stopped else {
+            continue;
+        };
+        // Alone too: the file's, if the probe reads an ordinary file at all; else the
+        // interpreter fails, whatever it reads, and that is the grader's.
+        let ordinary = match reads_ordinary_files {
+            Some(reads) => reads,
+            None => *reads_ordinary_files.insert(reads_an_ordinary_file(
+                interpreter,
+                &script,
+                provided,
+                wall,
+            )?),
+        };
+        if !ordinary {
+            return Err(stopped.failure);
         }
+        answers.push(Definitions {
+            error: Some((1, stopped.why)),
+            ..Definitions::default()
+        });
     }
     Ok(answers)
 }
 
-/// Why a file the probe could not compile in `wall` does not load.
-fn too_slow(wall: Duration) -> String {
-    format!(
-        "the file cannot be compiled within {} s (it is too large to load)",
-        wall.as_secs()
-    )
+/// A run of the probe that ended before answering every file.
+struct Stopped {
+    /// Why the file it stopped on does not load, when the file is found to be the cause.
+    why: String,
+    /// The grader's failure, when it is not.
+    failure: Error,
 }
 
-/// One run of the probe (`script`) over `files`: the answers it gave, in order, and the
-/// time limit it was stopped at when it timed out on the file after them.
+/// Whether the probe reads an ordinary file (one assignment) beside its script.
+fn reads_an_ordinary_file(
+    interpreter: &Interpreter,
+    script: &Path,
+    provided: &[String],
+    wall: Duration,
+) -> Result<bool, Error> {
+    let folder = script.parent().unwrap_or(script);
+    let path = folder.join("ordinary.py");
+    std::fs::write(&path, "x = 1\n")
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+    let file = ProbeFile {
+        path,
+        root: folder.to_path_buf(),
+    };
+    let (_, stopped) = probe_run(interpreter, script, &[file], provided, wall)?;
+    Ok(stopped.is_none())
+}
+
+/// Why a file the probe stopped on (at `ending`, given `wall`) does not load.
+fn stopped_on(ending: &Ending, wall: Duration) -> String {
+    match ending {
+        Ending::TimedOut => format!(
+            "the file cannot be compiled within {} s (it is too large to load)",
+            wall.as_secs()
+        ),
+        Ending::OutputLimit => "the file defines more than the grader can list".to_string(),
+        ending => format!("the grader cannot read the file's definitions ({ending:?})"),
+    }
+}
+
+/// One run of the probe (`script`) over `files`: the answers it gave, in order, and how it
+/// stopped when it did not answer them all.
 fn probe_run(
     interpreter: &Interpreter,
     script: &Path,
     files: &[ProbeFile],
     provided: &[String],
     wall: Duration,
-) -> Result<(Vec<Definitions>, Option<Duration>), Error> {
+) -> Result<(Vec<Definitions>, Option<Stopped>), Error> {
     // The probe runs in its own folder: relative paths are made absolute first.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let request = Request {
@@ -206,16 +254,17 @@ fn probe_run(
         })
         .collect::<Result<_, _>>()
         .map_err(|e| failed(e.to_string()))?;
-    match run.ending {
-        Ending::Exited(0) if answers.len() == files.len() => Ok((answers, None)),
-        Ending::Exited(0) => Err(failed(format!(
-            "{} answers for {} files",
-            answers.len(),
-            files.len()
-        ))),
-        Ending::TimedOut if answers.len() < files.len() => Ok((answers, Some(limits.wall))),
-        ending => Err(failed(format!("{ending:?}"))),
+    if answers.len() == files.len() {
+        return Ok((answers, None));
     }
+    let stopped = Stopped {
+        why: stopped_on(&run.ending, limits.wall),
+        failure: failed(match run.ending {
+            Ending::Exited(0) => format!("{} answers for {} files", answers.len(), files.len()),
+            ref ending => format!("{ending:?}"),
+        }),
+    };
+    Ok((answers, Some(stopped)))
 }
 
 #[cfg(test)]
@@ -231,11 +280,37 @@ mod tests {
         }
     }
 
+    fn python3() -> Interpreter {
+        crate::execution::python::resolve(Path::new("python3"))
+            .expect("python3 is needed to read submissions")
+    }
+
+    /// Folders nested past Python's recursion limit, and names too long to list, are read
+    /// like any other submission: the probe answers for every file of the class.
+    #[test]
+    fn no_submission_tree_or_name_stops_the_probe() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut deep = dir.path().join("mallory");
+        std::fs::create_dir_all(&deep).unwrap();
+        let mallory = file(&deep, "one_d_chess.py", "def create_board():\n    pass\n");
+        for _ in 0..1100 {
+            deep.push("a");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        let long = format!(
+            "def {}():\n    pass\ndef move():\n    pass\n",
+            "n".repeat(100_000)
+        );
+        let names = file(dir.path(), "names.py", &long);
+        let answers = probe(&python3(), &[mallory, names], &[]).unwrap();
+        assert_eq!(answers[0].names, ["create_board"]);
+        assert_eq!(answers[0].error, None);
+        assert_eq!(answers[1].names, ["move"]);
+    }
+
     #[test]
     fn a_file_too_slow_to_compile_is_its_own_and_the_files_after_it_are_read() {
-        let Ok(interpreter) = crate::execution::python::resolve(Path::new("python3")) else {
-            panic!("python3 is needed to read submissions");
-        };
+        let interpreter = python3();
         let dir = tempfile::tempdir().unwrap();
         let files = [
             file(dir.path(), "first.py", "def create_board():\n    pass\n"),
