@@ -220,3 +220,41 @@ fn an_import_that_sleeps_leaves_its_job_slot_to_the_next_submission() {
     assert!(member(&report, "a-sleeper")["does_not_load"].is_object());
     assert_eq!(finished, ["b-correct", "a-sleeper"]);
 }
+
+/// An import that turns the adapter's alarm off and computes on is ended by the CPU-time
+/// limit, not its import limit: the import check takes that as an import that did not
+/// finish, one finding for the submission, not a timeout in every scenario.
+#[test]
+fn an_import_that_outlasts_its_alarm_is_one_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[(
+            "spinner",
+            "runner/import_outlasts_its_alarm.py",
+            "one_d_chess.py",
+        )],
+    );
+    let specs = common::project5_specs(dir.path(), &["move.toml"]);
+    let (code, report, stderr) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        specs.to_str().unwrap(),
+        "--import-limit",
+        "1",
+        "--jobs",
+        "1",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let spinner = member(&report, "spinner");
+    let why = spinner["does_not_load"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        why.contains("still computing at the CPU-time limit"),
+        "{spinner}"
+    );
+    assert_eq!(spinner["score"].as_f64(), Some(0.0), "{spinner}");
+}

@@ -95,8 +95,27 @@ impl Target {
         if program.sandbox_failure(&execution.stderr_tail).is_some() {
             return Ok(None);
         }
-        Ok(stall_of(&execution, limit)
-            .map(|stall| (stall, program.slowed_by_company(execution.elapsed))))
+        if let Some(stall) = stall_of(&execution, limit) {
+            return Ok(Some((stall, program.slowed_by_company(execution.elapsed))));
+        }
+        // An import that turned its alarm off and computes on is ended by the CPU-time limit
+        // before the wall-clock one: it did not finish either, whatever other programs did.
+        let cpu_limit = (self.sandbox().limits(&limits).cpu_seconds).map(Duration::from_secs);
+        Ok(cpu_limit
+            .filter(|&cpu| program.hit_cpu_limit(&execution, cpu))
+            .map(|cpu| (at_cpu_limit(cpu), false)))
+    }
+}
+
+/// The stall of an import ended at the CPU-time limit `cpu`.
+fn at_cpu_limit(cpu: Duration) -> ImportStall {
+    ImportStall {
+        file: None,
+        line: 1,
+        message: format!(
+            "the import did not finish: it was still computing at the CPU-time limit ({} s)",
+            cpu.as_secs()
+        ),
     }
 }
 

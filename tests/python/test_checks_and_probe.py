@@ -310,3 +310,27 @@ def test_the_checker_answers_every_rule_in_order():
 def checks_source():
     with open(os.path.join(SRC, "harness", "code", "checks.py"), encoding="utf-8") as handle:
         return handle.read()
+
+
+def test_a_cookie_the_tokenizer_reads_differently_is_a_finding():
+    # Python's tokenizer takes the carriage return as a blank first line and honours the
+    # UTF-7 cookie after it; `detect_encoding` does not, and would read UTF-8: the checks
+    # would judge a comment where Python runs a print.
+    source = b"\r# coding: utf-7\ndef move_chooser(boards):\n    #+AAo-    print('thinking')\n    return boards[0]\n"
+    found = findings({"rule": "no_print", "functions": ["*"]}, source)
+    assert found == [{"file": "student.py", "line": 1, "message": "the file does not read: its encoding "
+                      "declaration is read differently by Python's tokenizer"}]
+    # The same cookie where both read it: judged as it runs.
+    plain = b"# coding: utf-7\ndef move_chooser(boards):\n    #+AAo-    print('thinking')\n    return boards[0]\n"
+    found = findings({"rule": "no_print", "functions": ["*"]}, plain)
+    assert [f["line"] for f in found] == [4], found
+
+
+def test_line_length_counts_lines_as_python_does():
+    long_line = "x = '" + "a" * 50 + "\u2028" + "b" * 50 + "'\n"
+    found = findings({"rule": "line_length", "max": 80}, "def f():\n    pass\n" + long_line)
+    assert [f["line"] for f in found] == [3], found
+    # A form feed between functions is no line: the numbers after it are Python's.
+    found = findings({"rule": "line_length", "max": 80},
+                     "def f():\n    pass\n\f\ny = '" + "c" * 90 + "'\n")
+    assert [f["line"] for f in found] == [4], found

@@ -286,7 +286,7 @@ def docstrings(rule, source, tree, _file):
 
 def header_text(source, tree):
     """The comments before the first statement, and the module docstring."""
-    first = tree.body[0].lineno if tree.body else len(source.splitlines()) + 1
+    first = tree.body[0].lineno if tree.body else len(source.split("\n")) + 1
     comments = comment_lines(source)
     parts = [text for line, text in sorted(comments.items()) if line < first]
     doc = ast.get_docstring(tree)
@@ -385,8 +385,10 @@ def exempt_lines(tree, exempt):
 def line_length(rule, source, tree, _file):
     limit = rule.get("max", 80)
     skip = exempt_lines(tree, rule.get("except", []))
-    for number, line in enumerate(source.splitlines(), 1):
-        width = len(line.rstrip("\r\n").expandtabs(4))
+    # Lines as Python numbers them: the decoded text ends its lines with "\n" only, and a
+    # form feed or U+2028 inside a line is no line break (`splitlines` would make it one).
+    for number, line in enumerate(source.split("\n"), 1):
+        width = len(line.expandtabs(4))
         if width > limit and number not in skip:
             yield number, "line is %d characters long (at most %d)" % (width, limit)
 
@@ -450,17 +452,26 @@ RULES = {
 }
 
 
-def decoded(entry):
-    """The file's text as Python decodes it to run it (its bytes come as the characters of
-    their values), or the exception that says why it does not decode."""
-    # Outside the `try`: a source that is not bytes is the grader's error, not the student's.
-    raw = entry["source"].encode("latin-1")
+def decoded(raw):
+    """The file's text as Python decodes it to run it, or the exception that says why it
+    does not decode."""
     try:
         return importlib.util.decode_source(raw)
     except Exception as error:
         # The cookie and the bytes are the student's: an unknown codec, a byte the codec
         # refuses or a codec that gives no text is a finding, never the grader's error.
         return error
+
+
+def reads_as_run(tree, raw, name):
+    """Whether `tree`, parsed from the decoded text, is the tree Python's own tokenizer makes
+    of the bytes. Python's tokenizer and `tokenize.detect_encoding` can read a coding
+    declaration differently (a carriage return before `# coding: utf-7`), and then the
+    checks would judge code other than what runs."""
+    try:
+        return ast.dump(ast.parse(raw, filename=name)) == ast.dump(tree)
+    except (SyntaxError, ValueError):
+        return False
 
 
 def finding(name, line, message):
@@ -478,12 +489,19 @@ def check(rule, files):
             # A file the checks cannot see whole may hide what a rule forbids.
             findings.append(finding(name, 1, "not read: %s" % entry["unread"]))
             continue
-        source = decoded(entry)
+        # Outside any `try`: a source that is not bytes is the grader's error, not the
+        # student's. (Its bytes come as the characters of their values.)
+        raw = entry["source"].encode("latin-1")
+        source = decoded(raw)
         if isinstance(source, Exception):
             findings.append(finding(name, 1, "the file does not read: %s" % source))
             continue
         try:
             tree = ast.parse(source, filename=name)
+            if not reads_as_run(tree, raw, name):
+                findings.append(finding(name, 1, "the file does not read: its encoding declaration "
+                                        "is read differently by Python's tokenizer"))
+                continue
         except SyntaxError as error:
             findings.append(finding(name, error.lineno or 1,
                                     "the file does not parse: %s" % (error.msg or "invalid syntax")))
