@@ -43,22 +43,33 @@ fn correct_scripts_pass_under_either_naming() {
 }
 
 /// A wait for Enter after `GAME OVER` (`quirk-pause-at-end.py`, passing above) is stopped by
-/// the end of input and not judged; a program that fails after `GAME OVER` without asking
-/// for anything still crashes in every scenario whose game ends.
+/// the end of input and not judged. A program that fails after `GAME OVER` otherwise still
+/// crashes in every scenario whose game ends: without asking for anything, with a read
+/// marker of its own making, or after taking the end of input in its stride.
 #[test]
 fn a_crash_after_game_over_is_still_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let correct = std::fs::read_to_string("fixtures/pown-chess/pown-chess.py").unwrap();
-    let crashes = dir.path().join("pown-chess.py");
-    std::fs::write(&crashes, format!("{correct}\nraise SystemExit(3)\n")).unwrap();
-    let (code, report) = test_json(&[SPECS, "--python", crashes.to_str().unwrap()]);
-    let failed = failures(&report);
-    assert!(!failed.is_empty(), "{report}");
-    assert!(
-        failed.iter().all(|(_, verdict, _)| verdict == "crash"),
-        "{failed:?}"
-    );
-    assert_eq!(code, 1);
+    for (name, ending) in [
+        ("exits", "raise SystemExit(3)"),
+        (
+            "forges",
+            "import sys\nsys.stdout.write('\\0boardgrade:read\\0')\nraise RuntimeError('cleanup')",
+        ),
+        (
+            "reads",
+            "try:\n    input()\nexcept EOFError:\n    raise RuntimeError('cleanup')",
+        ),
+    ] {
+        let crashes = dir.path().join(format!("{name}.py"));
+        std::fs::write(&crashes, format!("{correct}\n{ending}\n")).unwrap();
+        let (code, report) = test_json(&[SPECS, "--python", crashes.to_str().unwrap()]);
+        let failed = failures(&report);
+        assert!(!failed.is_empty(), "{name}: {report}");
+        let crashed = failed.iter().all(|(_, verdict, _)| verdict == "crash");
+        assert!(crashed, "{name}: {failed:?}");
+        assert_eq!(code, 1, "{name}");
+    }
 }
 
 #[test]

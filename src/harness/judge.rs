@@ -12,7 +12,7 @@ use crate::compare::{
     later_mismatches, match_split, match_steps, prepare, reads, visible, ExtraLines, Mismatch,
     StepPattern,
 };
-use crate::execution::Execution;
+use crate::execution::{Ending, Execution};
 use crate::games::board_text::{canonical, cell_diffs};
 use crate::games::{DivergentStep, Protocol};
 use crate::scenario::Scenario;
@@ -96,9 +96,8 @@ fn judge_program(scenario: &Scenario, expectation: &Expectation, run: &Execution
     // A program protocol whose game is not over when input runs out may stop any way it
     // likes (an EOFError traceback, say): then only its output counts. So may one whose game
     // is over and that asks for one more line before it exits (a pause that keeps a console
-    // window open): the end of input stops it there, and what it printed is still compared
-    // to the end.
-    let exit_ignored = !expectation.finished || asked_past_input;
+    // window open), when the end of input is what stopped it.
+    let exit_ignored = !expectation.finished || (asked_past_input && ended_at_end_of_input(run));
     let failed = matched.as_ref().err().map(|m| m.output_ended);
     let (verdict, detail) = classify(scenario, run, failed, exit_ignored, || {
         same_positions(scenario, &steps, &compared)
@@ -171,7 +170,11 @@ fn compared_output(
     let asked_past_input = points.len() >= count;
     let end = match points.get(count.saturating_sub(1)) {
         Some(&past_the_input) if input_ends_game => past_the_input,
-        _ => split.output.len(),
+        // The game is over, and the program asks for one more line before it exits (a
+        // pause): that line's prompt (`Press Enter to quit`, unterminated) and what followed
+        // the end of input are how it stopped, not its game.
+        Some(&past_the_input) => line_start(&split.output[..past_the_input]),
+        None => split.output.len(),
     };
     let raw = reads::stretches(end, &points, count);
     let mut compared = Vec::with_capacity(split.output.len());
@@ -187,6 +190,26 @@ fn compared_output(
         stretches.push(start..compared.len());
     }
     (compared, Some(stretches), asked_past_input)
+}
+
+/// Where the last line of `text` starts (its end when that line is ended).
+fn line_start(text: &[u8]) -> usize {
+    text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+}
+
+/// Whether a run that asked for a line past its input was stopped by the end of that input:
+/// it exited cleanly (taking the end as a quit), or with `input()`'s `EOFError` (the
+/// launcher's own stop of a loop on `readline()` ends the same way).
+fn ended_at_end_of_input(run: &Execution) -> bool {
+    match run.ending {
+        Ending::Exited(0) => true,
+        Ending::Exited(1) => {
+            let stderr = String::from_utf8_lossy(&run.stderr_tail);
+            let last = stderr.trim_end().lines().last().unwrap_or_default();
+            last.starts_with("EOFError")
+        }
+        _ => false,
+    }
 }
 
 /// The end of the `n`th line after `from` (or the end of the text).
