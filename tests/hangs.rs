@@ -231,10 +231,17 @@ fn an_import_that_outlasts_its_alarm_is_one_finding() {
         &dir.path().join("class"),
         &[(
             "spinner",
-            "runner/import_outlasts_its_alarm.py",
+            "one-d-chess/project5/one_d_chess.py",
             "one_d_chess.py",
         )],
     );
+    // A correct submission, then the alarm turned off and a loop that never ends (a `for`
+    // of assignments, which the adapter keeps at load).
+    let entry = class.join("spinner/one_d_chess.py");
+    let correct = std::fs::read_to_string(&entry).unwrap();
+    let spins = "import itertools\nimport signal\n\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n\
+                 signal.setitimer(signal.ITIMER_REAL, 0)\nfor _ in itertools.count():\n    SPIN = 1\n";
+    std::fs::write(&entry, format!("{correct}\n{spins}")).unwrap();
     let specs = common::project5_specs(dir.path(), &["move.toml"]);
     let (code, report, stderr) = grade_json(&[
         class.to_str().unwrap(),

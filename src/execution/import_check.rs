@@ -100,8 +100,8 @@ impl Target {
         }
         // An import that turned its alarm off and computes on is ended by the CPU-time limit
         // before the wall-clock one: it did not finish either, whatever other programs did.
-        let cpu_limit = (self.sandbox().limits(&limits).cpu_seconds).map(Duration::from_secs);
-        Ok(cpu_limit
+        Ok((program.limits.cpu_seconds)
+            .map(Duration::from_secs)
             .filter(|&cpu| program.hit_cpu_limit(&execution, cpu))
             .map(|cpu| (at_cpu_limit(cpu), false)))
     }

@@ -332,9 +332,9 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
         .zip(extents)
         .map(|((submission, files), extent)| {
             let routing = match (&mut answers, &extent) {
-                (_, Err(oversize)) => Routing::NotGraded {
+                (_, Err(oversize)) => Routing::TooLarge {
                     dialect: (dialects.len() == 1).then(|| dialects[0]),
-                    why: oversize.to_string(),
+                    why: oversize.clone(),
                 },
                 (Ok(answers), Ok(())) => {
                     let candidates: Vec<Candidate> = files
@@ -378,7 +378,7 @@ fn routed_dialect(routing: &Routing) -> Option<&'static Dialect> {
     match routing {
         Routing::Graded(route) => Some(route.dialect),
         Routing::DoesNotLoad { dialect, .. } => Some(dialect),
-        Routing::NotGraded { dialect, .. } => *dialect,
+        Routing::NotGraded { dialect, .. } | Routing::TooLarge { dialect, .. } => *dialect,
         Routing::GraderFailed { .. } => None,
     }
 }
@@ -446,6 +446,10 @@ fn grade_with(
         }
         Routing::NotGraded { why, .. } => {
             result.error = Some(why.clone());
+            return result;
+        }
+        Routing::TooLarge { why, .. } => {
+            result.error = Some(why.to_string());
             return result;
         }
         Routing::GraderFailed { why, .. } => {

@@ -64,8 +64,6 @@ pub fn prepare(
     if !path.exists() {
         return Err(Error::path(path, "no such file or folder"));
     }
-    // Said before routing: a submission too large to grade is so under every dialect.
-    super::extent::check(path).map_err(|oversize| Error::path(path, oversize.to_string()))?;
     let submission = Submission {
         id: path.display().to_string(),
         path: path.to_path_buf(),
@@ -81,6 +79,8 @@ pub fn prepare(
         Routing::Graded(route) => (route.dialect, Ok(route)),
         Routing::DoesNotLoad { dialect, error } => (dialect, Err(error)),
         Routing::NotGraded { why, .. } => return Err(not_graded(path, why, &scenarios)),
+        // Too large under every dialect: said alone.
+        Routing::TooLarge { why, .. } => return Err(Error::path(path, why.to_string())),
         Routing::GraderFailed { why } => return Err(ClassError::GraderFailed { why }.into()),
     };
     let scenarios: Vec<Scenario> = scenarios

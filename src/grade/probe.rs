@@ -16,6 +16,8 @@ use crate::execution::python::Interpreter;
 use crate::execution::{self, Ending, Launch, Limits};
 
 const PROBE: &str = include_str!("probe.py");
+/// The probe's file name in its scratch folder.
+const SCRIPT: &str = "boardgrade_probe.py";
 /// Time a run of the probe has, and 0.2 s more per file: compiling is fast, and this is
 /// generous for very large uploads.
 const PROBE_WALL: Duration = Duration::from_secs(30);
@@ -86,10 +88,11 @@ struct AnswerError {
 /// Reads `files` with `interpreter`; `provided` are modules the harness supplies (stubs).
 /// The answer is in the order of `files`.
 ///
-/// One probe reads the whole class, answering file by file. A file it cannot compile
-/// within the run's time (megabytes of statements take Python minutes) is that student's:
-/// it is answered as a file that does not load, and the probe goes on from the next file, so
-/// no submission can keep a class from being read. Any other failure is the grader's.
+/// One probe reads the whole class, answering file by file. A file the probe stops on, and
+/// stops on again alone (one too slow to compile, say: megabytes of statements take Python
+/// minutes), is that student's: it is answered as a file that does not load, and the probe
+/// goes on from the next file, so no submission can keep a class from being read. A probe
+/// that cannot read an ordinary file either is the grader's failure.
 pub fn probe(
     interpreter: &Interpreter,
     files: &[ProbeFile],
@@ -108,51 +111,16 @@ fn probe_within(
     if files.is_empty() {
         return Ok(Vec::new());
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("boardgrade-probe-")
-        .tempdir()
-        .map_err(|e| Error::io("cannot create a scratch folder", e))?;
-    let script = scratch.path().join("boardgrade_probe.py");
-    std::fs::write(&script, PROBE)
-        .map_err(|e| Error::io(format!("cannot write {}", script.display()), e))?;
-    let mut answers: Vec<Definitions> = Vec::with_capacity(files.len());
-    let mut reads_ordinary_files = None;
-    while answers.len() < files.len() {
-        let rest = &files[answers.len()..];
-        let (answered, stopped) = probe_run(interpreter, &script, rest, provided, wall)?;
-        answers.extend(answered);
-        if stopped.is_none() {
-            continue;
-        }
-        // Stopped on the next file: it is tried alone, with the whole time and output to
-        // itself, before the failure is called the student's (a machine busy with other
-        // work, or the answers of a large class, are not).
-        let next = &files[answers.len()..=answers.len()];
-        let (alone, stopped) = probe_run(interpreter, &script, next, provided, wall)?;
-        answers.extend(alone);
-        let Some(stopped) = stopped else {
-            continue;
-        };
-        // Alone too: the file's, if the probe reads an ordinary file at all; else the
-        // interpreter fails, whatever it reads, and that is the grader's.
-        let ordinary = match reads_ordinary_files {
-            Some(reads) => reads,
-            None => *reads_ordinary_files.insert(reads_an_ordinary_file(
-                interpreter,
-                &script,
-                provided,
-                wall,
-            )?),
-        };
-        if !ordinary {
-            return Err(stopped.failure);
-        }
-        answers.push(Definitions {
-            error: Some((1, stopped.why)),
-            ..Definitions::default()
-        });
-    }
-    Ok(answers)
+    Probe::new(interpreter, provided, wall)?.read(files)
+}
+
+/// The probe of one class: its script, in a scratch folder of its own, and what each of its
+/// runs is given.
+struct Probe<'a> {
+    interpreter: &'a Interpreter,
+    provided: &'a [String],
+    wall: Duration,
+    scratch: tempfile::TempDir,
 }
 
 /// A run of the probe that ended before answering every file.
@@ -163,23 +131,145 @@ struct Stopped {
     failure: Error,
 }
 
-/// Whether the probe reads an ordinary file (one assignment) beside its script.
-fn reads_an_ordinary_file(
-    interpreter: &Interpreter,
-    script: &Path,
-    provided: &[String],
-    wall: Duration,
-) -> Result<bool, Error> {
-    let folder = script.parent().unwrap_or(script);
-    let path = folder.join("ordinary.py");
-    std::fs::write(&path, "x = 1\n")
-        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
-    let file = ProbeFile {
-        path,
-        root: folder.to_path_buf(),
-    };
-    let (_, stopped) = probe_run(interpreter, script, &[file], provided, wall)?;
-    Ok(stopped.is_none())
+impl<'a> Probe<'a> {
+    fn new(
+        interpreter: &'a Interpreter,
+        provided: &'a [String],
+        wall: Duration,
+    ) -> Result<Self, Error> {
+        let scratch = tempfile::Builder::new()
+            .prefix("boardgrade-probe-")
+            .tempdir()
+            .map_err(|e| Error::io("cannot create a scratch folder", e))?;
+        let probe = Probe {
+            interpreter,
+            provided,
+            wall,
+            scratch,
+        };
+        probe.write(SCRIPT, PROBE)?;
+        Ok(probe)
+    }
+
+    /// Writes `text` to the file `name` of the scratch folder, and gives its path.
+    fn write(&self, name: &str, text: &str) -> Result<PathBuf, Error> {
+        let path = self.scratch.path().join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        Ok(path)
+    }
+
+    /// Every file's answer, going on past the files the probe stops on.
+    fn read(&self, files: &[ProbeFile]) -> Result<Vec<Definitions>, Error> {
+        let mut answers: Vec<Definitions> = Vec::with_capacity(files.len());
+        let mut reads_ordinary_files = None;
+        while answers.len() < files.len() {
+            let (answered, stopped) = self.run(&files[answers.len()..])?;
+            answers.extend(answered);
+            if stopped.is_none() {
+                continue;
+            }
+            // Stopped on the next file: it is tried alone, with the whole time and output to
+            // itself, before the failure is called the student's (a machine busy with other
+            // work, or the answers of a large class, are not).
+            let (alone, stopped) = self.run(&files[answers.len()..=answers.len()])?;
+            answers.extend(alone);
+            let Some(stopped) = stopped else {
+                continue;
+            };
+            // Alone too: the file's, if the probe reads an ordinary file at all; else the
+            // interpreter fails, whatever it reads, and that is the grader's.
+            let ordinary = match reads_ordinary_files {
+                Some(reads) => reads,
+                None => *reads_ordinary_files.insert(self.reads_an_ordinary_file()?),
+            };
+            if !ordinary {
+                return Err(stopped.failure);
+            }
+            answers.push(Definitions {
+                error: Some((1, stopped.why)),
+                ..Definitions::default()
+            });
+        }
+        Ok(answers)
+    }
+
+    /// Whether the probe reads an ordinary file (one assignment) in its own folder.
+    fn reads_an_ordinary_file(&self) -> Result<bool, Error> {
+        let file = ProbeFile {
+            path: self.write("ordinary.py", "x = 1\n")?,
+            root: self.scratch.path().to_path_buf(),
+        };
+        let (_, stopped) = self.run(&[file])?;
+        Ok(stopped.is_none())
+    }
+
+    /// One run of the probe over `files`: the answers it gave, in order, and how it stopped
+    /// when it did not answer them all.
+    fn run(&self, files: &[ProbeFile]) -> Result<(Vec<Definitions>, Option<Stopped>), Error> {
+        // The probe runs in its own folder: relative paths are made absolute first.
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let request = Request {
+            files: (files.iter())
+                .map(|f| {
+                    (
+                        path_bytes(&absolute(&f.path)),
+                        path_bytes(&absolute(&f.root)),
+                    )
+                })
+                .collect(),
+            provided: self.provided,
+        };
+        let input =
+            serde_json::to_vec(&request).map_err(|e| Error::encode("the probe's request", e))?;
+        let folder = self.scratch.path();
+        let script = folder.join(SCRIPT);
+        let mut launch = Launch::new(
+            &self.interpreter.executable,
+            vec!["-B".into(), script.into()],
+            folder.to_path_buf(),
+        );
+        launch.env = vec![("PYTHONIOENCODING".into(), "utf-8".into())];
+        let limits = Limits {
+            wall: self.wall + Duration::from_millis(200) * files.len() as u32,
+            output_bytes: 64 << 20,
+            // A file whose tree would take more is a MemoryError, answered as not loading.
+            memory_bytes: Some(PROBE_MEMORY_BYTES),
+            ..Limits::default()
+        };
+        let run = execution::run(&launch, &input, &limits);
+        let failed = |why: String| {
+            Error::from(ClassError::Probe {
+                why,
+                stderr: String::from_utf8_lossy(&run.stderr_tail).trim().to_string(),
+            })
+        };
+        // Each answer is a whole line, written as its file is read.
+        let text = String::from_utf8_lossy(&run.stdout);
+        let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+        let answers: Vec<Definitions> = complete
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<Answer>(line).map(|a| Definitions {
+                    names: a.names,
+                    error: a.error.map(|e| (e.line, e.message)),
+                    imports: a.imports,
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| failed(e.to_string()))?;
+        if answers.len() == files.len() {
+            return Ok((answers, None));
+        }
+        let stopped = Stopped {
+            why: stopped_on(&run.ending, limits.wall),
+            failure: failed(match run.ending {
+                Ending::Exited(0) => format!("{} answers for {} files", answers.len(), files.len()),
+                ref ending => format!("{ending:?}"),
+            }),
+        };
+        Ok((answers, Some(stopped)))
+    }
 }
 
 /// Why a file the probe stopped on (at `ending`, given `wall`) does not load.
@@ -192,79 +282,6 @@ fn stopped_on(ending: &Ending, wall: Duration) -> String {
         Ending::OutputLimit => "the file defines more than the grader can list".to_string(),
         ending => format!("the grader cannot read the file's definitions ({ending:?})"),
     }
-}
-
-/// One run of the probe (`script`) over `files`: the answers it gave, in order, and how it
-/// stopped when it did not answer them all.
-fn probe_run(
-    interpreter: &Interpreter,
-    script: &Path,
-    files: &[ProbeFile],
-    provided: &[String],
-    wall: Duration,
-) -> Result<(Vec<Definitions>, Option<Stopped>), Error> {
-    // The probe runs in its own folder: relative paths are made absolute first.
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let request = Request {
-        files: files
-            .iter()
-            .map(|f| {
-                (
-                    path_bytes(&absolute(&f.path)),
-                    path_bytes(&absolute(&f.root)),
-                )
-            })
-            .collect(),
-        provided,
-    };
-    let input =
-        serde_json::to_vec(&request).map_err(|e| Error::encode("the probe's request", e))?;
-    let folder = script.parent().unwrap_or(script);
-    let mut launch = Launch::new(
-        &interpreter.executable,
-        vec!["-B".into(), script.into()],
-        folder.to_path_buf(),
-    );
-    launch.env = vec![("PYTHONIOENCODING".into(), "utf-8".into())];
-    let limits = Limits {
-        wall: wall + Duration::from_millis(200) * files.len() as u32,
-        output_bytes: 64 << 20,
-        // A file whose tree would take more is a MemoryError, answered as not loading.
-        memory_bytes: Some(PROBE_MEMORY_BYTES),
-        ..Limits::default()
-    };
-    let run = execution::run(&launch, &input, &limits);
-    let failed = |why: String| {
-        Error::from(ClassError::Probe {
-            why,
-            stderr: String::from_utf8_lossy(&run.stderr_tail).trim().to_string(),
-        })
-    };
-    // Each answer is a whole line, written as its file is read.
-    let text = String::from_utf8_lossy(&run.stdout);
-    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
-    let answers: Vec<Definitions> = complete
-        .lines()
-        .map(|line| {
-            serde_json::from_str::<Answer>(line).map(|a| Definitions {
-                names: a.names,
-                error: a.error.map(|e| (e.line, e.message)),
-                imports: a.imports,
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| failed(e.to_string()))?;
-    if answers.len() == files.len() {
-        return Ok((answers, None));
-    }
-    let stopped = Stopped {
-        why: stopped_on(&run.ending, limits.wall),
-        failure: failed(match run.ending {
-            Ending::Exited(0) => format!("{} answers for {} files", answers.len(), files.len()),
-            ref ending => format!("{ending:?}"),
-        }),
-    };
-    Ok((answers, Some(stopped)))
 }
 
 #[cfg(test)]

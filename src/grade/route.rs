@@ -38,6 +38,11 @@ pub enum Routing {
         dialect: Option<&'static Dialect>,
         why: String,
     },
+    /// Too large to grade ([`super::extent`]): none of it is read, and it scores 0.
+    TooLarge {
+        dialect: Option<&'static Dialect>,
+        why: super::extent::Oversize,
+    },
     /// The grader could not look at it (the interpreter that reads its files failed): not
     /// the submission's fault, it needs a re-run.
     GraderFailed {

@@ -87,8 +87,12 @@ fn judge_program(scenario: &Scenario, expectation: &Expectation, run: &Execution
         .iter()
         .map(|p| p.map_lines(&|line| scenario.compared_line(line)))
         .collect();
-    let (compared, stretches, asked_past_input) =
-        compared_output(scenario, &run.stdout, steps.len(), !expectation.finished);
+    let split = reads::split(&run.stdout);
+    // The typed lines are read by the first `count - 1` reads (the opening types nothing):
+    // one read more asks for a line past the input.
+    let asked_past_input = (split.points.as_ref()).is_some_and(|p| p.len() >= steps.len());
+    let (compared, stretches) =
+        compared_output(scenario, split, steps.len(), !expectation.finished);
     let matched = match &stretches {
         Some(stretches) => match_split(&steps, &compared, stretches, mode),
         None => match_steps(&steps, &compared, mode),
@@ -145,29 +149,25 @@ fn same_positions(scenario: &Scenario, steps: &[StepPattern], stdout: &[u8]) -> 
     canonical(reader, &expected) == canonical(reader, &actual)
 }
 
-/// The output as it is compared (markers out, whitespace and lines in the compared form),
-/// when the program's reads split it each of the `count` expectations' stretch of it, and
-/// whether it asked for a line past the last one typed. When the scenario's input ends
-/// before the game does (`input_ends_game`), what the program printed after asking for a
-/// line past the last one is how it stopped, like `input()`'s EOFError, and is left out: the
-/// reference stops at that prompt.
+/// The output (split at the program's reads) as it is compared (markers out, whitespace
+/// and lines in the compared form) and, when the program's reads split it, each of the
+/// `count` expectations' stretch of it. When the scenario's input ends before the game does
+/// (`input_ends_game`), what the program printed after asking for a line past the last one
+/// is how it stopped, like `input()`'s EOFError, and is left out: the reference stops at
+/// that prompt.
 fn compared_output(
     scenario: &Scenario,
-    stdout: &[u8],
+    split: reads::Reads,
     count: usize,
     input_ends_game: bool,
-) -> (Vec<u8>, Option<Vec<Range<usize>>>, bool) {
+) -> (Vec<u8>, Option<Vec<Range<usize>>>) {
     let mode = scenario.compare_mode();
-    let split = reads::split(stdout);
     let Some(points) = split.points else {
         return (
             normalize_output(scenario, &prepare(&split.output, mode)),
             None,
-            false,
         );
     };
-    // The typed lines are read by the first `count - 1` reads: the opening types nothing.
-    let asked_past_input = points.len() >= count;
     let end = match points.get(count.saturating_sub(1)) {
         Some(&past_the_input) if input_ends_game => past_the_input,
         // The game is over, and the program asks for one more line before it exits (a
@@ -189,7 +189,7 @@ fn compared_output(
         }
         stretches.push(start..compared.len());
     }
-    (compared, Some(stretches), asked_past_input)
+    (compared, Some(stretches))
 }
 
 /// Where the last line of `text` starts (its end when that line is ended).

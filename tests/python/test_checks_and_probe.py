@@ -334,3 +334,20 @@ def test_line_length_counts_lines_as_python_does():
     found = findings({"rule": "line_length", "max": 80},
                      "def f():\n    pass\n\f\ny = '" + "c" * 90 + "'\n")
     assert [f["line"] for f in found] == [4], found
+
+
+def test_every_rule_of_a_request_judges_the_file_as_written():
+    # The file is read once for all the rules: `unchanged` leaves out the statements it may
+    # remove (a debug print here) on its own copy, so `no_print` still finds the print.
+    source = sent(textwrap.dedent("""
+        def main():
+            print("debug")
+            return 1
+    """))
+    files = [{"name": "student.py", "source": source, "entry": True}]
+    unchanged = {"rule": "unchanged", "function": "main", "may_remove": ["print"],
+                 "starter": "def main():\n    return 1\n"}
+    no_print = {"rule": "no_print", "functions": ["*"]}
+    answers = checks.check_all([unchanged, no_print, unchanged], files)
+    assert answers[0] == [] and answers[2] == []
+    assert [f["line"] for f in answers[1]] == [3], answers

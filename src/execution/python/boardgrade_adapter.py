@@ -282,7 +282,7 @@ def _sets_up_by_own_function(stmt, definitions):
     return True
 
 
-def _keep_at_load(stmt, imported=frozenset(), definitions=None):
+def _keep_at_load(stmt, imported, definitions):
     """Definitions, imports, assignments, set-up calls and the `for` loops made of them run
     at load; programs (`while` loops, main guards, prints and other bare calls) do not, so
     a bare `main()` or a game loop never starts.
@@ -303,7 +303,7 @@ def _keep_at_load(stmt, imported=frozenset(), definitions=None):
         return True
     if _sets_up(stmt, imported):
         return True
-    if definitions and _sets_up_by_own_function(stmt, definitions):
+    if _sets_up_by_own_function(stmt, definitions):
         return True
     if isinstance(stmt, ast.If):
         if _mentions_name_dunder(stmt.test):

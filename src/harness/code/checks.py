@@ -19,6 +19,7 @@ which reads every file of the submission.
 """
 
 import ast
+import copy
 import importlib.util
 import io
 import json
@@ -188,6 +189,9 @@ def without(statements, removable):
 
 
 def normalized(function, removable):
+    """The function's dump with removable statements, its docstring and decorators left out.
+    It works on a copy: the tree is shared by every rule of a request."""
+    function = copy.deepcopy(function)
     function.body = without(function.body, removable)
     function.decorator_list = []
     return ast.dump(function, include_attributes=False)
@@ -478,50 +482,69 @@ def finding(name, line, message):
     return {"file": name, "line": line, "message": message}
 
 
-def check(rule, files):
-    findings = []
-    every_file = rule["rule"] == "forbidden_imports"
-    for entry in files:
-        if not (entry["entry"] or every_file):
-            continue
-        name = entry["name"]
-        if entry.get("unread"):
-            # A file the checks cannot see whole may hide what a rule forbids.
-            findings.append(finding(name, 1, "not read: %s" % entry["unread"]))
-            continue
-        # Outside any `try`: a source that is not bytes is the grader's error, not the
-        # student's. (Its bytes come as the characters of their values.)
-        raw = entry["source"].encode("latin-1")
-        source = decoded(raw)
-        if isinstance(source, Exception):
-            findings.append(finding(name, 1, "the file does not read: %s" % source))
-            continue
-        try:
-            tree = ast.parse(source, filename=name)
-            if not reads_as_run(tree, raw, name):
-                findings.append(finding(name, 1, "the file does not read: its encoding declaration "
-                                        "is read differently by Python's tokenizer"))
+def read(entry):
+    """The file as the rules judge it, (source, tree), or the one finding that says why there
+    is nothing of it to judge."""
+    name = entry["name"]
+    if entry.get("unread"):
+        # A file the checks cannot see whole may hide what a rule forbids.
+        return finding(name, 1, "not read: %s" % entry["unread"])
+    # Outside any `try`: a source that is not bytes is the grader's error, not the student's.
+    # (Its bytes come as the characters of their values.)
+    raw = entry["source"].encode("latin-1")
+    source = decoded(raw)
+    if isinstance(source, Exception):
+        return finding(name, 1, "the file does not read: %s" % source)
+    try:
+        tree = ast.parse(source, filename=name)
+        if not reads_as_run(tree, raw, name):
+            return finding(name, 1, "the file does not read: its encoding declaration "
+                           "is read differently by Python's tokenizer")
+    except SyntaxError as error:
+        return finding(name, error.lineno or 1, "the file does not parse: %s" % (error.msg or "invalid syntax"))
+    except (ValueError, RecursionError, MemoryError) as error:
+        return finding(name, 1, "the file does not parse: %s" % error)
+    if entry["entry"] and not functions_of(tree):
+        # Nothing to grade is not good code: a file without a function (an empty or
+        # unrelated upload) earns no code-check points.
+        return finding(name, 1, "the file defines no function: no code to check")
+    return source, tree
+
+
+def check_all(rules, files):
+    """Each rule's findings on `files`, in the rules' order. A file is read (decoded and
+    parsed, twice over) once for all the rules, when a rule first needs it; no rule changes
+    the tree it is given."""
+    readings = {}
+    answers = []
+    for rule in rules:
+        findings = []
+        every_file = rule["rule"] == "forbidden_imports"
+        for index, entry in enumerate(files):
+            if not (entry["entry"] or every_file):
                 continue
-        except SyntaxError as error:
-            findings.append(finding(name, error.lineno or 1,
-                                    "the file does not parse: %s" % (error.msg or "invalid syntax")))
-            continue
-        except (ValueError, RecursionError, MemoryError) as error:
-            findings.append(finding(name, 1, "the file does not parse: %s" % error))
-            continue
-        if entry["entry"] and not functions_of(tree):
-            # Nothing to grade is not good code: a file without a function (an empty or
-            # unrelated upload) earns no code-check points.
-            findings.append(finding(name, 1, "the file defines no function: no code to check"))
-            continue
-        found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
-        findings += [finding(name, line, message) for line, message in found]
-    return findings
+            if index not in readings:
+                readings[index] = read(entry)
+            reading = readings[index]
+            if isinstance(reading, dict):
+                findings.append(reading)
+                continue
+            source, tree = reading
+            name = entry["name"]
+            found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
+            findings += [finding(name, line, message) for line, message in found]
+        answers.append(findings)
+    return answers
+
+
+def check(rule, files):
+    """One rule's findings on `files`."""
+    return check_all([rule], files)[0]
 
 
 def main():
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    answers = [{"findings": check(rule, request["files"])} for rule in request["rules"]]
+    answers = [{"findings": found} for found in check_all(request["rules"], request["files"])]
     sys.stdout.write(json.dumps({"answers": answers}) + "\n")
 
 
