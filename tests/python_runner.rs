@@ -291,6 +291,33 @@ fn submission<'a>(report: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {id}"))
 }
 
+/// Adds `twin` to `class`: `of`'s file, which at load (a set-up call of its own at the
+/// bottom) plants `json.py`, `inspect.py` and `sitecustomize.py`, each exiting at once,
+/// wherever it can write on its `sys.path` and in its folder.
+fn write_planting_twin(class: &Path, of: &str, twin: &str) {
+    let source = std::fs::read_to_string(class.join(of).join(ONE_D)).unwrap();
+    let planting = r#"
+
+def plant_modules():
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in set(sys.path + [os.getcwd(), here]):
+        for name in ("json.py", "inspect.py", "sitecustomize.py"):
+            try:
+                with open(os.path.join(folder or ".", name), "x") as module:
+                    module.write("import os\nos._exit(0)\n")
+            except OSError:
+                pass
+
+
+plant_modules()
+"#;
+    std::fs::create_dir_all(class.join(twin)).unwrap();
+    std::fs::write(class.join(twin).join(ONE_D), source + planting).unwrap();
+}
+
 /// project5's specs with create_board's file under a 2 s time limit (offloads_cpu.py's work
 /// takes 3 s of CPU).
 fn project5_with_short_create_board(specs: &Path) {
@@ -336,6 +363,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("seeds_random", "runner/seeds_random.py", ONE_D),
         ];
         make_class(&class, &members);
+        write_planting_twin(&class, "ignores_sigchld", "plants_modules");
         let specs = dir.path().join("specs");
         project5_with_short_create_board(&specs);
         // The same grades.csv and verdicts as fresh processes, scenario by scenario.
@@ -349,7 +377,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         };
         let (plain, max) = score("plain");
         assert!(plain > 0.0 && plain < max, "{sandbox}: {plain}/{max}");
-        for (id, _, _) in members {
+        let ids = members.iter().map(|(id, _, _)| *id);
+        for id in ids.clone().chain(["plants_modules"]) {
             let r = submission(&fork, id);
             for s in r["scenarios"].as_array().unwrap() {
                 assert_ne!(s["verdict"], "error", "{sandbox} {id}: {s:#}");
@@ -370,6 +399,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             );
         };
         fell_back("ignores_sigchld", "ignores SIGCHLD");
+        fell_back("plants_modules", "ignores SIGCHLD");
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
@@ -400,8 +430,11 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         }
         // Taking the scenarios' exit statuses, or closing the standard descriptors at import,
         // changes nothing: the grade is the plain one's.
+        // Nor do modules its import planted where the harness imports from (what it wrote
+        // is not where a fresh process starts, even once the runner gave way to them).
         for id in [
             "ignores_sigchld",
+            "plants_modules",
             "reaps_children",
             "reaps_on_signal",
             "closes_std_fds",

@@ -2,7 +2,7 @@
 //! submission laid out with the dialect's adapter or launcher; and the [`Program`] every use
 //! starts, with the sandbox applied.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,7 +15,7 @@ use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
 use super::layout::{Layout, Secrecy};
 use super::python;
 use super::sandbox::bwrap::View;
-use super::sandbox::jail::{Jail, Run};
+use super::sandbox::jail::{Jail, Run, Start};
 use super::sandbox::{self, Sandbox};
 use super::spawn::{Launch, Limits};
 use super::start_check::StartCheck;
@@ -72,12 +72,15 @@ type Key = (&'static str, &'static str);
 /// ended (by the scenarios' own processes) gives way to a fresh process per scenario.
 const RUNNER_STARTS: u32 = 3;
 
-/// A jail and the launches laid out in it, by game and dialect.
+/// A jail and what is laid out in it.
 struct Slot {
-    /// Loaded runners (dropped before the jail whose user they run as).
-    runners: HashMap<Key, RunnerState>,
+    /// The loaded runner of what is laid out, or why there is none (dropped before the jail
+    /// whose user it runs as).
+    runner: Option<RunnerState>,
     jail: Jail,
-    launches: HashMap<Key, Laid>,
+    /// The one game and dialect laid out: one a jail, so that its folder has one state as
+    /// laid out and one as a runner's import left it (see [`Start`]).
+    laid: Option<(Key, Laid)>,
 }
 
 /// A target laid out in a jail for one dialect.
@@ -113,11 +116,36 @@ pub enum Company {
 }
 
 impl Wanted {
+    /// Whether `slot` is the one wanted.
     fn fits(self, slot: &Slot) -> bool {
-        let loaded = |state: &RunnerState| matches!(state, RunnerState::Loaded { .. });
+        let loaded = matches!(slot.runner, Some(RunnerState::Loaded { .. }));
         match self {
-            Wanted::RunnerFor(key) => slot.runners.get(&key).is_some_and(loaded),
-            Wanted::NoRunner | Wanted::Idle => !slot.runners.values().any(loaded),
+            Wanted::RunnerFor(key) => loaded && slot.holds(key),
+            Wanted::NoRunner | Wanted::Idle => !loaded,
+        }
+    }
+
+    /// Whether `slot` will do where no free slot [fits](Wanted::fits).
+    fn makes_do_with(self, slot: &Slot) -> bool {
+        match self {
+            Wanted::RunnerFor(key) => slot.holds(key) || slot.laid.is_none(),
+            Wanted::Idle => true,
+            Wanted::NoRunner => false,
+        }
+    }
+}
+
+impl Slot {
+    /// Whether `key` is laid out here.
+    fn holds(&self, key: Key) -> bool {
+        self.laid.as_ref().is_some_and(|(laid, _)| *laid == key)
+    }
+
+    /// What is laid out here for `key` (an error if it is not what is laid out).
+    fn laid(&self, key: Key) -> Result<&Laid, Error> {
+        match &self.laid {
+            Some((laid, launches)) if *laid == key => Ok(launches),
+            _ => Err(SetupError::Misuse("a jail holds one laid-out dialect").into()),
         }
     }
 }
@@ -199,11 +227,9 @@ impl Target {
         let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         let warm = free
             .iter()
-            .filter(|slot| {
-                (slot.runners.values()).any(|state| match state {
-                    RunnerState::Loaded { server, .. } => server.alive(),
-                    RunnerState::Fresh(_) => false,
-                })
+            .filter(|slot| match &slot.runner {
+                Some(RunnerState::Loaded { server, .. }) => server.alive(),
+                _ => false,
             })
             .count();
         jobs.min(warm.max(scenarios / SCENARIOS_PER_RUNNER_START))
@@ -234,7 +260,7 @@ impl Target {
         let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         let mut notes: Vec<String> = free
             .iter()
-            .flat_map(|slot| slot.runners.values())
+            .filter_map(|slot| slot.runner.as_ref())
             .filter_map(|state| match state {
                 RunnerState::Fresh(why) => Some(format!(
                     "graded with a fresh Python process per scenario: {why}"
@@ -321,11 +347,9 @@ impl Target {
     fn take_slot(&self, wanted: Wanted) -> Result<Slot, Error> {
         let free = {
             let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-            match free.iter().rposition(|slot| wanted.fits(slot)) {
-                Some(index) => Some(free.remove(index)),
-                None if matches!(wanted, Wanted::RunnerFor(_) | Wanted::Idle) => free.pop(),
-                None => None,
-            }
+            let index = (free.iter().rposition(|slot| wanted.fits(slot)))
+                .or_else(|| free.iter().rposition(|slot| wanted.makes_do_with(slot)));
+            index.map(|index| free.remove(index))
         };
         match free {
             Some(slot) => Ok(slot),
@@ -335,8 +359,8 @@ impl Target {
                     self.sandbox,
                     &format!("job-{}", self.made.fetch_add(1, Ordering::Relaxed)),
                 )?,
-                launches: HashMap::new(),
-                runners: HashMap::new(),
+                laid: None,
+                runner: None,
             }),
         }
     }
@@ -444,7 +468,7 @@ impl Target {
                 server,
                 spawned: AtomicBool::new(false),
                 forked: AtomicBool::new(false),
-                slot: Some(slot),
+                slot: Mutex::new(Some(slot)),
                 free: Arc::clone(&self.free),
             })),
         }))
@@ -496,7 +520,7 @@ impl Target {
         loaded: bool,
     ) -> Result<(Run, Option<Arc<Server>>), Error> {
         let server = self.ready(slot, key, layout, limits, loaded)?;
-        let laid = &slot.launches[&key];
+        let laid = slot.laid(key)?;
         let run = match &server {
             Some(server) => {
                 slot.jail
@@ -517,7 +541,9 @@ impl Target {
     }
 
     /// Lays out `key` in `slot` if it is not yet, and starts its loaded runner when `loaded`
-    /// asks for one and it is not running: the runner that will fork the run, if any.
+    /// asks for one and it is not running: the runner that will fork the run, if any. The
+    /// folder is left as the run starts from it: as the runner's import left it, or as laid
+    /// out for a fresh process.
     fn ready(
         &self,
         slot: &mut Slot,
@@ -526,16 +552,20 @@ impl Target {
         limits: &Limits,
         loaded: bool,
     ) -> Result<Option<Arc<Server>>, Error> {
-        if !slot.launches.contains_key(&key) {
+        if slot.laid.is_none() {
             let laid = self.lay_out(&slot.jail, layout)?;
-            slot.launches.insert(key, laid);
+            slot.jail.mark_laid_out()?;
+            slot.laid = Some((key, laid));
         }
-        let server = loaded
-            .then(|| self.loaded_runner(slot, key, layout.audience, limits))
-            .flatten();
-        // The previous run's additions are gone (see `JailRun`'s drop): what is there now is
-        // what a run starts from.
-        slot.jail.mark_clean()?;
+        let server = match loaded {
+            true => self.loaded_runner(slot, key, layout.audience, limits)?,
+            false => None,
+        };
+        let start = match server {
+            Some(_) => Start::Loaded,
+            None => Start::LaidOut,
+        };
+        slot.jail.begin(start)?;
         Ok(server)
     }
 
@@ -547,27 +577,28 @@ impl Target {
         key: Key,
         audience: Secrecy,
         limits: &Limits,
-    ) -> Option<Arc<Server>> {
+    ) -> Result<Option<Arc<Server>>, Error> {
         if self.runner != PythonRunner::Fork {
-            return None;
+            return Ok(None);
         }
-        let laid = slot.launches.get(&key)?;
-        let launch = laid.runner.as_ref()?;
-        let distrusted = match slot.runners.get(&key) {
+        let Some(launch) = slot.laid(key)?.runner.clone() else {
+            return Ok(None);
+        };
+        let distrusted = match &slot.runner {
             Some(RunnerState::Loaded { server, .. }) => server.distrusted(),
             _ => None,
         };
         if let Some(why) = distrusted {
-            slot.runners.insert(key, RunnerState::Fresh(why));
-            return None;
+            slot.runner = Some(RunnerState::Fresh(why));
+            return Ok(None);
         }
-        let starts = match slot.runners.get_mut(&key) {
-            Some(RunnerState::Fresh(_)) => return None,
+        let starts = match &mut slot.runner {
+            Some(RunnerState::Fresh(_)) => return Ok(None),
             Some(RunnerState::Loaded { server, served, .. })
                 if server.alive() && *served <= audience =>
             {
                 *served = audience;
-                return Some(Arc::clone(server));
+                return Ok(Some(Arc::clone(server)));
             }
             // It served a more secret scenario: it is replaced, which is not an end.
             Some(RunnerState::Loaded { server, starts, .. }) if server.alive() => {
@@ -576,17 +607,20 @@ impl Target {
             Some(RunnerState::Loaded { starts, .. }) => *starts,
             None => 0,
         };
-        // A runner that ended, or served more secret scenarios, is gone with what it held.
-        slot.runners.remove(&key);
+        // A runner that ended, or served more secret scenarios, is gone with what it held,
+        // and what its import wrote with it: the next one imports in the folder as laid out.
+        slot.runner = None;
+        slot.jail.begin(Start::LaidOut)?;
         let state = if starts >= RUNNER_STARTS {
             RunnerState::Fresh(format!(
                 "its loaded runner was ended {starts} times by the scenarios"
             ))
         } else {
+            let view = &slot.laid(key)?.view;
             match Server::start(
                 &slot.jail,
-                launch,
-                &laid.view,
+                &launch,
+                view,
                 limits,
                 limits.wall.min(LOAD_WAIT),
             ) {
@@ -594,6 +628,7 @@ impl Target {
                     if let Some(interpreter) = &self.interpreter {
                         self.start_check.started(self.sandbox, interpreter);
                     }
+                    slot.jail.mark_loaded()?;
                     RunnerState::Loaded {
                         server: Arc::new(server),
                         starts: starts + 1,
@@ -607,8 +642,8 @@ impl Target {
             RunnerState::Loaded { server, .. } => Some(Arc::clone(server)),
             RunnerState::Fresh(_) => None,
         };
-        slot.runners.insert(key, state);
-        server
+        slot.runner = Some(state);
+        Ok(server)
     }
 
     /// Lays out the target in `jail` as `layout`: the launch, what a bubblewrap sandbox
@@ -739,7 +774,7 @@ impl Program {
         if !jail_run.forked.load(Ordering::Relaxed) || server.vouch() == Vouch::Stands {
             return true;
         }
-        jail_run.spawned.store(true, Ordering::Relaxed);
+        jail_run.start_afresh();
         jail_run.forked.store(false, Ordering::Relaxed);
         false
     }
@@ -776,7 +811,11 @@ impl Program {
                     }
                 }
             }
-            jail_run.spawned.store(true, Ordering::Relaxed);
+            if !jail_run.start_afresh() {
+                return Err(Ending::NotStarted(
+                    "the job folder could not be put back as laid out".to_string(),
+                ));
+            }
         }
         Running::start(&self.launch, &self.limits, deadline)
     }
@@ -864,8 +903,30 @@ struct JailRun {
     spawned: AtomicBool,
     /// Set once the runner forked a process of the run not yet vouched for.
     forked: AtomicBool,
-    slot: Option<Slot>,
+    /// Taken back when the run ends.
+    slot: Mutex<Option<Slot>>,
     free: Arc<Mutex<Vec<Slot>>>,
+}
+
+impl JailRun {
+    /// Makes ready to start the run's processes afresh from now on: the first time, what
+    /// the runner's forked processes left is killed, and the folder put back as laid out,
+    /// as a fresh process finds it (not as the runner's import left it). False when the
+    /// folder could not be put back: nothing is to start in it.
+    fn start_afresh(&self) -> bool {
+        if self.spawned.swap(true, Ordering::Relaxed) {
+            return true;
+        }
+        // (A runner that loaded waits on its gate between copies: it writes nothing.)
+        let (Some(_), Some(run)) = (&self.server, &self.run) else {
+            return true;
+        };
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        match slot.as_mut() {
+            Some(slot) => run.end_leftovers() && slot.jail.begin(Start::LaidOut).is_ok(),
+            None => false,
+        }
+    }
 }
 
 /// Returns `slot` to a target's free slots, for its next run.
@@ -890,7 +951,12 @@ impl Drop for JailRun {
         if let Some(server) = &self.server {
             server.clear_after_scenario();
         }
-        if let Some(slot) = self.slot.take() {
+        let slot = self
+            .slot
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(slot) = slot {
             restore_and_give_back(&self.free, slot);
         }
     }

@@ -6,6 +6,7 @@
 use std::ffi::{CString, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -30,15 +31,33 @@ use crate::execution::spawn::Launch;
 #[derive(Debug)]
 pub struct Jail {
     dir: PathBuf,
-    /// Where the baseline's copies of the folder's files are kept (the grader's alone).
+    /// Where the folder's two recorded states keep copies of its files (the grader's alone).
     kept: PathBuf,
     lease: Option<Lease>,
     sandbox: Sandbox,
-    /// What the folder held when the current run began.
-    baseline: Snapshot,
-    /// Whether the folder is as the baseline has it: marked, or restored since, and nothing
-    /// run or handed over in it after that.
-    at_baseline: AtomicBool,
+    /// The folder as laid out, before anything of the submission ran.
+    laid_out: Snapshot,
+    /// The folder as a loaded runner's import left it, once one loaded.
+    loaded: Option<Snapshot>,
+    /// The state the current or last run started from: the one a restore puts back.
+    start: Start,
+    /// Whether the folder holds `start`: recorded or restored, and nothing run or handed
+    /// over in it since.
+    at_start: AtomicBool,
+}
+
+/// Which recorded state of its folder a run in a jail starts from.
+///
+/// A fresh process finds the folder as laid out; so does a loaded runner about to import
+/// the submission. The processes a runner forks find it as the runner's import left it: a
+/// fresh process would have made those writes itself before reaching the same point. Each
+/// start is restored exactly, so that a runner's import (a module it planted, say) never
+/// reaches a fresh process or a runner started again, and a forked scenario is as closed
+/// as a fresh one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    LaidOut,
+    Loaded,
 }
 
 impl Jail {
@@ -49,6 +68,10 @@ impl Jail {
         let kept = scratch.join(format!("{name}.kept"));
         std::fs::create_dir_all(&dir)
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&kept)
+            .map_err(|e| Error::io(format!("cannot create {}", kept.display()), e))?;
         let lease = if sandbox != Sandbox::None && student::grader_is_root() {
             Some(student::lease()?)
         } else {
@@ -58,14 +81,16 @@ impl Jail {
             student::hand_over(&dir, lease.id())?;
         }
         // Given to its user, empty: what a run finds until something is laid out here.
-        let baseline = Snapshot::of_folder(&dir, &kept)?;
+        let laid_out = Snapshot::of_folder(&dir, &kept.join("laid-out"))?;
         Ok(Jail {
             dir,
             kept,
             lease,
             sandbox,
-            baseline,
-            at_baseline: AtomicBool::new(true),
+            laid_out,
+            loaded: None,
+            start: Start::LaidOut,
+            at_start: AtomicBool::new(true),
         })
     }
 
@@ -80,35 +105,63 @@ impl Jail {
 
     /// Gives everything in the folder to its user (after files were copied in).
     pub fn hand_over(&self) -> Result<(), Error> {
-        self.at_baseline.store(false, Ordering::Relaxed);
+        self.at_start.store(false, Ordering::Relaxed);
         match self.user() {
             Some(id) => student::hand_over(&self.dir, id),
             None => Ok(()),
         }
     }
 
-    /// Notes what the folder holds now (the submission, the harness, what a loaded runner's
-    /// import wrote) as what every run starts from: [`Jail::restore`] puts it back. Nothing
-    /// is read again where the folder is known to hold the baseline (restored after the last
-    /// run, nothing run or handed over since).
-    pub fn mark_clean(&mut self) -> Result<(), Error> {
-        if self.at_baseline.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        self.baseline = Snapshot::of_folder(&self.dir, &self.kept)?;
-        self.at_baseline.store(true, Ordering::Relaxed);
+    /// Notes what the folder holds now (the submission and the harness, handed over) as
+    /// [`Start::LaidOut`]. A runner's recorded import is dropped with the old layout.
+    pub fn mark_laid_out(&mut self) -> Result<(), Error> {
+        self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"))?;
+        self.loaded = None;
+        self.start = Start::LaidOut;
+        self.at_start.store(true, Ordering::Relaxed);
         Ok(())
     }
 
-    /// Puts the folder back as [`Jail::mark_clean`] found it (call it once the run's
-    /// processes are dead), so that the next run starts from the same folder: nothing one
-    /// scenario wrote, removed or changed there reaches the next, and files written scenario
-    /// after scenario do not pile up until the disk is full. False when it could not be put
-    /// back: the jail must not be used again.
+    /// Notes what the folder holds now, just after a loaded runner imported the submission
+    /// in it (from [`Start::LaidOut`]), as [`Start::Loaded`].
+    pub fn mark_loaded(&mut self) -> Result<(), Error> {
+        self.loaded = Some(Snapshot::of_folder(&self.dir, &self.kept.join("loaded"))?);
+        self.start = Start::Loaded;
+        self.at_start.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Makes the folder hold `start` for the next run (call it once no process can write
+    /// to it). Nothing is read where it is known to hold it already: restored after the last
+    /// run from the same start, nothing run or handed over since. An error when it could
+    /// not be put back (the jail must not be used again) or `start` was never recorded.
+    pub fn begin(&mut self, start: Start) -> Result<(), Error> {
+        if self.start == start && self.at_start.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.start = start;
+        if !self.restore() {
+            return Err(Error::path(
+                &self.dir,
+                "cannot put the folder back as a run starts from it",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Puts the folder back as the current run found it (call it once the run's processes
+    /// are dead), so that the next run starts from the same folder: nothing one scenario
+    /// wrote, removed or changed there reaches the next, and files written scenario after
+    /// scenario do not pile up until the disk is full. False when it could not be put back:
+    /// the jail must not be used again.
     #[must_use]
     pub fn restore(&mut self) -> bool {
-        let restored = self.baseline.restore().is_ok();
-        self.at_baseline.store(restored, Ordering::Relaxed);
+        let snapshot = match self.start {
+            Start::LaidOut => Some(&mut self.laid_out),
+            Start::Loaded => self.loaded.as_mut(),
+        };
+        let restored = snapshot.is_some_and(|snapshot| snapshot.restore().is_ok());
+        self.at_start.store(restored, Ordering::Relaxed);
         restored
     }
 
@@ -173,7 +226,7 @@ impl Jail {
         cgroup: Result<Host, u64>,
     ) -> Result<Run, Error> {
         // What the run writes is the folder's until a restore says otherwise.
-        self.at_baseline.store(false, Ordering::Relaxed);
+        self.at_start.store(false, Ordering::Relaxed);
         if self.sandbox == Sandbox::None {
             return Ok(Run {
                 launch: launch.clone(),
@@ -358,22 +411,29 @@ impl Run {
     }
 }
 
-impl Drop for Run {
-    fn drop(&mut self) {
-        // Whatever the run left, `setsid` or not, ends here. No process leaves its cgroup
-        // (the student's user may write to none), so where there is one it holds them all;
-        // elsewhere every process of the run's user is found and killed.
-        let all_dead = match self.group.take() {
+impl Run {
+    /// Kills every process the run left (`setsid` or not), sparing a loaded runner's: whether
+    /// none is left. No process leaves its cgroup (the student's user may write to none), so
+    /// where there is one it holds them all; elsewhere every process of the run's user is
+    /// found and killed.
+    pub fn end_leftovers(&self) -> bool {
+        match &self.group {
             Some(group) if self.guest => group.kill_all_but(&self.spared),
             Some(group) => {
                 group.kill();
-                drop(group);
                 true
             }
             None => self
                 .user
                 .is_none_or(|id| student::kill_all_but(id, &self.spared)),
-        };
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let all_dead = self.end_leftovers();
+        self.group.take();
         // Then what it left in the machine's shared folders and IPC, so that nothing of it
         // reaches the run after it (another submission, maybe) or piles up. Under bubblewrap
         // it could reach none of them (its own /tmp, /dev and IPC namespace, nothing of the
@@ -418,7 +478,7 @@ mod tests {
         let dir = jail.dir().to_path_buf();
         std::fs::write(dir.join("submission.py"), "print(1)").unwrap();
         jail.hand_over().unwrap();
-        jail.mark_clean().unwrap();
+        jail.mark_laid_out().unwrap();
         // A run adds a file and a folder and removes the submission; the restore takes the
         // first two away and puts the submission back.
         drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
@@ -432,19 +492,55 @@ mod tests {
             std::fs::read_to_string(dir.join("submission.py")).unwrap(),
             "print(1)"
         );
-        // Restored: marking keeps the baseline it has without reading the folder (a file
-        // put there behind the jail's back is not taken into it).
+        // Restored: beginning a run from the same start does not read the folder (a file
+        // put there behind the jail's back is not seen, and not taken into the record).
         std::fs::write(dir.join("unseen"), "").unwrap();
-        jail.mark_clean().unwrap();
+        jail.begin(Start::LaidOut).unwrap();
+        assert_eq!(names(&jail), ["submission.py", "unseen"]);
         assert!(jail.restore());
         assert_eq!(names(&jail), ["submission.py"]);
-        // After a hand-over the folder is read again: what was put there joins the baseline.
+        // After a hand-over the folder is read again: what was put there is laid out.
         std::fs::write(dir.join("harness.py"), "").unwrap();
         jail.hand_over().unwrap();
-        jail.mark_clean().unwrap();
+        jail.mark_laid_out().unwrap();
         drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
         std::fs::write(dir.join("left.txt"), "").unwrap();
         assert!(jail.restore());
         assert_eq!(names(&jail), ["harness.py", "submission.py"]);
+    }
+
+    #[test]
+    fn what_a_runners_import_wrote_is_where_its_forks_start_and_nowhere_else() {
+        let scratch = tempfile::tempdir().unwrap();
+        let mut jail = Jail::new(scratch.path(), Sandbox::None, "job").unwrap();
+        let dir = jail.dir().to_path_buf();
+        std::fs::write(dir.join("submission.py"), "print(1)").unwrap();
+        jail.hand_over().unwrap();
+        jail.mark_laid_out().unwrap();
+        // A loaded runner's import plants a module beside the submission and changes it.
+        std::fs::write(dir.join("json.py"), "import os; os._exit(0)").unwrap();
+        std::fs::write(dir.join("submission.py"), "print(2)").unwrap();
+        jail.mark_loaded().unwrap();
+        // Its forked scenarios start from what the import left, each one afresh.
+        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
+        std::fs::write(dir.join("left.txt"), "").unwrap();
+        assert!(jail.restore());
+        assert_eq!(names(&jail), ["json.py", "submission.py"]);
+        // A fresh process (or a runner about to import again) finds the folder as laid out.
+        jail.begin(Start::LaidOut).unwrap();
+        assert_eq!(names(&jail), ["submission.py"]);
+        let source = std::fs::read_to_string(dir.join("submission.py")).unwrap();
+        assert_eq!(source, "print(1)");
+        drop(jail.prepare(&Launch::shell("true", dir.clone()), &View::default()));
+        std::fs::write(dir.join("left.txt"), "").unwrap();
+        assert!(jail.restore());
+        assert_eq!(names(&jail), ["submission.py"]);
+        // And the runner's forks find its import's writes again.
+        jail.begin(Start::Loaded).unwrap();
+        assert_eq!(names(&jail), ["json.py", "submission.py"]);
+        // A new layout forgets the import recorded on the old one.
+        jail.hand_over().unwrap();
+        jail.mark_laid_out().unwrap();
+        assert!(jail.begin(Start::Loaded).is_err());
     }
 }
