@@ -265,3 +265,59 @@ fn an_import_that_outlasts_its_alarm_is_one_finding() {
     );
     assert_eq!(spinner["score"].as_f64(), Some(0.0), "{spinner}");
 }
+
+/// An import that takes 2 s against an import limit of 1 s does not load under either
+/// runner (the loaded runner's load is held to the import limit too, where its own wait is
+/// longer), and loads under both against a limit of 4 s.
+#[test]
+fn both_runners_hold_an_import_to_the_import_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[(
+            "slow",
+            "one-d-chess/project5/one_d_chess.py",
+            "one_d_chess.py",
+        )],
+    );
+    let entry = class.join("slow/one_d_chess.py");
+    let correct = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        format!("import time\nSLOW = time.sleep(2)\n{correct}"),
+    )
+    .unwrap();
+    let specs = common::project5_specs(dir.path(), &["move.toml"]);
+    for runner in ["fork", "fresh"] {
+        for (limit, loads) in [("1", false), ("4", true)] {
+            let out = dir.path().join(format!("out-{runner}-{limit}"));
+            let (code, report, stderr) = grade_json(&[
+                class.to_str().unwrap(),
+                "--specs",
+                specs.to_str().unwrap(),
+                "--import-limit",
+                limit,
+                "--python-runner",
+                runner,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{stderr}");
+            let slow = member(&report, "slow");
+            let context = format!("{runner}, limit {limit}: {slow}");
+            if loads {
+                assert!(slow["does_not_load"].is_null(), "{context}");
+                assert_eq!(slow["score"], slow["max_score"], "{context}");
+            } else {
+                let why = slow["does_not_load"]["message"]
+                    .as_str()
+                    .unwrap_or_default();
+                assert_eq!(
+                    why, "the import did not finish in 1 s; it was in `time.sleep`",
+                    "{context}"
+                );
+                assert_eq!(slow["score"].as_f64(), Some(0.0), "{context}");
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@ use rustix::process::Signal;
 
 use super::child::{self, Ending, Execution, Running};
 use super::fork::{PythonRunner, Server, Vouch, LOAD_WAIT};
-use super::layout::{Layout, Secrecy};
+use super::layout::{Layout, PythonLaunch, Secrecy};
 use super::python;
 use super::sandbox::bwrap::View;
 use super::sandbox::jail::{Jail, Run, Start};
@@ -558,7 +558,7 @@ impl Target {
             slot.laid = Some((key, laid));
         }
         let server = match loaded {
-            true => self.loaded_runner(slot, key, layout.audience, limits)?,
+            true => self.loaded_runner(slot, key, layout, limits)?,
             false => None,
         };
         let start = match server {
@@ -569,15 +569,28 @@ impl Target {
         Ok(server)
     }
 
+    /// How long a loaded runner of `layout` may take to load: at most [`LOAD_WAIT`], and
+    /// under a call protocol at most the import limit a fresh process's import is held to.
+    /// A runner that loads later does not load, and the import is then checked in a fresh
+    /// process, as under the fresh runner: both runners give an import past its limit the
+    /// same finding.
+    fn load_wait(&self, layout: &Layout) -> Duration {
+        match (layout.python, self.import_limit) {
+            (PythonLaunch::Adapter { .. }, Some(limit)) => LOAD_WAIT.min(limit),
+            _ => LOAD_WAIT,
+        }
+    }
+
     /// The loaded runner of `slot` for `key`, started (again) if it is not running; none
     /// when the target runs a fresh process per scenario.
     fn loaded_runner(
         &self,
         slot: &mut Slot,
         key: Key,
-        audience: Secrecy,
+        layout: &Layout,
         limits: &Limits,
     ) -> Result<Option<Arc<Server>>, Error> {
+        let audience = layout.audience;
         if self.runner != PythonRunner::Fork {
             return Ok(None);
         }
@@ -622,7 +635,7 @@ impl Target {
                 &launch,
                 view,
                 limits,
-                limits.wall.min(LOAD_WAIT),
+                limits.wall.min(self.load_wait(layout)),
             ) {
                 Ok(server) => {
                     if let Some(interpreter) = &self.interpreter {
