@@ -310,9 +310,7 @@ fn a_function_taken_from_a_helper_module_counts_as_defined() {
     let source =
         std::fs::read_to_string(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
             .unwrap();
-    let start = source.find("\ndef move_knight(").unwrap();
-    let end = start + 1 + source[start + 1..].find("\ndef ").unwrap();
-    let knight = &source[start..end];
+    let knight = function(&source, "move_knight");
     std::fs::write(
         mary.join("helpers.py"),
         format!("EMPTY = 'EMPTY'\nLEFT = 'LEFT'\nRIGHT = 'RIGHT'\n{knight}"),
@@ -366,4 +364,88 @@ fn a_file_saved_with_a_byte_order_mark_loads_and_is_graded() {
     assert_eq!(notepad["dialect"], "project5", "{stderr}");
     assert!(notepad["score"].as_f64().unwrap() > 0.0, "{stderr}");
     assert_eq!(notepad["score"], notepad["max_score"], "{stderr}");
+}
+
+/// The function `name` of `source` (from its `def` to the next top-level `def`).
+fn function<'a>(source: &'a str, name: &str) -> &'a str {
+    let start = source.find(&format!("\ndef {name}(")).unwrap();
+    let end = start + 1 + source[start + 1..].find("\ndef ").unwrap();
+    &source[start..end]
+}
+
+#[test]
+fn the_file_the_handout_names_is_graded_with_what_it_star_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let correct =
+        std::fs::read_to_string(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
+            .unwrap();
+    // An older, wrong version kept beside the file the handout names, which takes all of
+    // it with a star import and fixes the one function that was wrong.
+    let star = class.join("star");
+    hand_in(
+        &class,
+        "star",
+        "one-d-chess/project5/bug-negative-index.py",
+        "old_version.py",
+    );
+    std::fs::write(
+        star.join("one_d_chess.py"),
+        format!(
+            "from old_version import *\n{}",
+            function(&correct, "is_valid_move")
+        ),
+    )
+    .unwrap();
+    // The handout's file name with its extension in capitals.
+    hand_in(
+        &class,
+        "upper",
+        "one-d-chess/project5/one_d_chess.py",
+        "one_d_chess.PY",
+    );
+    // A file of the handout's name that holds little, beside the solution: the solution is
+    // graded, and the note says why.
+    let other = hand_in(
+        &class,
+        "other",
+        "one-d-chess/project5/one_d_chess.py",
+        "solution.py",
+    );
+    std::fs::write(
+        other.with_file_name("one_d_chess.py"),
+        "def main():\n    pass\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, report, stderr) = grade(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for id in ["star", "upper", "other"] {
+        let r = result(&report, id);
+        assert_eq!(r["dialect"], "project5", "{r:#}");
+        assert_eq!(r["score"], r["max_score"], "{r:#}");
+    }
+    assert_eq!(result(&report, "star")["file"], "one_d_chess.py");
+    assert_eq!(result(&report, "upper")["file"], "one_d_chess.PY");
+    let notes = result(&report, "other")["notes"].to_string();
+    assert!(
+        notes.contains(
+            "graded solution.py, which defines more of what project5 asks for than one_d_chess.py"
+        ),
+        "{notes}"
+    );
+    // The self-check of the folder grades the same file.
+    let checked = boardgrade()
+        .args(["test", "specs/one-d-chess/project5", "--python"])
+        .arg(&star)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert!(text.contains("score 40/40"), "{text}");
 }

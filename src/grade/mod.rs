@@ -15,6 +15,7 @@ pub mod partition;
 pub mod pipeline;
 pub mod probe;
 pub mod route;
+mod star;
 pub mod store;
 pub mod submission;
 

@@ -5,7 +5,8 @@ base64 of its bytes (a folder name need not be UTF-8); `root` is the
 submission folder the file belongs to (its own modules are importable from there).
 stdout: one JSON object per line, in the order given:
 {"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
- "imports": [top-level modules imported unconditionally]}
+ "imports": [top-level modules imported unconditionally],
+ "star": [modules whose names it takes with `from M import *`, relative ones without dots]}
 
 Nothing of the student's code is executed: each file is compiled (so a syntax error is the
 interpreter's own, with its line) and its tree read; an unconditional top-level import is
@@ -45,6 +46,25 @@ def definitions(body):
                 names += definitions(handler.body)
             names += definitions(stmt.orelse) + definitions(stmt.finalbody)
     return names
+
+
+def star_imports(body):
+    """The modules a body takes every name of (`from helpers import *`, `from .helpers
+    import *`), where `definitions` sees its own names: the grader adds their names when
+    they are the submission's own files."""
+    found = []
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module:
+            if any(alias.name == "*" for alias in stmt.names):
+                found.append(stmt.module)
+        elif isinstance(stmt, ast.If):
+            found += star_imports(stmt.body) + star_imports(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            found += star_imports(stmt.body)
+            for handler in stmt.handlers:
+                found += star_imports(handler.body)
+            found += star_imports(stmt.orelse) + star_imports(stmt.finalbody)
+    return found
 
 
 def own_modules(root):
@@ -131,16 +151,17 @@ def probe(path, available):
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
-        return [], {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}, []
+        return [], {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}, [], []
     except (ValueError, RecursionError, MemoryError) as error:
-        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, []
+        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], []
     names = kept(definitions(tree.body))
     modules = kept(sorted({top for _, top in imports(tree)}))
+    star = kept(star_imports(tree.body))
     missing = missing_import(tree, available)
     if missing:
         line, name = missing
-        return names, {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}, modules
-    return names, None, modules
+        return names, {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}, modules, star
+    return names, None, modules, star
 
 
 def main():
@@ -155,10 +176,11 @@ def main():
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
-            names, error, modules = probe(path, roots[root])
+            names, error, modules, star = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
-            names, error, modules = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, []
-        answer = json.dumps({"names": names, "error": error, "imports": modules}, ensure_ascii=False)
+            names, error, modules, star = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, [], []
+        answer = json.dumps({"names": names, "error": error, "imports": modules, "star": star},
+                            ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile

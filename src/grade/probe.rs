@@ -48,6 +48,9 @@ pub struct Definitions {
     pub error: Option<(usize, String)>,
     /// Top-level modules it imports unconditionally.
     pub imports: Vec<String>,
+    /// Modules it takes every name of (`from helpers import *`), as written (relative ones
+    /// without their dots).
+    pub star_imports: Vec<String>,
 }
 
 /// One file to read, and the folder its own modules are imported from.
@@ -77,6 +80,8 @@ struct Answer {
     error: Option<AnswerError>,
     #[serde(default)]
     imports: Vec<String>,
+    #[serde(default)]
+    star: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -254,6 +259,7 @@ impl<'a> Probe<'a> {
                     names: a.names,
                     error: a.error.map(|e| (e.line, e.message)),
                     imports: a.imports,
+                    star_imports: a.star,
                 })
             })
             .collect::<Result<_, _>>()

@@ -122,7 +122,11 @@ pub fn candidates(submission: &Submission, entry: Option<&str>) -> Vec<(PathBuf,
                 || !e.file_name().to_string_lossy().starts_with(['.', '_'])
         });
     walk.filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "py"))
+        // `one_d_chess.PY` runs as `python3 one_d_chess.PY` does, as a file given alone does.
+        .filter(|e| {
+            e.file_type().is_file()
+                && (e.path().extension()).is_some_and(|x| x.eq_ignore_ascii_case("py"))
+        })
         .map(|e| {
             let relative = e
                 .path()
@@ -207,6 +211,8 @@ pub fn route(
     entry: Option<&str>,
     variants: &Catalogue,
 ) -> Routing {
+    let candidates = super::star::with_star_imports(candidates);
+    let candidates = candidates.as_slice();
     if candidates.is_empty() {
         let why = match entry {
             Some(entry) => format!("no {entry} in this folder"),
@@ -250,6 +256,7 @@ pub fn route(
     }
     let (target, entry) = target_of(submission, chosen, dialect);
     let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
+    notes.extend(entry_passed_over(dialect, chosen, candidates));
     notes.extend(missing_names(dialect, chosen));
     let better = better_fit(dialect, chosen, variants)
         .filter(|b| !dialects.iter().any(|d| std::ptr::eq(*d, b.dialect)));
@@ -429,6 +436,27 @@ fn target_of(
     (folder, name)
 }
 
+/// Why the file graded is not the one the handout names, where the submission has one.
+fn entry_passed_over(
+    dialect: &Dialect,
+    chosen: &Candidate,
+    candidates: &[Candidate],
+) -> Option<String> {
+    let entry = Path::new(dialect.entry_file).file_name()?;
+    if chosen.relative.file_name() == Some(entry) {
+        return None;
+    }
+    let named = candidates
+        .iter()
+        .find(|c| c.relative.file_name() == Some(entry))?;
+    Some(format!(
+        "graded {}, which defines more of what {} asks for than {}",
+        chosen.relative.display(),
+        dialect.name,
+        named.relative.display()
+    ))
+}
+
 /// Which variant a submission is graded under, and the names that chose it.
 fn variant_note(dialect: &Dialect, chosen: &Candidate) -> Option<String> {
     let Origin::Variant { base, .. } = dialect.origin else {
@@ -526,6 +554,7 @@ mod tests {
                 names: names.iter().map(|n| n.to_string()).collect(),
                 error: error.map(|(l, m)| (l, m.to_string())),
                 imports: Vec::new(),
+                star_imports: Vec::new(),
             },
         }
     }

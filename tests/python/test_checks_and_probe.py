@@ -39,6 +39,21 @@ def test_definitions_include_fallbacks_guards_and_names_taken_from_helpers():
                                        "guarded"]
 
 
+def test_star_imports_are_the_modules_every_name_is_taken_from():
+    body = tree("""
+        from helpers import *
+        from .board import *
+        from rules import is_valid_move
+        try:
+            from py3_version import *
+        except ImportError:
+            from py2_version import *
+        def f():
+            from inside import *
+    """).body
+    assert probe.star_imports(body) == ["helpers", "board", "py3_version", "py2_version"]
+
+
 def test_only_unconditional_top_level_imports_count():
     found = probe.imports(tree("""
         import os.path, numpy as np
@@ -90,7 +105,7 @@ def run_probe(files, provided=()):
 
 def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     good = tmp_path / "good.py"
-    good.write_text("import helper\ndef move(): pass\n")
+    good.write_text("import helper\nfrom helper import *\ndef move(): pass\n")
     (tmp_path / "helper.py").write_text("")
     python2 = tmp_path / "old.py"
     python2.write_text("def f():\n    print 'hello'\n")
@@ -100,14 +115,14 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     latin.write_bytes(b"# -*- coding: latin-1 -*-\ndef caf\xe9(): pass\n")
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
-    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"]}
+    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"], "star": ["helper"]}
     assert answers[1]["names"] == []
     assert answers[1]["error"]["line"] == 2
     assert answers[1]["error"]["message"].startswith("SyntaxError: ")
     assert answers[2] == {"names": ["g"],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
-                          "imports": ["pygame_not_here"]}
-    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": []}
+                          "imports": ["pygame_not_here"], "star": []}
+    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": [], "star": []}
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):

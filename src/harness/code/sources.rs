@@ -113,7 +113,10 @@ fn python_files(root: &Path) -> Vec<Found> {
         match step {
             Ok(entry) => {
                 let name = relative(entry.path());
-                if entry.file_type().is_file() && name.ends_with(".py") {
+                // `.PY` too: the grader runs such an entry file as Python does.
+                let python =
+                    (entry.path().extension()).is_some_and(|x| x.eq_ignore_ascii_case("py"));
+                if entry.file_type().is_file() && python {
                     found.push(Found {
                         path: entry.into_path(),
                         name,
