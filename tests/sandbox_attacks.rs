@@ -317,6 +317,27 @@ fn a_fork_bomb_is_capped_and_a_cpu_limit_kill_is_a_timeout() {
 }
 
 #[test]
+fn a_run_writes_a_bounded_amount_in_its_folder() {
+    for (sandbox, env) in sandboxes() {
+        let filler = test_one("hostile/fills_disk.py", sandbox, &env);
+        let said = filler["first_divergence"]["actual"].as_str().unwrap();
+        let written: u64 = said
+            .trim()
+            .strip_prefix("wrote ")
+            .and_then(|n| n.strip_suffix(" MiB"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{sandbox}: {said}"));
+        if is_root() {
+            // Its folder is a tmpfs with 256 MiB of room (charged to its memory limit too).
+            assert!(written <= 256, "{sandbox}: {written} MiB");
+        } else {
+            // On the grader's disk: only each file is held to its size.
+            assert!(written > 256, "{sandbox}: {written} MiB");
+        }
+    }
+}
+
+#[test]
 fn a_run_is_capped_in_memory_for_all_its_processes_together() {
     for (sandbox, env) in sandboxes() {
         let output = boardgrade()

@@ -12,6 +12,7 @@
 pub mod bwrap;
 pub mod cgroup;
 pub mod confine;
+pub mod disk;
 pub mod isolation;
 pub mod jail;
 pub mod residue;

@@ -17,6 +17,7 @@ use rustix::process::Pid;
 use super::bwrap::{self, View};
 use super::cgroup::Group;
 use super::confine::Confinement;
+use super::disk;
 use super::isolation::Isolation;
 use super::residue;
 use super::share::Share;
@@ -35,6 +36,8 @@ pub struct Jail {
     kept: PathBuf,
     lease: Option<Lease>,
     sandbox: Sandbox,
+    /// Whether the folder is a tmpfs of bounded size ([`disk`]).
+    bounded: bool,
     /// The folder as laid out, before anything of the submission ran.
     laid_out: Snapshot,
     /// The folder as a loaded runner's import left it, once one loaded.
@@ -72,7 +75,9 @@ impl Jail {
             .mode(0o700)
             .create(&kept)
             .map_err(|e| Error::io(format!("cannot create {}", kept.display()), e))?;
-        let lease = if sandbox != Sandbox::None && student::grader_is_root() {
+        let confined = sandbox != Sandbox::None && student::grader_is_root();
+        let bounded = confined && disk::bound(&dir);
+        let lease = if confined {
             Some(student::lease()?)
         } else {
             None
@@ -87,6 +92,7 @@ impl Jail {
             kept,
             lease,
             sandbox,
+            bounded,
             laid_out,
             loaded: None,
             start: Start::LaidOut,
@@ -115,6 +121,9 @@ impl Jail {
     /// Notes what the folder holds now (the submission and the harness, handed over) as
     /// [`Start::LaidOut`]. A runner's recorded import is dropped with the old layout.
     pub fn mark_laid_out(&mut self) -> Result<(), Error> {
+        if self.bounded {
+            disk::leave_room(&self.dir);
+        }
         self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"))?;
         self.loaded = None;
         self.start = Start::LaidOut;
@@ -318,6 +327,9 @@ impl Drop for Jail {
     fn drop(&mut self) {
         // Before its user is given back (and taken by another submission's jail), nothing of
         // this submission is left for that user to read.
+        if self.bounded {
+            disk::release(&self.dir);
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
         let _ = std::fs::remove_dir_all(&self.kept);
     }

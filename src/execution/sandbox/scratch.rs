@@ -49,6 +49,7 @@ pub fn reap_stale(temp: &Path) {
         let mine =
             std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.is_dir() && m.uid() == me);
         if mine && !alive(pid) {
+            super::disk::release_under(&entry.path());
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
