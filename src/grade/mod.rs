@@ -1,6 +1,7 @@
 //! Grading submissions: each one against the scenarios of its dialect, in parallel, each
 //! result stored as it finishes.
 
+pub mod choice;
 pub mod class;
 pub mod class_run;
 pub mod cpu_slots;
