@@ -157,6 +157,51 @@ impl schemars::JsonSchema for Points {
     }
 }
 
+/// A share of the points there were to earn: `part` of `whole`, compared exactly (the two
+/// sides multiplied across, in integers), never as a float. A share of no points at all is 0.
+#[derive(Debug, Clone, Copy)]
+pub struct Share {
+    part: Points,
+    whole: Points,
+}
+
+impl Share {
+    /// `part` of `whole`.
+    pub fn of(part: Points, whole: Points) -> Share {
+        Share { part, whole }
+    }
+
+    /// Numerator and denominator, a share of nothing being 0 of 1.
+    fn terms(self) -> (i128, i128) {
+        if self.whole.0 <= 0 {
+            (0, 1)
+        } else {
+            (i128::from(self.part.0), i128::from(self.whole.0))
+        }
+    }
+}
+
+impl Ord for Share {
+    fn cmp(&self, other: &Share) -> std::cmp::Ordering {
+        let ((a, b), (c, d)) = (self.terms(), other.terms());
+        (a * d).cmp(&(c * b))
+    }
+}
+
+impl PartialOrd for Share {
+    fn partial_cmp(&self, other: &Share) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Share {
+    fn eq(&self, other: &Share) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Share {}
+
 /// A number of points or a percentage as people write it: no decimals when whole, else at
 /// most two, without trailing zeros (`1`, `0.5`, `66.67`).
 pub fn number(x: f64) -> String {
@@ -210,6 +255,21 @@ mod tests {
         assert_eq!(one.share(1, 0), Points::ZERO);
         assert_eq!(Points::whole(2).scaled(0.5), Points::whole(1));
         assert_eq!(Points::whole(2).scaled(7.0), Points::whole(2));
+    }
+
+    #[test]
+    fn shares_compare_exactly() {
+        let p = |x: f64| Points::exact(x).unwrap();
+        // 40/40 beats 35/41; 1/3 of 3 equals 1/3 of 3000 thousandths; 0.1 of 0.3 is 1/3.
+        assert!(Share::of(p(40.0), p(40.0)) > Share::of(p(35.0), p(41.0)));
+        assert_eq!(Share::of(p(1.0), p(3.0)), Share::of(p(0.1), p(0.3)));
+        assert!(Share::of(p(33.0), p(40.0)) < Share::of(p(34.0), p(41.0)));
+        // Nothing to earn is a share of 0.
+        assert_eq!(
+            Share::of(Points::ZERO, Points::ZERO),
+            Share::of(p(0.0), p(5.0))
+        );
+        assert!(Share::of(Points::ZERO, Points::ZERO) < Share::of(p(1.0), p(5.0)));
     }
 
     #[test]

@@ -29,6 +29,7 @@ fn correct_and_quirky_project5_submissions_pass() {
         "quirk-toplevel-prints.py",
         "quirk-winner-message-only.py",
         "quirk-prints-board.py",
+        "quirk-helper-whos-the-winner.py",
     ] {
         let (code, report) = grade(PROJECT5, &format!("project5/{fixture}"));
         assert_eq!(failures(&report), vec![], "{fixture}");

@@ -545,3 +545,176 @@ fn an_enabled_variant_that_code_cannot_tell_apart_takes_its_bases_place() {
     assert_eq!(o_team["score"], o_team["max_score"]);
     assert_ne!(zeros["score"], zeros["max_score"]);
 }
+
+/// Seed 000 followed to the letter, with a helper of its own named `whos_the_winner` (a name
+/// the handout leaves free, and the one the Fall 2023 text adds).
+const HELPER: &str = "fixtures/one-d-chess/project5/quirk-helper-whos-the-winner.py";
+const FALL2023_CORRECT: &str = "fixtures/one-d-chess/project5-fall2023/one_d_chess.py";
+
+/// carol (HELPER) and bob (the Fall 2023 text) in a class whose course enables the variant.
+fn helper_class() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[
+            (
+                "carol",
+                "one-d-chess/project5/quirk-helper-whos-the-winner.py",
+                "one_d_chess.py",
+            ),
+            (
+                "bob",
+                "one-d-chess/project5-fall2023/one_d_chess.py",
+                "one_d_chess.py",
+            ),
+        ],
+    );
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, "variants = [\"project5-fall2023\"]\n").unwrap();
+    (dir, class, course)
+}
+
+#[test]
+fn a_file_that_answers_both_texts_keeps_the_better_grade_in_every_class_output() {
+    let (dir, class, course) = helper_class();
+    let out = dir.path().join("out");
+    let args = [
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess",
+        "--policy",
+        course.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let (code, report, _) = grade_json(&args);
+    assert_eq!(code, 0);
+    // carol is routed to the variant (her file defines all its names) but keeps project5's
+    // full marks, and is told what the variant would have given.
+    let carol = student(&report, "carol");
+    assert_eq!(carol["dialect"], "project5");
+    assert_eq!(
+        (carol["score"].as_f64(), carol["max_score"].as_f64()),
+        (Some(40.0), Some(40.0))
+    );
+    assert!(carol["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["dialect"] == "project5" && s["verdict"] == "pass"));
+    assert_eq!(
+        common::notes(carol),
+        ["graded as project5 (also tried project5-fall2023: 31/41)"]
+    );
+    assert_eq!(
+        carol["also_tried"],
+        serde_json::json!([{ "dialect": "project5-fall2023", "score": 31.0, "max_score": 41.0 }])
+    );
+    // The Fall 2023 submission answers project5's names too: graded as both, the variant kept.
+    let bob = student(&report, "bob");
+    assert_eq!(bob["dialect"], "project5-fall2023");
+    assert_eq!(
+        (bob["score"].as_f64(), bob["max_score"].as_f64()),
+        (Some(41.0), Some(41.0))
+    );
+    assert_eq!(
+        common::notes(bob),
+        [
+            "graded as variant project5-fall2023 of project5: one_d_chess.py defines `whos_the_winner`",
+            "graded as project5-fall2023 (also tried project5: 33/40)",
+        ]
+    );
+    // The class files hold the kept grades.
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(gradebook.lines().any(|l| l == "carol,40"), "{gradebook}");
+    assert!(gradebook.lines().any(|l| l == "bob,41"), "{gradebook}");
+    // --resume reuses the kept results as they were.
+    let json = dir.path().join("again.json");
+    let output = boardgrade()
+        .arg("grade")
+        .args(args)
+        .arg("--resume")
+        .arg("--report")
+        .arg(format!("json={}", json.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("(2 already graded)"), "{stdout}");
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for id in ["carol", "bob"] {
+        let (before, after) = (student(&report, id), student(&again, id));
+        for key in ["dialect", "score", "max_score", "notes", "also_tried"] {
+            assert_eq!(before[key], after[key], "{id}: {key}");
+        }
+    }
+}
+
+#[test]
+fn a_self_check_keeps_the_better_grade_as_the_class_run_does() {
+    for (file, dialect, score) in [
+        (HELPER, "project5", 40.0),
+        (FALL2023_CORRECT, "project5-fall2023", 41.0),
+    ] {
+        let output = boardgrade()
+            .args([
+                "test",
+                "specs/one-d-chess",
+                "--python",
+                file,
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{file}: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(report["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["dialect"] == dialect && s["verdict"] == "pass"));
+        assert_eq!(report["summary"]["score"], score, "{file}");
+        assert_eq!(report["summary"]["max_score"], score, "{file}");
+        assert!(
+            stderr.contains(&format!(
+                "boardgrade: note: graded as {dialect} (also tried "
+            )),
+            "{file}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn gradescope_says_which_text_was_kept_without_the_others_score() {
+    let (dir, class, course) = helper_class();
+    let out = dir.path().join("gradescope");
+    boardgrade()
+        .arg("grade")
+        .arg(class.join("carol"))
+        .args([
+            "--one-submission",
+            "--specs",
+            "specs/one-d-chess",
+            "--policy",
+        ])
+        .arg(&course)
+        .arg("--out")
+        .arg(&out)
+        .args(["--format", "gradescope"])
+        .assert()
+        .success();
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["score"], 40.0);
+    let output = results["output"].as_str().unwrap();
+    // The variant's score counts hidden scenarios: the student is not shown it.
+    assert!(
+        output.contains(
+            "graded as project5 (also tried project5-fall2023; the better result is kept)"
+        ),
+        "{output}"
+    );
+    assert!(!output.contains("31/41"), "{output}");
+}

@@ -11,7 +11,7 @@ use boardgrade::error::{ClassError, FlagError, LookupError, ScenarioFileError};
 use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::variant::Catalogue;
 use boardgrade::games::{self, GameOptions};
-use boardgrade::grade::pipeline::{self, Prepared};
+use boardgrade::grade::pipeline::{self, Prepared, Runs};
 use boardgrade::grade::{GradeConfig, LoadError};
 use boardgrade::harness::RunConfig;
 use boardgrade::points::Points;
@@ -443,6 +443,9 @@ pub enum Subject {
         target: Box<Target>,
         scenarios: Vec<Scenario>,
     },
+    /// A Python submission, run as the dialect it was routed to and as each other its file
+    /// answers in full (the better kept).
+    Submission(Runs),
     /// A Python submission that does not load: nothing runs.
     DoesNotLoad {
         error: LoadError,
@@ -512,9 +515,12 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
 /// Why the `--jobs` asked for are not used, where they are not: the sandbox runs one
 /// program's scenarios one at a time (see `Target::at_once`).
 fn one_at_a_time(subject: &Subject, jobs: Option<usize>) -> Option<String> {
-    let (Subject::Runs { target, .. }, Some(jobs)) = (subject, jobs) else {
-        return None;
+    let target = match subject {
+        Subject::Runs { target, .. } => target,
+        Subject::Submission(runs) => &runs.first.target,
+        Subject::DoesNotLoad { .. } => return None,
     };
+    let jobs = jobs?;
     (jobs > 1 && target.at_once(jobs) == 1).then(|| {
         format!(
             "--jobs {jobs} is not used: under --sandbox {} a program's scenarios run one at a \
@@ -553,12 +559,17 @@ fn submission(
     };
     warn_exposed(grading.sandbox, &grading.hidden);
     Ok(match pipeline::prepare(file, scenarios, &grading)? {
-        Prepared::Runs {
-            target,
-            scenarios,
-            route,
-        } => {
-            let mut notes = route.notes;
+        Prepared::Runs { runs, route } => {
+            let mut notes = if runs.also.is_empty() {
+                route.notes
+            } else {
+                // Which of them it is graded as is said once the runs are done.
+                let names: Vec<&str> = route.tries().map(|r| r.dialect.name).collect();
+                vec![format!(
+                    "your file answers {}: it is run as each, and the better result kept",
+                    names.join(" and ")
+                )]
+            };
             notes.extend(route.better.map(|better| {
                 let name = better.dialect.name;
                 format!(
@@ -568,8 +579,8 @@ fn submission(
                     file.display()
                 )
             }));
-            let name = describe_target(&target);
-            (Subject::Runs { target, scenarios }, name, notes)
+            let name = describe_target(&runs.first.target);
+            (Subject::Submission(runs), name, notes)
         }
         Prepared::DoesNotLoad { error, scenarios } => (
             Subject::DoesNotLoad { error, scenarios },

@@ -2,8 +2,9 @@
 //! reports written from the same run. A Python submission that does not load is one line:
 //! nothing runs.
 
-use boardgrade::grade::pipeline::not_loaded;
-use boardgrade::harness::run_all;
+use boardgrade::grade::pipeline::{not_loaded, run_kept};
+use boardgrade::grade::RERUN;
+use boardgrade::harness::{run_all, Event};
 use boardgrade::report::{reporter, test_files};
 use boardgrade::Error;
 
@@ -27,6 +28,15 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
         eprintln!("boardgrade: note: {note}");
     }
     let mut write_error = None;
+    let mut listen = |event: Event<'_>| {
+        if write_error.is_none() {
+            if let Err(e) = report.event(&event) {
+                write_error = Some(e);
+            }
+        }
+    };
+    // A grader failure on another dialect's run makes the check no grade.
+    let mut not_graded = false;
     let outcomes = match &run.subject {
         Subject::Runs { target, scenarios } => {
             let outcomes = run_all(
@@ -34,18 +44,23 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
                 target,
                 &run.config,
                 &run.target_name,
-                &mut |event| {
-                    if write_error.is_none() {
-                        if let Err(e) = report.event(&event) {
-                            write_error = Some(e);
-                        }
-                    }
-                },
+                &mut listen,
             );
             for note in target.runner_notes() {
                 eprintln!("boardgrade: note: {note}");
             }
             outcomes
+        }
+        Subject::Submission(runs) => {
+            let ran = run_kept(runs, &run.config, &run.target_name, &mut listen);
+            for note in ran.run.target.runner_notes().into_iter().chain(ran.note) {
+                eprintln!("boardgrade: note: {note}");
+            }
+            if let Some(why) = ran.grader_failed {
+                eprintln!("boardgrade: not graded: {RERUN}: {why}");
+                not_graded = true;
+            }
+            ran.outcomes
         }
         Subject::DoesNotLoad { error, scenarios } => {
             let outcomes = not_loaded(error, scenarios);
@@ -62,6 +77,6 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
     Ok(if !run.invalid.is_empty() {
         Status::Invalid
     } else {
-        Status::from_passed(outcomes.iter().all(|o| o.verdict.passed()))
+        Status::from_passed(!not_graded && outcomes.iter().all(|o| o.verdict.passed()))
     })
 }

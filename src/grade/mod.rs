@@ -1,6 +1,7 @@
 //! Grading submissions: each one against the scenarios of its dialect, in parallel, each
 //! result stored as it finishes.
 
+pub mod choice;
 pub mod class;
 pub mod class_run;
 pub mod cpu_slots;
@@ -131,6 +132,10 @@ pub struct SubmissionResult {
     /// What the student should know besides the verdicts (a required name not defined).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The other dialects of its family its file answers in full, graded too, whose
+    /// results were not kept (the better share of the points is: see `notes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_tried: Vec<choice::Tried>,
     /// Totals of its scenarios.
     pub summary: Summary,
     /// Each scenario's result.
@@ -149,6 +154,19 @@ impl SubmissionResult {
     pub fn grader_failed(&mut self, why: String) {
         self.error = Some(format!("{RERUN}: {why}"));
         self.needs_rerun = true;
+    }
+
+    /// What its notes say of the other dialects tried, when there were any.
+    pub fn choice_note(&self) -> Option<String> {
+        let kept = self.dialect.as_deref()?;
+        (!self.also_tried.is_empty()).then(|| choice::note(kept, &self.also_tried))
+    }
+
+    /// [`SubmissionResult::choice_note`] as a student who cannot see every scenario yet
+    /// reads it: without the others' scores.
+    pub fn choice_note_for_students(&self) -> Option<String> {
+        let kept = self.dialect.as_deref()?;
+        (!self.also_tried.is_empty()).then(|| choice::note_for_students(kept, &self.also_tried))
     }
 
     /// Why the submission has no verdicts: not graded, or does not load.
@@ -351,11 +369,13 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
                 }
                 (Err(why), Ok(())) => Routing::GraderFailed { why: why.clone() },
             };
-            let dialect = routed_dialect(&routing);
+            // The scenarios of every dialect it is graded as: an edit to any may change
+            // which result is kept.
+            let tried = tried_dialects(&routing);
             let mut scenario_hashes: Vec<String> = scenarios
                 .iter()
                 .zip(&hashes)
-                .filter(|(s, _)| is_mine(s, dialect))
+                .filter(|(s, _)| tried.iter().any(|d| is_mine(s, *d)))
                 .map(|(_, hash)| hash.clone())
                 .collect();
             scenario_hashes.sort();
@@ -381,6 +401,15 @@ fn routed_dialect(routing: &Routing) -> Option<&'static Dialect> {
         Routing::DoesNotLoad { dialect, .. } => Some(dialect),
         Routing::NotGraded { dialect, .. } | Routing::TooLarge { dialect, .. } => *dialect,
         Routing::GraderFailed { .. } => None,
+    }
+}
+
+/// The dialects a submission routed so is graded as: the routed one (unknown when the
+/// grader could not look), then each other its file answers in full.
+fn tried_dialects(routing: &Routing) -> Vec<Option<&'static Dialect>> {
+    match routing {
+        Routing::Graded(route) => route.tries().map(|r| Some(r.dialect)).collect(),
+        _ => vec![routed_dialect(routing)],
     }
 }
 
@@ -411,7 +440,9 @@ pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> S
 }
 
 /// [`grade_one`], running `scenario_jobs` of its scenarios at once in a slot of `slots`,
-/// taken once its import check has passed (and lent while a scenario runs long).
+/// taken once its import check has passed (and lent while a scenario runs long). A file
+/// that answers several dialects of a family graded is graded as each, within one budget,
+/// and the better result kept (see [`pipeline::graded_as`]).
 fn grade_with(
     plan: &Plan,
     expected: &Expected<'_>,
@@ -422,106 +453,146 @@ fn grade_with(
 ) -> SubmissionResult {
     let started = Instant::now();
     let dialect = routed_dialect(&plan.routing);
-    let mine: Vec<&Scenario> = mine(scenarios, dialect).collect();
-    let mut result = SubmissionResult {
+    let mut result = ungraded(plan, scenarios, dialect);
+    match &plan.routing {
+        Routing::Graded(route) => {
+            let deadline = config.budget.map(|budget| started + budget);
+            let run = Run {
+                plan,
+                expected,
+                scenarios,
+                config,
+                scenario_jobs,
+                slots,
+                deadline,
+            };
+            result = pipeline::graded_as(route, |route| run.graded(route));
+            result.elapsed_ms = started.elapsed().as_millis() as u64;
+        }
+        Routing::DoesNotLoad { error, .. } => {
+            result.file = Some(error.file.clone());
+            result.does_not_load = Some(error.clone());
+        }
+        Routing::NotGraded { why, .. } => result.error = Some(why.clone()),
+        Routing::TooLarge { why, .. } => result.error = Some(why.to_string()),
+        Routing::GraderFailed { why, .. } => result.grader_failed(why.clone()),
+    }
+    result
+}
+
+/// The result of `plan`'s submission under `dialect` before any scenario ran: nothing
+/// earned of its scenarios' points.
+fn ungraded(
+    plan: &Plan,
+    scenarios: &[Scenario],
+    dialect: Option<&'static Dialect>,
+) -> SubmissionResult {
+    SubmissionResult {
         id: plan.submission.id.clone(),
         path: plan.submission.path.display().to_string(),
         dialect: dialect.map(|d| d.name.to_string()),
         file: None,
         score: Points::ZERO,
-        max_score: mine.iter().map(|s| s.points).sum(),
+        max_score: mine(scenarios, dialect).map(|s| s.points).sum(),
         error: None,
         needs_rerun: false,
         does_not_load: None,
         notes: Vec::new(),
+        also_tried: Vec::new(),
         summary: Summary::default(),
         scenarios: Vec::new(),
         elapsed_ms: 0,
-    };
-    let route = match &plan.routing {
-        Routing::Graded(route) => route,
-        Routing::DoesNotLoad { error, .. } => {
-            result.file = Some(error.file.clone());
-            result.does_not_load = Some(error.clone());
-            return result;
-        }
-        Routing::NotGraded { why, .. } => {
-            result.error = Some(why.clone());
-            return result;
-        }
-        Routing::TooLarge { why, .. } => {
-            result.error = Some(why.to_string());
-            return result;
-        }
-        Routing::GraderFailed { why, .. } => {
-            result.grader_failed(why.clone());
-            return result;
-        }
-    };
-    result.file = Some(route.file.clone());
-    result.notes = route.notes.clone();
-    result
-        .notes
-        .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
-    let target = pipeline::launch(route, config);
-    // The scenarios run level by level (see `run::level`): the least secret first, so that
-    // a loaded runner serves them all in rising secrecy, never a visible scenario after a
-    // hidden one (see `Secrecy`), nor beside one (where the hidden one could hand its steps
-    // to the visible one's output).
-    if let Ok(target) = &target {
-        let scenarios = mine.iter().copied();
-        if let Some(error) = pipeline::stalled(target, route, scenarios, scenario_jobs, config) {
-            result.does_not_load = Some(error);
-            result.elapsed_ms = started.elapsed().as_millis() as u64;
-            return result;
-        }
     }
-    let slot = slots.take();
-    let mut outcomes: Vec<Outcome> = match &target {
-        Ok(target) => {
-            let deadline = config.budget.map(|budget| started + budget);
-            let checks = Checks::new(&mine, target, &config.limits, scenario_jobs);
-            let mut outcomes = Vec::with_capacity(mine.len());
-            checks.around(|| {
-                crate::pool::ordered_by_level(
-                    &mine,
-                    |scenario| level(scenario),
-                    |count| target.jobs_for(count, scenario_jobs),
-                    |index, &s| {
-                        if let Some(outcome) = checks.outcome(index) {
-                            return outcome;
-                        }
-                        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                            return not_run_outcome(s, BUDGET_SPENT.to_string());
-                        }
-                        slot.run(|| run_one(s, expected, target, &config.limits))
-                    },
-                    |_, outcome| {
-                        outcomes.push(outcome);
-                        ControlFlow::Continue(())
-                    },
-                )
-            });
-            outcomes
+}
+
+/// How one submission's runs are made: the same scenarios, slots and time budget for each
+/// dialect it is graded as.
+struct Run<'a> {
+    plan: &'a Plan,
+    expected: &'a Expected<'a>,
+    scenarios: &'a [Scenario],
+    config: &'a GradeConfig,
+    scenario_jobs: usize,
+    slots: &'a CpuSlots,
+    /// When the submission's budget is spent, for all its runs together.
+    deadline: Option<Instant>,
+}
+
+impl Run<'_> {
+    /// The submission graded as `route`'s dialect.
+    fn graded(&self, route: &route::Route) -> SubmissionResult {
+        let started = Instant::now();
+        let (config, scenario_jobs) = (self.config, self.scenario_jobs);
+        let mine: Vec<&Scenario> = mine(self.scenarios, Some(route.dialect)).collect();
+        let mut result = ungraded(self.plan, self.scenarios, Some(route.dialect));
+        result.file = Some(route.file.clone());
+        result.notes = route.notes.clone();
+        result
+            .notes
+            .extend((route.better.iter()).map(|better| better.note(&route.file, route.dialect)));
+        let target = pipeline::launch(route, config);
+        // The scenarios run level by level (see `run::level`): the least secret first, so
+        // that a loaded runner serves them all in rising secrecy, never a visible scenario
+        // after a hidden one (see `Secrecy`), nor beside one (where the hidden one could hand
+        // its steps to the visible one's output). Each dialect's run has a target of its own.
+        if let Ok(target) = &target {
+            let scenarios = mine.iter().copied();
+            if let Some(error) = pipeline::stalled(target, route, scenarios, scenario_jobs, config)
+            {
+                result.does_not_load = Some(error);
+                result.elapsed_ms = started.elapsed().as_millis() as u64;
+                return result;
+            }
         }
-        Err(error) => {
-            result.grader_failed(error.to_string());
-            Vec::new()
+        let slot = self.slots.take();
+        let mut outcomes: Vec<Outcome> = match &target {
+            Ok(target) => {
+                let checks = Checks::new(&mine, target, &config.limits, scenario_jobs);
+                let mut outcomes = Vec::with_capacity(mine.len());
+                checks.around(|| {
+                    crate::pool::ordered_by_level(
+                        &mine,
+                        |scenario| level(scenario),
+                        |count| target.jobs_for(count, scenario_jobs),
+                        |index, &s| {
+                            if let Some(outcome) = checks.outcome(index) {
+                                return outcome;
+                            }
+                            if self
+                                .deadline
+                                .is_some_and(|deadline| Instant::now() >= deadline)
+                            {
+                                return not_run_outcome(s, BUDGET_SPENT.to_string());
+                            }
+                            slot.run(|| run_one(s, self.expected, target, &config.limits))
+                        },
+                        |_, outcome| {
+                            outcomes.push(outcome);
+                            ControlFlow::Continue(())
+                        },
+                    )
+                });
+                outcomes
+            }
+            Err(error) => {
+                result.grader_failed(error.to_string());
+                Vec::new()
+            }
+        };
+        drop(slot);
+        if let Ok(target) = &target {
+            result.notes.extend(target.runner_notes());
         }
-    };
-    drop(slot);
-    if let Ok(target) = &target {
-        result.notes.extend(target.runner_notes());
+        scoring::apply_groups(&mut outcomes);
+        result.summary = Summary::of(&outcomes);
+        result.score = result.summary.score;
+        if let Some(why) = harness_errors(&outcomes).filter(|_| result.error.is_none()) {
+            result.grader_failed(why);
+        }
+        result.scenarios = outcomes;
+        result.elapsed_ms = started.elapsed().as_millis() as u64;
+        result
     }
-    scoring::apply_groups(&mut outcomes);
-    result.summary = Summary::of(&outcomes);
-    result.score = result.summary.score;
-    if let Some(why) = harness_errors(&outcomes).filter(|_| result.error.is_none()) {
-        result.grader_failed(why);
-    }
-    result.scenarios = outcomes;
-    result.elapsed_ms = started.elapsed().as_millis() as u64;
-    result
 }
 
 /// Grades every submission (`config.jobs` at once) and returns the results in order.

@@ -4,19 +4,23 @@
 //! submissions through here and a student's self-check (`test --python`) takes the student's
 //! own, so the student sees what the class run will: a file that does not load is one
 //! finding, a required name missing is named with the closest one defined, and a variant of
-//! the course the file answers better is suggested.
+//! the course the file answers better is suggested. A file that answers more than one of the
+//! family's dialects graded is graded as each, and the better kept ([`super::choice`]), here
+//! for both: [`graded_as`] for a class run, [`run_kept`] for a self-check.
 
 use std::path::Path;
 
+use super::choice::{self, keep_better, Kept, Scored};
 use super::probe::LoadError;
 use super::route::{Route, Routing};
 use super::submission::Submission;
-use super::{plan, GradeConfig};
+use super::{harness_errors, plan, GradeConfig, SubmissionResult, RERUN};
 use crate::error::{ClassError, Error};
 use crate::execution::{Target, TargetSpec};
+use crate::games::Dialect;
 use crate::harness::outcome::not_run_outcome;
 use crate::harness::run::level;
-use crate::harness::Outcome;
+use crate::harness::{run_all, Event, Outcome, RunConfig, Summary};
 use crate::scenario::Scenario;
 use crate::verdict::Verdict;
 
@@ -36,14 +40,140 @@ pub fn launch(route: &Route, config: &GradeConfig) -> Result<Target, Error> {
         .with_start_check(config.start_check.clone()))
 }
 
+/// A class run's submission graded as `route`'s dialect with `grade`, and as each other
+/// dialect it also answers in full (the routed one first); the better result kept, saying so
+/// in its notes, or the routed one marked not graded when the grader failed on another.
+pub fn graded_as(
+    route: &Route,
+    mut grade: impl FnMut(&Route) -> SubmissionResult,
+) -> SubmissionResult {
+    let tries: Vec<&Route> = route.tries().collect();
+    let kept = keep_better(tries.len(), |index| {
+        let result = grade(tries[index]);
+        let scored = Scored {
+            dialect: result.dialect.clone().unwrap_or_default(),
+            score: result.score,
+            max_score: result.max_score,
+            grader_failed: result.needs_rerun.then(|| {
+                let error = result.error.as_deref().unwrap_or_default();
+                let why = error.strip_prefix(RERUN).and_then(|e| e.strip_prefix(": "));
+                why.unwrap_or(error).to_string()
+            }),
+            loads: result.does_not_load.is_none(),
+        };
+        (result, scored)
+    });
+    let mut result = kept.run;
+    result.also_tried = kept.others;
+    result.notes.extend(result.choice_note());
+    if let Some(why) = kept.grader_failed {
+        result.grader_failed(why);
+    }
+    result
+}
+
+/// One dialect's program and the scenarios it runs.
+pub struct Run {
+    pub target: Box<Target>,
+    pub scenarios: Vec<Scenario>,
+    pub dialect: &'static Dialect,
+}
+
+/// A student's own submission's runs: the dialect it was routed to, then each other of its
+/// family that its file answers in full too.
+pub struct Runs {
+    pub first: Run,
+    pub also: Vec<Run>,
+}
+
+/// What a self-check keeps of a submission's runs.
+pub struct Ran<'a> {
+    /// The outcomes of the run kept.
+    pub outcomes: Vec<Outcome>,
+    /// The run kept.
+    pub run: &'a Run,
+    /// Which dialect was kept, and what the others scored, when others were run.
+    pub note: Option<String>,
+    /// Why the check is no grade: the grader failed on another run.
+    pub grader_failed: Option<String>,
+}
+
+/// Runs a student's submission as [`graded_as`] grades it in a class run, telling `listen`
+/// of the run kept only: as it goes when there is one run, once chosen when there are more.
+pub fn run_kept<'a>(
+    runs: &'a Runs,
+    config: &RunConfig,
+    name: &str,
+    listen: &mut dyn FnMut(Event<'_>),
+) -> Ran<'a> {
+    let all: Vec<&Run> = std::iter::once(&runs.first).chain(&runs.also).collect();
+    if all.len() == 1 {
+        let outcomes = run_all(
+            &runs.first.scenarios,
+            &runs.first.target,
+            config,
+            name,
+            listen,
+        );
+        return Ran {
+            outcomes,
+            run: &runs.first,
+            note: None,
+            grader_failed: None,
+        };
+    }
+    let Kept {
+        run: (finished, outcomes),
+        index,
+        others,
+        grader_failed,
+    } = keep_better(all.len(), |index| {
+        let run = all[index];
+        let mut finished: Vec<(usize, Outcome)> = Vec::new();
+        let outcomes = run_all(&run.scenarios, &run.target, config, name, &mut |event| {
+            if let Event::Finished { index, outcome } = event {
+                finished.push((index, outcome.clone()));
+            }
+        });
+        let summary = Summary::of(&outcomes);
+        let scored = Scored {
+            dialect: run.dialect.name.to_string(),
+            score: summary.score,
+            max_score: summary.max_score,
+            grader_failed: harness_errors(&outcomes),
+            loads: true,
+        };
+        ((finished, outcomes), scored)
+    });
+    let run = all[index];
+    let note = (!others.is_empty()).then(|| choice::note(run.dialect.name, &others));
+    listen(Event::Started {
+        scenarios: run.scenarios.len(),
+        target: name,
+    });
+    for (index, outcome) in &finished {
+        listen(Event::Finished {
+            index: *index,
+            outcome,
+        });
+    }
+    listen(Event::Done {
+        summary: &Summary::of(&outcomes),
+        outcomes: &outcomes,
+    });
+    Ran {
+        outcomes,
+        run,
+        note,
+        grader_failed,
+    }
+}
+
 /// A student's own submission, ready for its scenarios.
 pub enum Prepared {
-    /// Its program runs `scenarios`, those of the dialect it was routed to.
-    Runs {
-        target: Box<Target>,
-        scenarios: Vec<Scenario>,
-        route: Route,
-    },
+    /// Its program runs `scenarios`, those of the dialect it was routed to (and, in `also`,
+    /// those of each other dialect its file answers in full).
+    Runs { runs: Runs, route: Route },
     /// The file it would run does not load (a syntax error, a missing module): no scenario
     /// of its dialect runs, and each scores 0.
     DoesNotLoad {
@@ -83,23 +213,48 @@ pub fn prepare(
         Routing::TooLarge { why, .. } => return Err(Error::path(path, why.to_string())),
         Routing::GraderFailed { why } => return Err(ClassError::GraderFailed { why }.into()),
     };
-    let scenarios: Vec<Scenario> = scenarios
-        .into_iter()
-        .filter(|s| super::graded_under(s, dialect))
-        .collect();
+    let of = |dialect: &'static Dialect| -> Vec<Scenario> {
+        (scenarios.iter())
+            .filter(|s| super::graded_under(s, dialect))
+            .cloned()
+            .collect()
+    };
+    let mine = of(dialect);
     Ok(match loads {
         Ok(route) => {
             let target = launch(&route, config)?;
-            match stalled(&target, &route, &scenarios, config.jobs, config) {
-                Some(error) => Prepared::DoesNotLoad { error, scenarios },
-                None => Prepared::Runs {
-                    target: Box::new(target),
-                    scenarios,
-                    route,
+            match stalled(&target, &route, &mine, config.jobs, config) {
+                Some(error) => Prepared::DoesNotLoad {
+                    error,
+                    scenarios: mine,
                 },
+                None => {
+                    // The same file's import passed: the other dialects' runs need no check.
+                    let also = (route.also.iter())
+                        .map(|other| {
+                            Ok(Run {
+                                target: Box::new(launch(other, config)?),
+                                scenarios: of(other.dialect),
+                                dialect: other.dialect,
+                            })
+                        })
+                        .collect::<Result<Vec<Run>, Error>>()?;
+                    let first = Run {
+                        target: Box::new(target),
+                        scenarios: mine,
+                        dialect,
+                    };
+                    Prepared::Runs {
+                        runs: Runs { first, also },
+                        route,
+                    }
+                }
             }
         }
-        Err(error) => Prepared::DoesNotLoad { error, scenarios },
+        Err(error) => Prepared::DoesNotLoad {
+            error,
+            scenarios: mine,
+        },
     })
 }
 
@@ -163,4 +318,89 @@ pub fn not_loaded(error: &LoadError, scenarios: &[Scenario]) -> Vec<Outcome> {
             ..not_run_outcome(s, format!("not run: the file does not load: {error}"))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::variant::Catalogue;
+    use crate::points::Points;
+
+    /// project5-fall2023's route, also graded as project5.
+    fn both() -> Route {
+        let game = crate::games::find("one-d-chess").unwrap();
+        let route = |name: &str| Route {
+            dialect: Catalogue::bundled().dialect(game, name).unwrap(),
+            file: "one_d_chess.py".into(),
+            target: "one_d_chess.py".into(),
+            entry: None,
+            beside: Vec::new(),
+            notes: Vec::new(),
+            better: None,
+            also: Vec::new(),
+        };
+        Route {
+            also: vec![route("project5")],
+            ..route("project5-fall2023")
+        }
+    }
+
+    /// A result graded as `route`'s dialect: `score` of `max`, `rerun` when the grader failed.
+    fn result(route: &Route, score: i64, max: i64, rerun: bool) -> SubmissionResult {
+        let mut result: SubmissionResult = serde_json::from_value(serde_json::json!({
+            "id": "carol", "path": "class/carol", "dialect": route.dialect.name,
+            "score": score as f64, "max_score": max as f64, "error": null, "elapsed_ms": 1,
+            "scenarios": [],
+            "summary": {
+                "passed": 0, "failed": 0, "errors": 0, "score": 0.0, "max_score": 0.0,
+                "verdicts": {},
+            },
+        }))
+        .unwrap();
+        if rerun {
+            result.grader_failed("the sandbox broke".into());
+        }
+        result
+    }
+
+    #[test]
+    fn the_better_result_is_kept_and_a_grader_failure_on_either_is_no_grade() {
+        let route = both();
+        let kept = graded_as(&route, |r| match r.dialect.name {
+            "project5" => result(r, 40, 40, false),
+            _ => result(r, 35, 41, false),
+        });
+        assert_eq!(
+            (kept.dialect.as_deref(), kept.score),
+            (Some("project5"), Points::whole(40))
+        );
+        assert_eq!(
+            kept.notes,
+            ["graded as project5 (also tried project5-fall2023: 35/41)"]
+        );
+        // The better run failed on the grader's side: the routed one is no grade either.
+        let failed = graded_as(&route, |r| match r.dialect.name {
+            "project5" => result(r, 0, 40, true),
+            _ => result(r, 35, 41, false),
+        });
+        assert_eq!(failed.dialect.as_deref(), Some("project5-fall2023"));
+        assert!(failed.needs_rerun);
+        assert!(
+            failed.problem().unwrap().contains(
+                "needs a re-run: the file answers project5 too, and grading it as project5 \
+                 failed: the sandbox broke"
+            ),
+            "{:?}",
+            failed.problem()
+        );
+        assert!(failed.also_tried.is_empty() && failed.notes.is_empty());
+        // The routed run failed: nothing else is graded.
+        let mut tried = Vec::new();
+        let failed = graded_as(&route, |r| {
+            tried.push(r.dialect.name);
+            result(r, 0, 41, true)
+        });
+        assert!(failed.needs_rerun);
+        assert_eq!(tried, ["project5-fall2023"]);
+    }
 }

@@ -65,6 +65,17 @@ pub struct Route {
     pub notes: Vec<String>,
     /// A dialect of the same family, not among those graded, that the file answers better.
     pub better: Option<BetterFit>,
+    /// The other dialects of its family among those graded that the file answers in full
+    /// too, each routed as this one is (none of their own): each is graded as well, and the
+    /// better result kept (see [`super::choice`]).
+    pub also: Vec<Route>,
+}
+
+impl Route {
+    /// This route and those it is also graded as, the routed one first.
+    pub fn tries(&self) -> impl Iterator<Item = &Route> {
+        std::iter::once(self).chain(&self.also)
+    }
 }
 
 /// A dialect of the graded one's family (its base, a variant of that base) that a file
@@ -254,13 +265,56 @@ pub fn route(
     if let Some(error) = load_error(chosen).or_else(|| broken_import(chosen, candidates)) {
         return Routing::DoesNotLoad { dialect, error };
     }
+    let also = also_fits(dialect, chosen, dialects)
+        .into_iter()
+        .map(|other| routed(submission, chosen, other, candidates, dialects, variants))
+        .collect();
+    Routing::Graded(Route {
+        also,
+        ..routed(submission, chosen, dialect, candidates, dialects, variants)
+    })
+}
+
+/// Most dialects a file is graded as besides the one it is routed to.
+const MAX_ALSO: usize = 3;
+
+/// The other dialects of `routed`'s family among `dialects` that `chosen` answers in full, as
+/// it answers `routed` (none when it does not), best fitting first, at most [`MAX_ALSO`].
+fn also_fits(
+    routed: &'static Dialect,
+    chosen: &Candidate,
+    dialects: &[&'static Dialect],
+) -> Vec<&'static Dialect> {
+    if !fit(routed, chosen).complete {
+        return Vec::new();
+    }
+    let mut others: Vec<(Fit, &'static Dialect)> = dialects
+        .iter()
+        .filter(|d| !std::ptr::eq(**d, routed) && std::ptr::eq(d.base(), routed.base()))
+        .map(|d| (fit(d, chosen), *d))
+        .filter(|(fit, _)| fit.complete)
+        .collect();
+    others.sort_by_key(|(fit, _)| std::cmp::Reverse(*fit));
+    others.into_iter().take(MAX_ALSO).map(|(_, d)| d).collect()
+}
+
+/// `chosen` (of the submission's `candidates`) graded as `dialect`: what to run, and the
+/// notes for it.
+fn routed(
+    submission: &Submission,
+    chosen: &Candidate,
+    dialect: &'static Dialect,
+    candidates: &[Candidate],
+    dialects: &[&'static Dialect],
+    variants: &Catalogue,
+) -> Route {
     let (target, entry) = target_of(submission, chosen, dialect);
     let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
     notes.extend(entry_passed_over(dialect, chosen, candidates));
     notes.extend(missing_names(dialect, chosen));
     let better = better_fit(dialect, chosen, variants)
         .filter(|b| !dialects.iter().any(|d| std::ptr::eq(*d, b.dialect)));
-    Routing::Graded(Route {
+    Route {
         dialect,
         file: chosen.relative.display().to_string(),
         beside: modules_beside(submission, chosen),
@@ -268,7 +322,8 @@ pub fn route(
         entry,
         notes,
         better,
-    })
+        also: Vec::new(),
+    }
 }
 
 /// The dialect of `graded`'s family that `chosen` answers in full where it does not answer
@@ -699,6 +754,7 @@ mod tests {
         };
         assert_eq!(chosen.dialect.name, "project5");
         assert!(chosen.notes.is_empty());
+        assert!(chosen.also.is_empty());
         let earlier = candidate("one_d_chess.py", fall.defines, None);
         let Routing::Graded(chosen) =
             super::route(&folder(), &[earlier], &both, None, Catalogue::bundled())
@@ -710,6 +766,22 @@ mod tests {
             chosen.notes,
             ["graded as variant project5-fall2023 of project5: one_d_chess.py defines `whos_the_winner`"]
         );
+        // It answers project5 in full too: graded as that as well, with its own notes.
+        let names: Vec<&str> = chosen.tries().map(|r| r.dialect.name).collect();
+        assert_eq!(names, ["project5-fall2023", "project5"]);
+        assert!(chosen.also[0].notes.is_empty() && chosen.also[0].also.is_empty());
+        // Another game's dialect is no alternative, nor is a dialect the file half answers.
+        let csc110 = dialect("one-d-chess", "csc110");
+        let Routing::Graded(chosen) = super::route(
+            &folder(),
+            &[candidate("one_d_chess.py", fall.defines, None)],
+            &[fall, csc110, dialect("minichess", "ecs10")],
+            None,
+            Catalogue::bundled(),
+        ) else {
+            panic!("not graded")
+        };
+        assert!(chosen.also.is_empty());
     }
 
     #[test]

@@ -213,7 +213,14 @@ fn summary(result: &SubmissionResult, note: &str) -> String {
         }
     }
     lines.extend(messages.iter().map(|m| m.to_string()));
-    lines.extend(result.notes.iter().cloned());
+    // The other dialects' scores count scenarios not shown yet: said without them.
+    let choice = result.choice_note();
+    lines.extend(
+        (result.notes.iter())
+            .filter(|n| choice.as_ref() != Some(*n))
+            .cloned(),
+    );
+    lines.extend(result.choice_note_for_students());
     if !note.is_empty() {
         lines.push(note.to_string());
     }
