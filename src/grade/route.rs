@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::probe::{Definitions, LoadError};
+use super::star;
 use super::submission::Submission;
 use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Origin};
@@ -154,6 +155,24 @@ pub fn candidates(submission: &Submission, entry: Option<&str>) -> Vec<(PathBuf,
         .collect()
 }
 
+/// `candidates` (one submission's files), each with the names it takes from the others by
+/// star imports ([`super::star`]).
+fn with_star_imports(candidates: &[Candidate]) -> Vec<Candidate> {
+    let files: Vec<star::File> = (candidates.iter())
+        .map(|c| (c.relative.as_path(), &c.definitions))
+        .collect();
+    let names = star::names_with_star_imports(&files);
+    candidates
+        .iter()
+        .zip(names)
+        .map(|(candidate, names)| {
+            let mut taken = candidate.clone();
+            taken.definitions.names = names;
+            taken
+        })
+        .collect()
+}
+
 /// How well a file fits a dialect; larger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Fit {
@@ -222,7 +241,7 @@ pub fn route(
     entry: Option<&str>,
     variants: &Catalogue,
 ) -> Routing {
-    let candidates = super::star::with_star_imports(candidates);
+    let candidates = with_star_imports(candidates);
     let candidates = candidates.as_slice();
     if candidates.is_empty() {
         let why = match entry {

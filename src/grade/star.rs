@@ -10,114 +10,102 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::route::Candidate;
+use super::probe::Definitions;
 
-/// `candidates` (the files of one submission), each with the names it takes by star imports
-/// from the others: a module beside the importing file or at the submission's top (a file,
-/// or a package's `__init__.py`), followed through modules that star-import in turn, each
-/// module once.
-pub fn with_star_imports(candidates: &[Candidate]) -> Vec<Candidate> {
-    candidates
+/// One file of a submission: its path inside the submission, and what it defines.
+pub type File<'a> = (&'a Path, &'a Definitions);
+
+/// The names each of `files` (those of one submission) defines with what it takes by star
+/// imports from the others: a module beside the importing file or at the submission's top
+/// (a file, or a package's `__init__.py`), followed through modules that star-import in
+/// turn, each module once. In the order of `files`, each name once.
+pub fn names_with_star_imports(files: &[File]) -> Vec<Vec<String>> {
+    files
         .iter()
-        .map(|candidate| {
-            let mut names = candidate.definitions.names.clone();
-            let mut seen: HashSet<&Path> = HashSet::from([candidate.relative.as_path()]);
-            let mut pending: Vec<&Candidate> = vec![candidate];
-            while let Some(importer) = pending.pop() {
-                for module in &importer.definitions.star_imports {
-                    let Some(found) = find(candidates, &importer.relative, module) else {
+        .map(|&(relative, definitions)| {
+            let mut names = definitions.names.clone();
+            let mut seen: HashSet<&Path> = HashSet::from([relative]);
+            let mut pending: Vec<File> = vec![(relative, definitions)];
+            while let Some((importer, imports)) = pending.pop() {
+                for module in &imports.star_imports {
+                    let Some(found) = find(files, importer, module) else {
                         continue;
                     };
-                    if seen.insert(found.relative.as_path()) {
-                        names.extend(found.definitions.names.iter().cloned());
+                    if seen.insert(found.0) {
+                        names.extend(found.1.names.iter().cloned());
                         pending.push(found);
                     }
                 }
             }
             let mut unique = HashSet::new();
             names.retain(|name| unique.insert(name.clone()));
-            let mut taken = candidate.clone();
-            taken.definitions.names = names;
-            taken
+            names
         })
         .collect()
 }
 
-/// The file of `candidates` that `module` (dotted, as written after `from`) names for the
-/// file at `importer`.
-fn find<'a>(candidates: &'a [Candidate], importer: &Path, module: &str) -> Option<&'a Candidate> {
+/// The file of `files` that `module` (dotted, as written after `from`) names for the file
+/// at `importer`.
+fn find<'a>(files: &[File<'a>], importer: &Path, module: &str) -> Option<File<'a>> {
     let path: PathBuf = module.split('.').collect();
     let beside = importer.parent().unwrap_or(Path::new(""));
     let places = [beside.join(&path), path];
     places
         .iter()
         .flat_map(|place| [place.with_extension("py"), place.join("__init__.py")])
-        .find_map(|file| candidates.iter().find(|c| c.relative == file))
+        .find_map(|file| {
+            files
+                .iter()
+                .copied()
+                .find(|(relative, _)| *relative == file)
+        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grade::probe::Definitions;
 
-    fn file(relative: &str, names: &[&str], star: &[&str]) -> Candidate {
+    fn definitions(names: &[&str], star: &[&str]) -> Definitions {
         let texts = |list: &[&str]| list.iter().map(|n| n.to_string()).collect();
-        Candidate {
-            path: PathBuf::from("/class/x").join(relative),
-            relative: PathBuf::from(relative),
-            definitions: Definitions {
-                names: texts(names),
-                star_imports: texts(star),
-                ..Definitions::default()
-            },
+        Definitions {
+            names: texts(names),
+            star_imports: texts(star),
+            ..Definitions::default()
         }
-    }
-
-    fn names(candidate: &Candidate) -> Vec<&str> {
-        candidate
-            .definitions
-            .names
-            .iter()
-            .map(String::as_str)
-            .collect()
     }
 
     #[test]
     fn a_file_has_the_names_it_takes_from_its_own_modules_by_star_imports() {
-        let files = [
-            file(
+        let given = [
+            (
                 "one_d_chess.py",
-                &["is_valid_move"],
-                &["old_version", "math"],
+                definitions(&["is_valid_move"], &["old_version", "math"]),
             ),
-            file(
+            (
                 "old_version.py",
-                &["create_board", "is_valid_move"],
-                &["pkg.rules"],
+                definitions(&["create_board", "is_valid_move"], &["pkg.rules"]),
             ),
-            file("pkg/rules.py", &["move_king"], &["old_version"]),
-            file("sub/game.py", &["main"], &["helpers"]),
-            file("sub/helpers.py", &["move_knight"], &[]),
-            file("helpers.py", &["not_this_one"], &[]),
-            file("app.py", &[], &["pkg"]),
-            file("pkg/__init__.py", &["from_package"], &[]),
+            (
+                "pkg/rules.py",
+                definitions(&["move_king"], &["old_version"]),
+            ),
+            ("sub/game.py", definitions(&["main"], &["helpers"])),
+            ("sub/helpers.py", definitions(&["move_knight"], &[])),
+            ("helpers.py", definitions(&["not_this_one"], &[])),
+            ("app.py", definitions(&[], &["pkg"])),
+            ("pkg/__init__.py", definitions(&["from_package"], &[])),
         ];
-        let taken = with_star_imports(&files);
+        let files: Vec<File> = given.iter().map(|(p, d)| (Path::new(*p), d)).collect();
+        let names = names_with_star_imports(&files);
         // Through a module that star-imports in turn, each name once, cycles followed once;
         // a module that is not the submission's (math) adds nothing.
-        assert_eq!(
-            names(&taken[0]),
-            ["is_valid_move", "create_board", "move_king"]
-        );
-        assert_eq!(
-            names(&taken[1]),
-            ["create_board", "is_valid_move", "move_king"]
-        );
+        assert_eq!(names[0], ["is_valid_move", "create_board", "move_king"]);
+        assert_eq!(names[1], ["create_board", "is_valid_move", "move_king"]);
         // The module beside the importer comes before one at the top.
-        assert_eq!(names(&taken[3]), ["main", "move_knight"]);
+        assert_eq!(names[3], ["main", "move_knight"]);
         // A package is its __init__.py.
-        assert_eq!(names(&taken[6]), ["from_package"]);
+        assert_eq!(names[6], ["from_package"]);
         // A file that star-imports nothing is as it was.
-        assert_eq!(names(&taken[4]), ["move_knight"]);
+        assert_eq!(names[4], ["move_knight"]);
     }
 }

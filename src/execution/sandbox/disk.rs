@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use rustix::mount::{MountFlags, UnmountFlags};
 
 /// What a job folder holds before anything is laid out in it: room for the largest
-/// submission graded ([`crate::grade::extent`]'s bound) and its harness.
+/// submission graded (1 GiB, the grader's bound on a submission) and its harness.
 const LAYOUT_ROOM: u64 = 2 << 30;
 
 /// What the programs of a job may write in its folder beyond what was laid out there.
