@@ -148,9 +148,9 @@ fn the_correct_team_passes_given_its_repository_its_pychess_folder_or_its_file()
     assert_eq!(code, 0, "{folder}: {:?}", failed(&report));
 }
 
-/// Every scenario of the bundled specs a team fails: (file, scenario name).
+/// Every scenario of the handout's dialect a team fails: (file, scenario name).
 fn failed_everywhere(team: &str) -> BTreeSet<(String, String)> {
-    let (_, report) = grade(SPECS, Some(&fixture(team)));
+    let (_, report) = grade(SCENARIOS, Some(&fixture(team)));
     scenarios(&report)
         .iter()
         .filter(|s| s["verdict"] != "pass")
@@ -163,7 +163,7 @@ fn failed_everywhere(team: &str) -> BTreeSet<(String, String)> {
 
 #[test]
 fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
-    // Over every bundled scenario: rule scenarios judge the position, notation scenarios
+    // Over every scenario of the handout's dialect: rule scenarios judge the position, notation scenarios
     // the strings returned, so one bug costs the scenarios about it and nothing else.
     let cases: &[(&str, &[(&str, &str)])] = &[
         (

@@ -58,6 +58,10 @@ fn csc110_forgives_a_trailing_space_by_default_and_a_course_can_make_it_exact() 
     assert_eq!(code, 0);
 }
 
+/// The handout's chess dialect alone (its variant that spells castling with the letter O
+/// not enabled).
+const HANDOUT: &str = "specs/chess/ecs198f";
+
 /// The chess teams whose only fault is a spelling a course may accept, and the option.
 const SPELLINGS: &[(&str, &str)] = &[
     ("bug-uppercase-letter", "accept_upper_piece_letter"),
@@ -70,7 +74,7 @@ fn a_chess_spelling_fails_under_the_handout_and_passes_with_its_option() {
     let dir = tempfile::tempdir().unwrap();
     for (team, option) in SPELLINGS {
         let team = format!("fixtures/chess/ecs198f/{team}");
-        let (code, report) = test_json(&["specs/chess", "--python", &team]);
+        let (code, report) = test_json(&[HANDOUT, "--python", &team]);
         assert_eq!(code, 1, "{team} must fail under the handout's spelling");
         // The bundled specs write every answer out: the option applies to written
         // expectations too.
@@ -86,7 +90,7 @@ fn a_chess_spelling_fails_under_the_handout_and_passes_with_its_option() {
             &format!("{option}.toml"),
             &format!("[chess.ecs198f]\n{option} = true\n"),
         );
-        let (code, report) = test_json(&["specs/chess", "--python", &team, "--policy", &policy]);
+        let (code, report) = test_json(&[HANDOUT, "--python", &team, "--policy", &policy]);
         assert_eq!(code, 0, "{team} under {option}: {report:#}");
         // Another option does not forgive it.
         let other = SPELLINGS.iter().find(|(_, o)| o != option).unwrap().1;
@@ -95,9 +99,15 @@ fn a_chess_spelling_fails_under_the_handout_and_passes_with_its_option() {
             &format!("other-{option}.toml"),
             &format!("[chess.ecs198f]\n{other} = true\n"),
         );
-        let (code, _) = test_json(&["specs/chess", "--python", &team, "--policy", &policy]);
+        let (code, _) = test_json(&[HANDOUT, "--python", &team, "--policy", &policy]);
         assert_eq!(code, 1, "{team} under {other}");
     }
+    // Where the course grades the variant that spells castling with the letter O beside
+    // the handout's dialect, that spelling is graded as the variant, whole.
+    let team = "fixtures/chess/ecs198f/bug-castling-o-spelling";
+    let (code, report) = test_json(&["specs/chess", "--python", team]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["summary"]["score"], report["summary"]["max_score"]);
     // The correct team passes under all three.
     let all = write(
         dir.path(),
@@ -105,7 +115,7 @@ fn a_chess_spelling_fails_under_the_handout_and_passes_with_its_option() {
         "[chess.ecs198f]\naccept_upper_piece_letter = true\naccept_castling_o = true\naccept_upper_case_moves = true\n",
     );
     let (code, _) = test_json(&[
-        "specs/chess",
+        HANDOUT,
         "--python",
         "fixtures/chess/ecs198f/correct",
         "--policy",
