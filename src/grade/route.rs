@@ -207,6 +207,12 @@ pub fn route(
     entry: Option<&str>,
     variants: &Catalogue,
 ) -> Routing {
+    let Some(&first) = dialects.first() else {
+        return Routing::NotGraded {
+            dialect: None,
+            why: "no valid scenario names a dialect to grade it under".to_string(),
+        };
+    };
     if candidates.is_empty() {
         let why = match entry {
             Some(entry) => format!("no {entry} in this folder"),
@@ -235,7 +241,7 @@ pub fn route(
             // lone file under a lone dialect is graded as it is.
             if let Some(error) = candidates.iter().find_map(load_error) {
                 return Routing::DoesNotLoad {
-                    dialect: dialects[0],
+                    dialect: first,
                     error,
                 };
             }
