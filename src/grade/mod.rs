@@ -15,6 +15,7 @@ pub mod partition;
 pub mod pipeline;
 pub mod probe;
 pub mod route;
+pub mod sheet;
 pub mod store;
 pub mod submission;
 
