@@ -444,6 +444,79 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
 }
 
 #[test]
+fn nothing_to_grade_scores_0_out_of_a_maximum_a_submission_could_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = make_class(
+        &dir.path().join("class"),
+        &[
+            ("alice", "one-d-chess/project5/one_d_chess.py", ONE_D),
+            ("carol", "one-d-chess/csc110/chess.py", "chess.py"),
+        ],
+    );
+    std::fs::create_dir_all(class.join("empty")).unwrap();
+    std::fs::create_dir_all(class.join("notes")).unwrap();
+    std::fs::write(class.join("notes/readme.txt"), "hi\n").unwrap();
+    std::fs::create_dir_all(class.join("other")).unwrap();
+    std::fs::write(class.join("other/main.py"), "def hello():\n    return 1\n").unwrap();
+    let out = dir.path().join("out");
+    // project5's is_valid_move (4 points) and csc110's code checks (7 points).
+    let (code, report) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5/is_valid_move.toml",
+        "--specs",
+        "specs/one-d-chess/csc110/code.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{report}");
+    let result = |id: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (
+            result("alice")["score"].as_f64(),
+            result("alice")["max_score"].as_f64()
+        ),
+        (Some(4.0), Some(4.0))
+    );
+    assert_eq!(
+        (
+            result("carol")["score"].as_f64(),
+            result("carol")["max_score"].as_f64()
+        ),
+        (Some(7.0), Some(7.0))
+    );
+    // The student's own: scored 0 out of the largest of the dialects' totals, never their sum.
+    for id in ["empty", "notes", "other"] {
+        let r = result(id);
+        assert_eq!(r["score"], 0.0, "{r}");
+        assert_eq!(r["max_score"], 7.0, "{r}");
+        assert_eq!(r["needs_rerun"], false, "{r}");
+    }
+    let class_summary = &report["class"];
+    assert_eq!(class_summary["min_max_score"], 4.0, "{class_summary}");
+    assert_eq!(class_summary["max_score"], 7.0, "{class_summary}");
+    // Each counts in the mean, and gets its 0 in the gradebook.
+    assert_eq!(class_summary["mean_score"], 11.0 / 5.0, "{class_summary}");
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    for id in ["empty", "notes", "other"] {
+        assert!(
+            gradebook.lines().any(|l| l == format!("{id},0")),
+            "{gradebook}"
+        );
+    }
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("(maxima 4 to 7)"), "{summary}");
+}
+
+#[test]
 fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
     let dir = tempfile::tempdir().unwrap();
     let specs = common::project5_specs(
