@@ -119,6 +119,23 @@ pub enum ClassError {
     /// Nothing in the specs and filters to grade or test with.
     #[error("no scenarios match the given {given} and filters")]
     NoScenarios { given: &'static str },
+    /// Scenario files given that did not load, and no valid scenario left beside them:
+    /// nothing to run, and no dialect to route a submission to.
+    #[error(
+        "no valid scenario remains to run: {invalid} scenario file(s) did not load (each named \
+         in the report with its line, column and key){}",
+        if *.filtered { ", and none of the others is selected" } else { "" }
+    )]
+    NoValidScenario { invalid: usize, filtered: bool },
+    /// Scenario files of the specs graded with that do not load (more than one; one is an
+    /// [`Error::Scenario`]): grading against part of the specs would be unfair.
+    #[error(
+        "{} scenario files do not load, and grading against part of the specs would be \
+         unfair:{}",
+        .0.len(),
+        .0.iter().map(|e| format!("\n    {e}")).collect::<String>()
+    )]
+    InvalidSpecs(Vec<ScenarioFileError>),
     /// A Python submission tested against scenarios of several dialects that its code does
     /// not choose between.
     #[error(

@@ -1,4 +1,5 @@
 //! Every command line is honoured or refused and every command ends: bounded perft depths,
+//! limits no correct program could keep to refused by flag or key,
 //! course file names that stay in their folder, and non-UTF-8 files named by the line and
 //! column of their first bad byte.
 
@@ -85,4 +86,76 @@ fn a_file_that_is_not_utf8_is_named_by_line_and_column() {
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("variant.toml:2:6: "), "{said}");
     assert!(said.contains("line 2, column 6"), "{said}");
+}
+
+#[test]
+fn a_limit_no_correct_program_can_keep_to_is_refused_naming_the_flag() {
+    let spec = "specs/one-d-chess/project5/is_valid_move.toml";
+    let submission = "fixtures/one-d-chess/project5/one_d_chess.py";
+    for (command, flag, value, why) in [
+        ("test", "--output-limit", "0", "below 1024 bytes"),
+        ("test", "--output-limit", "1", "below 1024 bytes"),
+        ("grade", "--output-limit", "1023", "below 1024 bytes"),
+        ("test", "--memory-limit", "1", "below 64 MiB"),
+        ("grade", "--memory-limit", "63", "below 64 MiB"),
+        ("grade", "--import-limit", "0.001", "below 1 s"),
+        ("grade", "--import-limit", "nan", "below 1 s"),
+        ("grade", "--budget", "0", "below 1 s"),
+        ("grade", "--budget", "0.5", "below 1 s"),
+        ("fuzz", "--time-limit", "0", "below 1 s"),
+        ("fuzz", "--time-limit", "3601", "from 1 to 3600"),
+    ] {
+        let mut grader = boardgrade();
+        match command {
+            "test" => grader.args(["test", spec, "--python", submission]),
+            "grade" => grader.args(["grade", submission, "--specs", spec]),
+            _ => grader.args(["fuzz", "one-d-chess", "--python", submission]),
+        };
+        let output = grader.args([flag, value]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{command} {flag} {value}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("'{value}' for '{flag}")) && stderr.contains(why),
+            "{command} {flag} {value}: {stderr}"
+        );
+    }
+    // 0 turns the memory limit off, as the help says; the floors themselves are accepted.
+    boardgrade()
+        .args([
+            "test",
+            spec,
+            "--memory-limit",
+            "0",
+            "--output-limit",
+            "1024",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_scenario_time_limit_below_a_second_names_the_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.toml");
+    for limit in ["0", "0.0001", "nan", "3601"] {
+        std::fs::write(
+            &file,
+            format!(
+                "game = \"one-d-chess\"\ndialect = \"project5\"\n\n[[scenario]]\nname = \"x\"\n\
+                 time_limit = {limit}\nsteps = [{{ send = \"board\" }}]\n"
+            ),
+        )
+        .unwrap();
+        let output = boardgrade().arg("test").arg(&file).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{limit}: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(":6:14: key `time_limit`: ") && stdout.contains("from 1 to 3600"),
+            "{limit}: {stdout}"
+        );
+    }
 }

@@ -53,6 +53,90 @@ fn bad_values_name_their_key() {
 }
 
 #[test]
+fn specs_with_no_valid_scenario_name_each_file_and_never_blame_the_submission() {
+    let head = "game = \"one-d-chess\"\ndialect = \"project5\"\n\n[[scenario]]\nname = \"x\"\n";
+    let board = "steps = [{ send = \"board\" }]\n";
+    let cases = [
+        ("points", format!("points = -5\n{board}")),
+        ("points", format!("points = nan\n{board}")),
+        ("points", format!("points = inf\n{board}")),
+        ("points", format!("points = 1e300\n{board}")),
+        ("time_limit", format!("time_limit = 0\n{board}")),
+        ("steps", "steps = []\n".to_string()),
+        (
+            "send",
+            "steps = [{ send = \"board\\nboard\" }]\n".to_string(),
+        ),
+    ];
+    let correct = "fixtures/one-d-chess/project5/one_d_chess.py";
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write(&dir, "broken.py", "def f(:\n");
+    for (key, body) in &cases {
+        let specs = dir.path().join("specs");
+        std::fs::create_dir_all(&specs).unwrap();
+        std::fs::write(specs.join("s.toml"), format!("{head}{body}")).unwrap();
+        for submission in [correct, broken.as_str()] {
+            let output = boardgrade()
+                .arg("test")
+                .arg(&specs)
+                .args(["--python", submission])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{key}: {stdout}{stderr}");
+            assert!(
+                stdout.starts_with("INVALID") && stdout.contains(&format!(": key `{key}`: ")),
+                "{key}: {stdout}"
+            );
+            assert!(stdout.contains("s.toml:"), "{key}: {stdout}");
+            assert!(
+                stderr
+                    .contains("no valid scenario remains to run: 1 scenario file(s) did not load"),
+                "{key}: {stderr}"
+            );
+            assert!(!stderr.contains("asks for"), "{key}: {stderr}");
+        }
+        std::fs::remove_dir_all(&specs).unwrap();
+    }
+
+    // The JSON report lists the files; `grade` names every one and grades nothing.
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    for (name, (_, body)) in ["a.toml", "b.toml"].iter().zip(&cases) {
+        std::fs::write(specs.join(name), format!("{head}{body}")).unwrap();
+    }
+    let output = boardgrade()
+        .arg("test")
+        .arg(&specs)
+        .args(["--python", correct, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["invalid_files"].as_array().unwrap().len(),
+        2,
+        "{report}"
+    );
+    assert_eq!(report["scenarios"], serde_json::json!([]), "{report}");
+    let out = dir.path().join("out");
+    let output = boardgrade()
+        .args(["grade", correct, "--specs"])
+        .arg(&specs)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("2 scenario files do not load"), "{stderr}");
+    assert!(stderr.contains("a.toml:6:10: key `points`"), "{stderr}");
+    assert!(stderr.contains("b.toml:6:10: key `points`"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn bad_invocations_exit_2_with_a_message() {
     boardgrade()
         .args(["test", "no/such/folder"])

@@ -444,6 +444,79 @@ fn the_gradescope_zip_grades_a_scratch_autograder_layout() {
 }
 
 #[test]
+fn nothing_to_grade_scores_0_out_of_a_maximum_a_submission_could_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = make_class(
+        &dir.path().join("class"),
+        &[
+            ("alice", "one-d-chess/project5/one_d_chess.py", ONE_D),
+            ("carol", "one-d-chess/csc110/chess.py", "chess.py"),
+        ],
+    );
+    std::fs::create_dir_all(class.join("empty")).unwrap();
+    std::fs::create_dir_all(class.join("notes")).unwrap();
+    std::fs::write(class.join("notes/readme.txt"), "hi\n").unwrap();
+    std::fs::create_dir_all(class.join("other")).unwrap();
+    std::fs::write(class.join("other/main.py"), "def hello():\n    return 1\n").unwrap();
+    let out = dir.path().join("out");
+    // project5's is_valid_move (4 points) and csc110's code checks (7 points).
+    let (code, report) = grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess/project5/is_valid_move.toml",
+        "--specs",
+        "specs/one-d-chess/csc110/code.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{report}");
+    let result = |id: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (
+            result("alice")["score"].as_f64(),
+            result("alice")["max_score"].as_f64()
+        ),
+        (Some(4.0), Some(4.0))
+    );
+    assert_eq!(
+        (
+            result("carol")["score"].as_f64(),
+            result("carol")["max_score"].as_f64()
+        ),
+        (Some(7.0), Some(7.0))
+    );
+    // The student's own: scored 0 out of the largest of the dialects' totals, never their sum.
+    for id in ["empty", "notes", "other"] {
+        let r = result(id);
+        assert_eq!(r["score"], 0.0, "{r}");
+        assert_eq!(r["max_score"], 7.0, "{r}");
+        assert_eq!(r["needs_rerun"], false, "{r}");
+    }
+    let class_summary = &report["class"];
+    assert_eq!(class_summary["min_max_score"], 4.0, "{class_summary}");
+    assert_eq!(class_summary["max_score"], 7.0, "{class_summary}");
+    // Each counts in the mean, and gets its 0 in the gradebook.
+    assert_eq!(class_summary["mean_score"], 11.0 / 5.0, "{class_summary}");
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    for id in ["empty", "notes", "other"] {
+        assert!(
+            gradebook.lines().any(|l| l == format!("{id},0")),
+            "{gradebook}"
+        );
+    }
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("(maxima 4 to 7)"), "{summary}");
+}
+
+#[test]
 fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
     let dir = tempfile::tempdir().unwrap();
     let specs = common::project5_specs(
@@ -454,13 +527,13 @@ fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
             "move_king.toml",
         ],
     );
-    // A correct solution whose every call to create_board takes a second.
+    // A correct solution whose every call to create_board takes 1.5 s (within the call limit).
     let correct =
         std::fs::read_to_string(root().join("fixtures/one-d-chess/project5/one_d_chess.py"))
             .unwrap();
     let slow = format!(
         "import time\n{correct}\n_made = create_board\n\n\ndef create_board():\n    \
-         time.sleep(1)\n    return _made()\n"
+         time.sleep(1.5)\n    return _made()\n"
     );
     let submission = dir.path().join(ONE_D);
     std::fs::write(&submission, slow).unwrap();
@@ -491,9 +564,9 @@ fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
     assert!(not_run(&roomy).is_empty(), "{roomy}");
     assert_eq!(roomy["score"], roomy["max_score"], "{roomy}");
 
-    // Half the time of one create_board call: spent by the first scenario that calls it,
+    // Less than one create_board call: spent by the first scenario that calls it,
     // however fast the rest run.
-    let tight = grade("0.5");
+    let tight = grade("1");
     let skipped = not_run(&tight);
     let total = scenarios(&tight).len();
     assert!(
@@ -516,7 +589,6 @@ fn a_spent_budget_leaves_the_rest_not_run_and_the_results_written() {
         .arg(&submission)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains(
-            "not a positive number of seconds",
-        ));
+        .stderr(predicates::str::contains("'0' for '--budget"))
+        .stderr(predicates::str::contains("below 1 s"));
 }

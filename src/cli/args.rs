@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
-use boardgrade::execution::{PythonRunner, Sandbox};
+use boardgrade::execution::{bounds, PythonRunner, Sandbox};
 use boardgrade::report::class_files::{ReportFormat, ReportRequest};
 use boardgrade::report::class_output::GradeFormat;
 use boardgrade::report::gradescope::FeedbackFormat;
@@ -231,8 +231,9 @@ pub struct FuzzArgs {
     /// Stop after this many distinct failures.
     #[arg(long, default_value_t = 5)]
     pub max_failures: usize,
-    /// Wall-clock seconds for one game.
-    #[arg(long, default_value_t = 10.0)]
+    /// Wall-clock seconds for one game (from 1 to 3600).
+    #[arg(long, default_value_t = 10.0,
+          value_parser = |text: &str| bounds::parse(text, bounds::time_limit))]
     pub time_limit: f64,
     /// Folder for the scenario files of the failures.
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -316,12 +317,13 @@ pub struct RunArgs {
     /// The Python interpreter for Python submissions [env: BOARDGRADE_PYTHON; default: python3].
     #[arg(long, value_name = "PATH")]
     pub python_bin: Option<PathBuf>,
-    /// Most bytes a program may print to stdout in one scenario.
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    /// Most bytes a program may print to stdout in one scenario (at least 1024).
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20,
+          value_parser = |text: &str| bounds::parse(text, bounds::output_bytes))]
     pub output_limit: usize,
-    /// Address-space limit for a program, in MiB (0 for none; at most 16 TiB).
+    /// Address-space limit for a program, in MiB (0 for none; from 64 MiB to 16 TiB).
     #[arg(long, value_name = "MIB", default_value_t = 2048,
-          value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
+          value_parser = |text: &str| bounds::parse(text, bounds::memory_mib))]
     pub memory_limit: u64,
     /// How student programs are fenced in (default: bwrap where it works, else limits).
     #[arg(long, value_enum)]
@@ -367,15 +369,15 @@ pub struct GradeArgs {
     /// scenarios.
     #[arg(long)]
     pub resume: bool,
-    /// Seconds one submission's scenarios may take: once spent, the rest are not started and
+    /// Seconds one submission's scenarios may take (at least 1): once spent, the rest are not started and
     /// score 0 ("not run: the submission's time budget was spent"); the results are always
     /// written. Set it below a platform's own timeout.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub budget: Option<f64>,
-    /// Seconds a submission's import may take (call protocols): one that does not finish
+    /// Seconds a submission's import may take (call protocols; at least 1): one that does not finish
     /// in it does not load ("the import did not finish in 10 s; it was in `time.sleep`"),
     /// and no scenario runs. Checked once per submission.
-    #[arg(long, value_name = "SECONDS", default_value_t = boardgrade::grade::DEFAULT_IMPORT_LIMIT.as_secs_f64(), value_parser = parse_budget)]
+    #[arg(long, value_name = "SECONDS", default_value_t = boardgrade::grade::DEFAULT_IMPORT_LIMIT.as_secs_f64(), value_parser = parse_seconds)]
     pub import_limit: f64,
     /// Grade only share K of N of the submissions (the class in the order of a hash of each
     /// one's name, cut in N: shares differ by one at most, and a student added later moves
@@ -475,7 +477,7 @@ pub struct GradescopeArgs {
     pub out: PathBuf,
     /// Seconds a submission's scenarios may take on Gradescope (`grade --budget`): below the
     /// assignment's timeout (10 minutes unless changed), so results.json is always written.
-    #[arg(long, value_name = "SECONDS", default_value_t = 540.0, value_parser = parse_budget)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 540.0, value_parser = parse_seconds)]
     pub budget: f64,
     /// The course's requirements.txt: shipped in the zip and installed by setup.sh into a
     /// virtual environment whose Python grades the submissions.
@@ -580,10 +582,7 @@ pub enum VariantCommand {
     },
 }
 
-/// A `--budget`: a positive number of seconds.
-fn parse_budget(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => Ok(seconds),
-        _ => Err(format!("`{text}` is not a positive number of seconds")),
-    }
+/// A `--budget` or `--import-limit`: seconds, at least one.
+fn parse_seconds(text: &str) -> Result<f64, bounds::LimitError> {
+    bounds::parse(text, bounds::seconds)
 }

@@ -15,14 +15,6 @@ use super::resolve;
 
 pub fn run(args: &FuzzArgs) -> Result<Status, Error> {
     let setup = resolve::setup(&args.game)?;
-    if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
-        return Err(FlagError::value(
-            "--time-limit",
-            args.time_limit,
-            "expected seconds, above 0 and at most 3600",
-        )
-        .into());
-    }
     let target =
         resolve::target(&args.target, &args.run, Vec::new())?.ok_or(FlagError::Missing {
             what: "the program to fuzz: --cmd or --python",

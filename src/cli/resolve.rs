@@ -111,6 +111,15 @@ pub fn reference(run: &RunArgs) -> Result<Target, Error> {
 }
 
 /// How a run names its program under test.
+/// How reports name a program under test that is never started.
+fn plain_name(target: &TargetArgs) -> String {
+    match (&target.cmd, &target.python) {
+        (Some(cmd), _) => format!("`{cmd}`"),
+        (None, Some(file)) => file.display().to_string(),
+        (None, None) => "the reference engine".to_string(),
+    }
+}
+
 pub fn describe_target(target: &Target) -> String {
     let sandbox = target.sandbox().describe();
     match target.spec() {
@@ -247,7 +256,7 @@ pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario) -> bool {
 }
 
 /// The scenario files of `paths` (the bundled specs when none) loaded, and the scenarios
-/// the filter and the name filter keep.
+/// the filter and the name filter keep (those they leave out stay in the `Loaded`).
 pub fn selected(
     paths: &[PathBuf],
     only: &ScenarioFilter,
@@ -255,11 +264,10 @@ pub fn selected(
 ) -> Result<(Loaded, Vec<Scenario>), Error> {
     let mut loaded = load(only, &files(paths)?)?;
     let only = filter(only, &loaded.variants)?;
-    let scenarios = std::mem::take(&mut loaded.scenarios)
+    let (scenarios, left_out) = std::mem::take(&mut loaded.scenarios)
         .into_iter()
-        .filter(|s| keeps(only, s))
-        .filter(|s| name.is_none_or(|n| s.name.contains(n)))
-        .collect();
+        .partition(|s| keeps(only, s) && name.is_none_or(|n| s.name.contains(n)));
+    loaded.scenarios = left_out;
     Ok((loaded, scenarios))
 }
 
@@ -295,9 +303,12 @@ pub fn graded_scenarios(
 ) -> Result<(Vec<Scenario>, Catalogue), Error> {
     let loaded = load(only, &files(specs)?)?;
     let only = filter(only, &loaded.variants)?;
-    if let Some(error) = loaded.errors.first() {
-        // Grading against part of the specs would be unfair: stop before any submission runs.
-        return Err(Error::Scenario(error.clone()));
+    // Grading against part of the specs would be unfair: stop before any submission runs,
+    // naming every file at fault.
+    match loaded.errors.as_slice() {
+        [] => {}
+        [error] => return Err(Error::Scenario(error.clone())),
+        errors => return Err(ClassError::InvalidSpecs(errors.to_vec()).into()),
     }
     let scenarios: Vec<_> = loaded
         .scenarios
@@ -451,6 +462,9 @@ pub enum Subject {
         error: LoadError,
         scenarios: Vec<Scenario>,
     },
+    /// Every scenario file given is invalid (or the filters keep none of the valid ones'
+    /// scenarios, `filtered`): nothing runs.
+    NothingValid { filtered: bool },
 }
 
 /// The scenarios the paths and filters keep, and the program to run them against: the
@@ -470,6 +484,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         || selected(&args.paths, &args.only, args.filter.as_deref()),
     );
     let (loaded, scenarios) = selection?;
+    let any_valid = !scenarios.is_empty() || !loaded.scenarios.is_empty();
     let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
         eprintln!("boardgrade: note: {note}");
@@ -478,6 +493,19 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
     let config = run_config(&args.run);
+    if scenarios.is_empty() {
+        // Only invalid files: nothing runs, and a submission has no dialect to be routed to,
+        // so it is not looked at (nothing it lacks is the cause).
+        return Ok(TestRun {
+            subject: Subject::NothingValid {
+                filtered: any_valid,
+            },
+            invalid: loaded.errors,
+            target_name: plain_name(&args.target),
+            config,
+            notes: Vec::new(),
+        });
+    }
     let hidden = hidden_paths(&args.paths);
     let (subject, target_name, notes) = match (&args.target.python, machine) {
         (Some(file), Some(machine)) => {
@@ -518,7 +546,7 @@ fn one_at_a_time(subject: &Subject, jobs: Option<usize>) -> Option<String> {
     let target = match subject {
         Subject::Runs { target, .. } => target,
         Subject::Submission(runs) => &runs.first.target,
-        Subject::DoesNotLoad { .. } => return None,
+        Subject::DoesNotLoad { .. } | Subject::NothingValid { .. } => return None,
     };
     let jobs = jobs?;
     (jobs > 1 && target.at_once(jobs) == 1).then(|| {

@@ -1,7 +1,8 @@
 //! `boardgrade test`: the resolved run, its events to the terminal report, and the further
 //! reports written from the same run. A Python submission that does not load is one line:
-//! nothing runs.
+//! nothing runs. Scenario files that leave no valid scenario are named, and nothing runs.
 
+use boardgrade::error::ClassError;
 use boardgrade::grade::pipeline::{not_loaded, run_kept};
 use boardgrade::grade::RERUN;
 use boardgrade::harness::{run_all, Event};
@@ -69,10 +70,21 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
                 .err();
             outcomes
         }
+        Subject::NothingValid { .. } => {
+            write_error = report.nothing_to_run(&run.target_name).err();
+            Vec::new()
+        }
     };
     test_files::write(&args.reports, &run.target_name, &outcomes, &run.invalid)?;
     if let Some(e) = write_error {
         return Err(io_error(e));
+    }
+    if let Subject::NothingValid { filtered } = run.subject {
+        return Err(ClassError::NoValidScenario {
+            invalid: run.invalid.len(),
+            filtered,
+        }
+        .into());
     }
     Ok(if !run.invalid.is_empty() {
         Status::Invalid

@@ -1,7 +1,9 @@
 //! Running student code: what a run targets ([`target`]), how a student process is started
 //! ([`spawn`]) and driven ([`child`], the one driver, a line at a time or in a batch), the
-//! sandbox around it ([`sandbox`]), and Python submissions ([`python`]).
+//! sandbox around it ([`sandbox`]), the bounds of its limits ([`bounds`]), and Python
+//! submissions ([`python`]).
 
+pub mod bounds;
 pub mod child;
 pub mod command_paths;
 pub mod fork;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::mistake::{first_difference, Difference, MistakeKey};
+use super::sheet::{self, Cell};
 use super::SubmissionResult;
 use crate::harness::{Outcome, Verdict};
 use crate::points::Points;
@@ -292,65 +293,55 @@ fn columns(results: &[SubmissionResult]) -> Vec<((String, String), String)> {
         .collect()
 }
 
-/// Rows of text as CSV (the `csv` crate quotes what needs quoting).
-fn to_csv(rows: impl IntoIterator<Item = Vec<String>>) -> String {
-    let mut writer = csv::WriterBuilder::new()
-        .flexible(false)
-        .from_writer(Vec::new());
-    for row in rows {
-        // Writing to memory cannot fail.
-        let _ = writer.write_record(&row);
-    }
-    let bytes = writer.into_inner().unwrap_or_default();
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
 /// One row per submission, a column per scenario (its score), then the total.
 pub fn csv(results: &[SubmissionResult]) -> String {
     let columns = columns(results);
-    let mut header: Vec<String> = ["submission", "dialect", "score", "max_score"]
-        .map(String::from)
+    let mut header: Vec<Cell> = ["submission", "dialect", "score", "max_score"]
+        .map(Cell::text)
         .to_vec();
-    header.extend(columns.iter().map(|(_, title)| title.clone()));
+    header.extend(columns.iter().map(|(_, title)| Cell::text(title.clone())));
     // The leaderboard's numbers, as Gradescope shows them (match scenarios only).
     let (standing_columns, standings) = super::leaderboard::class_columns(results);
-    header.extend(standing_columns);
-    header.push("error".into());
+    header.extend(standing_columns.into_iter().map(Cell::text));
+    header.push(Cell::text("error"));
     let rows = results.iter().zip(&standings).map(|(result, standing)| {
         let mut row = vec![
-            result.id.clone(),
-            result.dialect.clone().unwrap_or_default(),
-            result.score.to_string(),
-            result.max_score.to_string(),
+            Cell::text(result.id.clone()),
+            Cell::text(result.dialect.clone().unwrap_or_default()),
+            Cell::number(result.score),
+            Cell::number(result.max_score),
         ];
         row.extend(columns.iter().map(|((file, name), _)| {
             result
                 .scenarios
                 .iter()
                 .find(|o| &o.file == file && &o.name == name)
-                .map(|o| o.score.to_string())
-                .unwrap_or_default()
+                .map_or_else(Cell::empty, |o| Cell::number(o.score))
         }));
-        row.extend(standing.iter().map(|v| v.map(number).unwrap_or_default()));
-        row.push(result.problem().unwrap_or_default());
+        row.extend(
+            standing
+                .iter()
+                .map(|v| v.map_or_else(Cell::empty, |v| Cell::number(number(v)))),
+        );
+        row.push(Cell::text(result.problem().unwrap_or_default()));
         row
     });
-    to_csv(std::iter::once(header).chain(rows))
+    sheet::write(std::iter::once(header).chain(rows))
 }
 
 /// The gradebook an LMS imports: the student as named, and the assignment's total; a
 /// submission that needs a re-run has no total (an empty cell, never a grade).
 pub fn gradebook(results: &[SubmissionResult], assignment: &str) -> String {
-    let header = vec!["student".to_string(), assignment.to_string()];
+    let header = vec![Cell::text("student"), Cell::text(assignment)];
     let rows = results.iter().map(|r| {
         let total = if r.needs_rerun {
-            String::new()
+            Cell::empty()
         } else {
-            r.score.to_string()
+            Cell::number(r.score)
         };
-        vec![r.id.clone(), total]
+        vec![Cell::text(r.id.clone()), total]
     });
-    to_csv(std::iter::once(header).chain(rows))
+    sheet::write(std::iter::once(header).chain(rows))
 }
 
 /// A number (a mean, a count of games won) to three decimals.

@@ -16,6 +16,7 @@ pub mod partition;
 pub mod pipeline;
 pub mod probe;
 pub mod route;
+pub mod sheet;
 mod star;
 pub mod store;
 pub mod submission;
@@ -426,6 +427,22 @@ fn is_mine(scenario: &Scenario, dialect: Option<&'static Dialect>) -> bool {
     dialect.is_none_or(|d| graded_under(scenario, d))
 }
 
+/// The points a submission routed to `dialect` can earn. One routed to none (nothing to
+/// grade, or the grader failed before routing it) is out of the largest total among the
+/// dialects graded: the sum of them all is no maximum any submission could reach, and would
+/// stretch the class's range of maxima.
+fn max_score(scenarios: &[Scenario], dialect: Option<&'static Dialect>) -> Points {
+    let total = |dialect| mine(scenarios, Some(dialect)).map(|s| s.points).sum();
+    match dialect {
+        Some(dialect) => total(dialect),
+        None => dialects_of(scenarios)
+            .into_iter()
+            .map(total)
+            .max()
+            .unwrap_or_default(),
+    }
+}
+
 /// Grades one planned submission.
 pub fn grade_one(plan: &Plan, scenarios: &[Scenario], config: &GradeConfig) -> SubmissionResult {
     let expected = Expected::of(scenarios);
@@ -493,7 +510,7 @@ fn ungraded(
         dialect: dialect.map(|d| d.name.to_string()),
         file: None,
         score: Points::ZERO,
-        max_score: mine(scenarios, dialect).map(|s| s.points).sum(),
+        max_score: max_score(scenarios, dialect),
         error: None,
         needs_rerun: false,
         does_not_load: None,

@@ -194,6 +194,10 @@ pub fn prepare(
     if !path.exists() {
         return Err(Error::path(path, "no such file or folder"));
     }
+    if scenarios.is_empty() {
+        // No dialect to route to: the submission lacks nothing.
+        return Err(ClassError::NoScenarios { given: "paths" }.into());
+    }
     let submission = Submission {
         id: path.display().to_string(),
         path: path.to_path_buf(),

@@ -241,6 +241,12 @@ pub fn route(
     entry: Option<&str>,
     variants: &Catalogue,
 ) -> Routing {
+    let Some(&first) = dialects.first() else {
+        return Routing::NotGraded {
+            dialect: None,
+            why: "no valid scenario names a dialect to grade it under".to_string(),
+        };
+    };
     let candidates = with_star_imports(candidates);
     let candidates = candidates.as_slice();
     if candidates.is_empty() {
@@ -271,7 +277,7 @@ pub fn route(
             // lone file under a lone dialect is graded as it is.
             if let Some(error) = candidates.iter().find_map(load_error) {
                 return Routing::DoesNotLoad {
-                    dialect: dialects[0],
+                    dialect: first,
                     error,
                 };
             }

@@ -109,4 +109,9 @@ impl<W: Write> Reporter for HumanReporter<W> {
         )?;
         self.out.flush()
     }
+
+    fn nothing_to_run(&mut self, _: &str) -> io::Result<()> {
+        // The invalid files, each on its INVALID line, are the whole report.
+        self.out.flush()
+    }
 }

@@ -57,4 +57,10 @@ impl<W: Write> Reporter for JsonReporter<W> {
         self.target = target.to_string();
         self.write(outcomes)
     }
+
+    fn nothing_to_run(&mut self, target: &str) -> io::Result<()> {
+        // The document still lists the invalid files.
+        self.target = target.to_string();
+        self.write(&[])
+    }
 }

@@ -43,6 +43,9 @@ pub trait Reporter {
         error: &LoadError,
         outcomes: &[Outcome],
     ) -> io::Result<()>;
+    /// No valid scenario remains for `target` (the files given did not load, or the filters
+    /// keep none of those that did): nothing ran, and the invalid files are all there is.
+    fn nothing_to_run(&mut self, target: &str) -> io::Result<()>;
 }
 
 /// The output formats of `boardgrade test`.

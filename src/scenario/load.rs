@@ -12,6 +12,7 @@ use super::model::{Entry, HandoutDef, MatchDef, StepDef, Visibility};
 use super::{battery, Kind, Scenario, Step};
 use crate::compare::CompareMode;
 use crate::error::ScenarioFileError;
+use crate::execution::bounds;
 use crate::games::variant::Catalogue;
 use crate::games::{self, Dialect, Game, Protocol};
 use crate::points::Points;
@@ -20,7 +21,6 @@ use crate::verdict::MAX_POINTS;
 
 /// Default wall-clock limit for a scenario.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
-const MAX_TIME_LIMIT_SECS: f64 = 3600.0;
 
 /// Parses one scenario file, whose dialects are built in or bundled variants. `file` is the
 /// name used in messages and reports.
@@ -263,17 +263,13 @@ fn resolve(
         None => Points::whole(1),
     };
     let time_limit = match pick(&entry.time_limit, &defaults.time_limit) {
-        Some(t) if !(*t.get_ref() > 0.0 && *t.get_ref() <= MAX_TIME_LIMIT_SECS) => {
-            return Err(at(
+        Some(t) => bounds::time_limit(*t.get_ref()).map_err(|e| {
+            at(
                 t.span(),
                 "time_limit",
-                format!(
-                    "time_limit is in seconds, above 0 and at most {MAX_TIME_LIMIT_SECS}; found {}",
-                    t.get_ref()
-                ),
-            ))
-        }
-        Some(t) => Duration::from_secs_f64(*t.get_ref()),
+                format!("{e}; found {}", t.get_ref()),
+            )
+        })?,
         None => DEFAULT_TIME_LIMIT,
     };
     let options = pick(&entry.options, &defaults.options)

@@ -37,7 +37,7 @@ pub struct Entry {
     /// nothing at all.
     pub hidden_message: Option<String>,
     pub tags: Option<Vec<String>>,
-    /// Wall-clock limit for the whole scenario, in seconds.
+    /// Wall-clock limit for the whole scenario, in seconds (from 1 to 3600).
     #[schemars(with = "Option<f64>")]
     pub time_limit: Option<Spanned<f64>>,
     pub compare: Option<CompareMode>,
