@@ -417,6 +417,27 @@ fn the_file_the_handout_names_is_graded_with_what_it_star_imports() {
         "def main():\n    pass\n",
     )
     .unwrap();
+    // Star imports Python does not make count nothing: a module whose `__all__` is empty,
+    // and a relative one in a file loaded as a top-level module.
+    let all = hand_in(
+        &class,
+        "all",
+        "one-d-chess/project5/one_d_chess.py",
+        "old.py",
+    );
+    std::fs::write(&all, format!("{correct}\n__all__ = []\n")).unwrap();
+    std::fs::write(all.with_file_name("final.py"), "from old import *\n").unwrap();
+    let relative = hand_in(
+        &class,
+        "relative",
+        "one-d-chess/project5/one_d_chess.py",
+        "impl.py",
+    );
+    std::fs::write(
+        relative.with_file_name("one_d_chess.py"),
+        "from .impl import *\n",
+    )
+    .unwrap();
     let out = dir.path().join("out");
     let (code, report, stderr) = grade(&[
         class.to_str().unwrap(),
@@ -426,7 +447,9 @@ fn the_file_the_handout_names_is_graded_with_what_it_star_imports() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stderr}");
-    for id in ["star", "upper", "other"] {
+    assert_eq!(result(&report, "all")["file"], "old.py");
+    assert_eq!(result(&report, "relative")["file"], "impl.py");
+    for id in ["star", "upper", "other", "all", "relative"] {
         let r = result(&report, id);
         assert_eq!(r["dialect"], "project5", "{r:#}");
         assert_eq!(r["score"], r["max_score"], "{r:#}");

@@ -291,12 +291,10 @@ fn submission<'a>(report: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {id}"))
 }
 
-/// Adds `twin` to `class`: `of`'s file, which at load (a set-up call of its own at the
-/// bottom) plants `json.py`, `inspect.py` and `sitecustomize.py`, each exiting at once,
-/// wherever it can write on its `sys.path` and in its folder.
-fn write_planting_twin(class: &Path, of: &str, twin: &str) {
-    let source = std::fs::read_to_string(class.join(of).join(ONE_D)).unwrap();
-    let planting = r#"
+/// At load (a set-up call of its own at the bottom), plants `json.py`, `inspect.py` and
+/// `sitecustomize.py`, each exiting at once, wherever it can write on its `sys.path` and in
+/// its folder.
+const PLANTING: &str = r#"
 
 def plant_modules():
     import os
@@ -314,8 +312,22 @@ def plant_modules():
 
 plant_modules()
 "#;
+
+/// At load, leaves 20 sparse files of 16 MiB each in its folder: 320 MiB a copy would hold,
+/// none of it written.
+const SPARSE_FILES: &str = r#"
+
+SPARSE = [
+    open("sparse%02d.bin" % n, "wb").truncate(16 * 1024 * 1024 - 1)
+    for n in range(20)
+]
+"#;
+
+/// Adds `twin` to `class`: `of`'s file with `appended` at its end.
+fn write_twin(class: &Path, of: &str, twin: &str, appended: &str) {
+    let source = std::fs::read_to_string(class.join(of).join(ONE_D)).unwrap();
     std::fs::create_dir_all(class.join(twin)).unwrap();
-    std::fs::write(class.join(twin).join(ONE_D), source + planting).unwrap();
+    std::fs::write(class.join(twin).join(ONE_D), source + appended).unwrap();
 }
 
 /// project5's specs with create_board's file under a 2 s time limit (offloads_cpu.py's work
@@ -363,7 +375,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("seeds_random", "runner/seeds_random.py", ONE_D),
         ];
         make_class(&class, &members);
-        write_planting_twin(&class, "ignores_sigchld", "plants_modules");
+        write_twin(&class, "ignores_sigchld", "plants_modules", PLANTING);
+        write_twin(&class, "plain", "sparse_files", SPARSE_FILES);
         let specs = dir.path().join("specs");
         project5_with_short_create_board(&specs);
         // The same grades.csv and verdicts as fresh processes, scenario by scenario.
@@ -378,7 +391,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         let (plain, max) = score("plain");
         assert!(plain > 0.0 && plain < max, "{sandbox}: {plain}/{max}");
         let ids = members.iter().map(|(id, _, _)| *id);
-        for id in ids.clone().chain(["plants_modules"]) {
+        for id in ids.clone().chain(["plants_modules", "sparse_files"]) {
             let r = submission(&fork, id);
             for s in r["scenarios"].as_array().unwrap() {
                 assert_ne!(s["verdict"], "error", "{sandbox} {id}: {s:#}");
@@ -400,6 +413,9 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         };
         fell_back("ignores_sigchld", "ignores SIGCHLD");
         fell_back("plants_modules", "ignores SIGCHLD");
+        // Files its import left that a copy would hold whole (sparse ones, past the room
+        // its folder has) are not copied for its forks: each scenario imports afresh.
+        fell_back("sparse_files", "its import left more in its folder");
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
@@ -435,6 +451,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         for id in [
             "ignores_sigchld",
             "plants_modules",
+            "sparse_files",
             "reaps_children",
             "reaps_on_signal",
             "closes_std_fds",

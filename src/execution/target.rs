@@ -641,11 +641,25 @@ impl Target {
                     if let Some(interpreter) = &self.interpreter {
                         self.start_check.started(self.sandbox, interpreter);
                     }
-                    slot.jail.mark_loaded()?;
-                    RunnerState::Loaded {
-                        server: Arc::new(server),
-                        starts: starts + 1,
-                        served: audience,
+                    match slot.jail.mark_loaded() {
+                        Ok(()) => RunnerState::Loaded {
+                            server: Arc::new(server),
+                            starts: starts + 1,
+                            served: audience,
+                        },
+                        // What its import wrote cannot be kept for its copies (more than
+                        // a copy may take, sparse files and links counted whole): each
+                        // scenario imports afresh, from the folder as laid out, and its
+                        // writes are its own, in the room its folder has.
+                        Err(_) => {
+                            drop(server);
+                            slot.jail.begin(Start::LaidOut)?;
+                            RunnerState::Fresh(format!(
+                                "its import left more in its folder than its forked copies may \
+                                 start from ({} MiB beyond the submission)",
+                                sandbox::disk::WRITE_ROOM >> 20
+                            ))
+                        }
                     }
                 }
                 Err(why) => RunnerState::Fresh(why),

@@ -6,7 +6,8 @@ submission folder the file belongs to (its own modules are importable from there
 stdout: one JSON object per line, in the order given:
 {"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
  "imports": [top-level modules imported unconditionally],
- "star": [modules whose names it takes with `from M import *`, relative ones without dots]}
+ "star": [modules whose names it takes with `from M import *`],
+ "all": [the names of its literal `__all__`] or null}
 
 Nothing of the student's code is executed: each file is compiled (so a syntax error is the
 interpreter's own, with its line) and its tree read; an unconditional top-level import is
@@ -49,12 +50,13 @@ def definitions(body):
 
 
 def star_imports(body):
-    """The modules a body takes every name of (`from helpers import *`, `from .helpers
-    import *`), where `definitions` sees its own names: the grader adds their names when
-    they are the submission's own files."""
+    """The modules a body takes every name of (`from helpers import *`), where
+    `definitions` sees its own names: the grader adds their names when they are the
+    submission's own files. A relative one (`from .helpers import *`) is left out: the file
+    graded is loaded as a top-level module, where it fails."""
     found = []
     for stmt in body:
-        if isinstance(stmt, ast.ImportFrom) and stmt.module:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
             if any(alias.name == "*" for alias in stmt.names):
                 found.append(stmt.module)
         elif isinstance(stmt, ast.If):
@@ -65,6 +67,20 @@ def star_imports(body):
                 found += star_imports(handler.body)
             found += star_imports(stmt.orelse) + star_imports(stmt.finalbody)
     return found
+
+
+def exported(body):
+    """The names of a literal top-level `__all__` (what `import *` takes from the module),
+    or None where there is none or it is not a literal list or tuple of strings."""
+    names = None
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                for t in stmt.targets):
+            value = stmt.value
+            literal = isinstance(value, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts)
+            names = [e.value for e in value.elts] if literal else None
+    return names
 
 
 def own_modules(root):
@@ -151,17 +167,21 @@ def probe(path, available):
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
-        return [], {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}, [], []
+        error = {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
+        return [], error, [], [], None
     except (ValueError, RecursionError, MemoryError) as error:
-        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], []
+        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None
     names = kept(definitions(tree.body))
     modules = kept(sorted({top for _, top in imports(tree)}))
     star = kept(star_imports(tree.body))
+    exports = exported(tree.body)
+    exports = None if exports is None else kept(exports)
     missing = missing_import(tree, available)
     if missing:
         line, name = missing
-        return names, {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}, modules, star
-    return names, None, modules, star
+        error = {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}
+        return names, error, modules, star, exports
+    return names, None, modules, star, exports
 
 
 def main():
@@ -176,11 +196,12 @@ def main():
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
-            names, error, modules, star = probe(path, roots[root])
+            names, error, modules, star, exports = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
-            names, error, modules, star = [], {"line": 1, "message": "cannot read: %s" % short(failure)}, [], []
-        answer = json.dumps({"names": names, "error": error, "imports": modules, "star": star},
-                            ensure_ascii=False)
+            error = {"line": 1, "message": "cannot read: %s" % short(failure)}
+            names, modules, star, exports = [], [], [], None
+        answer = json.dumps({"names": names, "error": error, "imports": modules, "star": star,
+                             "all": exports}, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile

@@ -48,9 +48,10 @@ pub struct Definitions {
     pub error: Option<(usize, String)>,
     /// Top-level modules it imports unconditionally.
     pub imports: Vec<String>,
-    /// Modules it takes every name of (`from helpers import *`), as written (relative ones
-    /// without their dots).
+    /// Modules it takes every name of (`from helpers import *`), as written.
     pub star_imports: Vec<String>,
+    /// The names of its literal `__all__`, where it has one: what a star import of it takes.
+    pub exports: Option<Vec<String>>,
 }
 
 /// One file to read, and the folder its own modules are imported from.
@@ -82,6 +83,8 @@ struct Answer {
     imports: Vec<String>,
     #[serde(default)]
     star: Vec<String>,
+    #[serde(default)]
+    all: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -260,6 +263,7 @@ impl<'a> Probe<'a> {
                     error: a.error.map(|e| (e.line, e.message)),
                     imports: a.imports,
                     star_imports: a.star,
+                    exports: a.all,
                 })
             })
             .collect::<Result<_, _>>()

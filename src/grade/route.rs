@@ -635,6 +635,7 @@ mod tests {
                 error: error.map(|(l, m)| (l, m.to_string())),
                 imports: Vec::new(),
                 star_imports: Vec::new(),
+                exports: None,
             },
         }
     }

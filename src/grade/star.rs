@@ -4,8 +4,9 @@
 //! `from old_version import *` and then fixes one function defines, as Python loads it,
 //! every name of `old_version.py` as well: counted alone, it looks the poorer fit, and the
 //! old helper would be graded in its place. The probe reports each file's star imports
-//! without running anything; here they are found among the submission's files and their
-//! names added.
+//! (absolute ones: a relative one fails in a file loaded as a top-level module) and literal
+//! `__all__` without running anything; here they are found among the submission's files and
+//! the names a star import takes added.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ pub fn names_with_star_imports(files: &[File]) -> Vec<Vec<String>> {
                         continue;
                     };
                     if seen.insert(found.0) {
-                        names.extend(found.1.names.iter().cloned());
+                        names.extend(taken_from(found.1));
                         pending.push(found);
                     }
                 }
@@ -42,6 +43,16 @@ pub fn names_with_star_imports(files: &[File]) -> Vec<Vec<String>> {
             names
         })
         .collect()
+}
+
+/// What `import *` takes of a module's names: those of its `__all__`, else those that do not
+/// start with `_`.
+fn taken_from(module: &Definitions) -> impl Iterator<Item = String> + '_ {
+    let taken = move |name: &&String| match &module.exports {
+        Some(exports) => exports.contains(*name),
+        None => !name.starts_with('_'),
+    };
+    module.names.iter().filter(taken).cloned()
 }
 
 /// The file of `files` that `module` (dotted, as written after `from`) names for the file
@@ -94,6 +105,16 @@ mod tests {
             ("helpers.py", definitions(&["not_this_one"], &[])),
             ("app.py", definitions(&[], &["pkg"])),
             ("pkg/__init__.py", definitions(&["from_package"], &[])),
+            ("uses_all.py", definitions(&[], &["exports"])),
+            (
+                "exports.py",
+                Definitions {
+                    exports: Some(vec!["shown".to_string()]),
+                    ..definitions(&["shown", "kept_back"], &[])
+                },
+            ),
+            ("private.py", definitions(&["_private"], &["sub.helpers"])),
+            ("uses_private.py", definitions(&[], &["private"])),
         ];
         let files: Vec<File> = given.iter().map(|(p, d)| (Path::new(*p), d)).collect();
         let names = names_with_star_imports(&files);
@@ -107,5 +128,9 @@ mod tests {
         assert_eq!(names[6], ["from_package"]);
         // A file that star-imports nothing is as it was.
         assert_eq!(names[4], ["move_knight"]);
+        // `import *` takes a module's `__all__`, else its names without a leading `_`
+        // (and what that module star-imported in turn).
+        assert_eq!(names[8], ["shown"]);
+        assert_eq!(names[11], ["move_knight"]);
     }
 }

@@ -51,7 +51,15 @@ def test_star_imports_are_the_modules_every_name_is_taken_from():
         def f():
             from inside import *
     """).body
-    assert probe.star_imports(body) == ["helpers", "board", "py3_version", "py2_version"]
+    # A relative one fails in a file loaded as a top-level module: not counted.
+    assert probe.star_imports(body) == ["helpers", "py3_version", "py2_version"]
+
+
+def test_exported_names_are_a_literal_all_or_none():
+    assert probe.exported(tree("__all__ = ['move', 'board']\ndef move(): pass").body) == ["move", "board"]
+    assert probe.exported(tree("__all__ = ('move',)").body) == ["move"]
+    assert probe.exported(tree("__all__ = [name for name in dir()]").body) is None
+    assert probe.exported(tree("def move(): pass").body) is None
 
 
 def test_only_unconditional_top_level_imports_count():
@@ -115,14 +123,15 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     latin.write_bytes(b"# -*- coding: latin-1 -*-\ndef caf\xe9(): pass\n")
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
-    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"], "star": ["helper"]}
+    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"], "star": ["helper"],
+                          "all": None}
     assert answers[1]["names"] == []
     assert answers[1]["error"]["line"] == 2
     assert answers[1]["error"]["message"].startswith("SyntaxError: ")
     assert answers[2] == {"names": ["g"],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
-                          "imports": ["pygame_not_here"], "star": []}
-    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": [], "star": []}
+                          "imports": ["pygame_not_here"], "star": [], "all": None}
+    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": [], "star": [], "all": None}
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):

@@ -423,12 +423,13 @@ impl Server {
         let (handshake, theirs) =
             channel::pair().map_err(|e| format!("no socket for the handshake: {e}"))?;
         // RLIMIT_CPU counts from the fork: what the runner used to start and load is taken
-        // off (to the second, the limit's own unit). RLIMIT_NPROC counts every process of the
-        // user: the runner is one more than a fresh process has beside it.
+        // off (to the second, the limit's own unit), to nothing where the import alone used
+        // the whole limit, as it would in a fresh process. RLIMIT_NPROC counts every process
+        // of the user: the runner is one more than a fresh process has beside it.
         let scenario_limits = Limits {
             cpu_seconds: limits
                 .cpu_seconds
-                .map(|cpu| cpu.saturating_sub(self.loaded_cpu.as_secs()).max(1)),
+                .map(|cpu| cpu.saturating_sub(self.loaded_cpu.as_secs())),
             processes: limits.processes.map(|n| n + 1),
             ..limits.clone()
         };

@@ -86,7 +86,7 @@ impl Jail {
             student::hand_over(&dir, lease.id())?;
         }
         // Given to its user, empty: what a run finds until something is laid out here.
-        let laid_out = Snapshot::of_folder(&dir, &kept.join("laid-out"))?;
+        let laid_out = Snapshot::of_folder(&dir, &kept.join("laid-out"), 0)?;
         Ok(Jail {
             dir,
             kept,
@@ -124,7 +124,8 @@ impl Jail {
         if self.bounded {
             disk::leave_room(&self.dir);
         }
-        self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"))?;
+        // The grader's own copy of a submission whose size was bounded before it was read.
+        self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"), u64::MAX)?;
         self.loaded = None;
         self.start = Start::LaidOut;
         self.at_start.store(true, Ordering::Relaxed);
@@ -132,9 +133,16 @@ impl Jail {
     }
 
     /// Notes what the folder holds now, just after a loaded runner imported the submission
-    /// in it (from [`Start::LaidOut`]), as [`Start::Loaded`].
+    /// in it (from [`Start::LaidOut`]), as [`Start::Loaded`]. An error where the import left
+    /// files holding more than [`disk::WRITE_ROOM`] beyond the layout (sparse files and
+    /// links counted whole, as their copies would be): the runner is then not to be used.
     pub fn mark_loaded(&mut self) -> Result<(), Error> {
-        self.loaded = Some(Snapshot::of_folder(&self.dir, &self.kept.join("loaded"))?);
+        let most = self.laid_out.bytes().saturating_add(disk::WRITE_ROOM);
+        self.loaded = Some(Snapshot::of_folder(
+            &self.dir,
+            &self.kept.join("loaded"),
+            most,
+        )?);
         self.start = Start::Loaded;
         self.at_start.store(true, Ordering::Relaxed);
         Ok(())

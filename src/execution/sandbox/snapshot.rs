@@ -50,6 +50,19 @@ fn tick() -> i128 {
     })
 }
 
+/// What the files under `root` hold by their sizes (a sparse file, and each link of a file,
+/// whole), links not followed.
+fn bytes_under(root: &Path) -> io::Result<u64> {
+    let mut bytes: u64 = 0;
+    for entry in walkdir::WalkDir::new(root).follow_links(false) {
+        let entry = entry.map_err(io::Error::other)?;
+        if entry.file_type().is_file() {
+            bytes = bytes.saturating_add(entry.metadata().map_err(io::Error::other)?.len());
+        }
+    }
+    Ok(bytes)
+}
+
 /// The attributes a process may set on its own files without privilege.
 const USER_ATTRIBUTES: &[u8] = b"user.";
 
@@ -67,6 +80,8 @@ pub struct Snapshot {
     entries: BTreeMap<PathBuf, Recorded>,
     /// When the record last matched the folder (nanoseconds since the epoch).
     settled: i128,
+    /// What the copies of its files hold together.
+    bytes: u64,
 }
 
 /// Why a folder could not be put back as its snapshot has it.
@@ -169,8 +184,10 @@ impl Recorded {
 
 impl Snapshot {
     /// Records `root` as it is now, keeping copies of its files in `kept` (made afresh,
-    /// readable by the grader alone).
-    pub fn of_folder(root: &Path, kept: &Path) -> Result<Snapshot, Error> {
+    /// readable by the grader alone). An error, before anything is copied, where the copies
+    /// would hold more than `most` bytes: a sparse file, or each link of a file, is copied
+    /// whole, so a folder of little room could otherwise fill the grader's disk.
+    pub fn of_folder(root: &Path, kept: &Path, most: u64) -> Result<Snapshot, Error> {
         let cannot =
             |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
         if kept.exists() {
@@ -180,7 +197,7 @@ impl Snapshot {
             .mode(0o700)
             .create(kept)
             .map_err(|e| cannot(kept, e))?;
-        Snapshot::take(root, Some(kept), false)
+        Snapshot::take(root, Some((kept, most)), false)
     }
 
     /// Records `root`, a sandbox's own temporary folder, as it is now: only what is on its
@@ -189,10 +206,25 @@ impl Snapshot {
         Snapshot::take(root, None, true)
     }
 
-    fn take(root: &Path, kept: Option<&Path>, one_file_system: bool) -> Result<Snapshot, Error> {
+    fn take(
+        root: &Path,
+        kept: Option<(&Path, u64)>,
+        one_file_system: bool,
+    ) -> Result<Snapshot, Error> {
         let cannot =
             |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
         let device = Status::of_path(root).map_err(|e| cannot(root, e))?.device;
+        if let Some((_, most)) = kept {
+            let bytes = bytes_under(root).map_err(|e| cannot(root, e))?;
+            if bytes > most {
+                return Err(Error::path(
+                    root,
+                    format!("its files hold {bytes} bytes, more than the {most} a copy may take"),
+                ));
+            }
+        }
+        let kept = kept.map(|(kept, _)| kept);
+        let mut bytes = 0;
         let mut entries = BTreeMap::new();
         let mut walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
         while let Some(entry) = walk.next() {
@@ -214,7 +246,8 @@ impl Snapshot {
                         .map_err(|e| cannot(&copy, e))?
                 }
                 (Kind::File, Some(copy)) => {
-                    std::fs::copy(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
+                    bytes +=
+                        std::fs::copy(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
                 }
                 (Kind::File, None) => {
                     return Err(Error::path(
@@ -232,6 +265,7 @@ impl Snapshot {
             one_file_system: one_file_system.then_some(device),
             entries,
             settled: now(),
+            bytes,
         };
         // Reading the folder moved access times after they were recorded: the first run
         // finds it as every later one will.
@@ -244,6 +278,11 @@ impl Snapshot {
     /// The folder recorded.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// What the copies of its files hold together.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// Puts the folder back as recorded (call it once no process can write to it): what is
@@ -635,7 +674,7 @@ mod tests {
     #[test]
     fn what_a_run_adds_goes_and_what_it_changes_or_removes_comes_back() {
         let (_scratch, root, kept) = folder();
-        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
         let before = state(&root);
         // A run leaves a mark of every kind it can.
         std::fs::write(root.join("left.txt"), "seen").unwrap();
@@ -667,7 +706,7 @@ mod tests {
     #[test]
     fn a_change_the_clock_did_not_see_is_found_by_content() {
         let (_scratch, root, kept) = folder();
-        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
         let before = state(&root);
         // The same size, the same times, and a record that happens to match the status, as
         // when the change falls in the clock tick of the record.
@@ -719,7 +758,7 @@ mod tests {
             0,
         )
         .unwrap();
-        let mut snapshot = Snapshot::of_folder(&root, &kept).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
         std::fs::remove_file(root.join("pipe")).unwrap();
         let error = snapshot.restore().unwrap_err().to_string();
         assert!(
