@@ -29,23 +29,32 @@ MAX_DEPTH = 32
 MAX_MESSAGE = 200
 
 
-def definitions(body):
-    """Top-level def/class names, also those under a top-level if/try (Python 2 fallbacks,
-    `if __name__` blocks), and names taken from a helper module by `from helpers import f`
-    (the adapter keeps imports, so the function is there when the module loads)."""
-    names = []
+def top_level(body):
+    """The statements of a body, and those under its top-level if/try blocks (Python 2
+    fallbacks, `if __name__` blocks), in order."""
     for stmt in body:
+        if isinstance(stmt, ast.If):
+            nested = [stmt.body, stmt.orelse]
+        elif isinstance(stmt, ast.Try):
+            nested = [stmt.body] + [handler.body for handler in stmt.handlers] + [stmt.orelse, stmt.finalbody]
+        else:
+            yield stmt
+            continue
+        for block in nested:
+            for inner in top_level(block):
+                yield inner
+
+
+def definitions(body):
+    """Top-level def/class names, also those under a top-level if/try, and names taken from
+    a helper module by `from helpers import f` (the adapter keeps imports, so the function
+    is there when the module loads)."""
+    names = []
+    for stmt in top_level(body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.append(stmt.name)
         elif isinstance(stmt, ast.ImportFrom):
             names += [alias.asname or alias.name for alias in stmt.names if alias.name != "*"]
-        elif isinstance(stmt, ast.If):
-            names += definitions(stmt.body) + definitions(stmt.orelse)
-        elif isinstance(stmt, ast.Try):
-            names += definitions(stmt.body)
-            for handler in stmt.handlers:
-                names += definitions(handler.body)
-            names += definitions(stmt.orelse) + definitions(stmt.finalbody)
     return names
 
 
@@ -54,19 +63,9 @@ def star_imports(body):
     `definitions` sees its own names: the grader adds their names when they are the
     submission's own files. A relative one (`from .helpers import *`) is left out: the file
     graded is loaded as a top-level module, where it fails."""
-    found = []
-    for stmt in body:
-        if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
-            if any(alias.name == "*" for alias in stmt.names):
-                found.append(stmt.module)
-        elif isinstance(stmt, ast.If):
-            found += star_imports(stmt.body) + star_imports(stmt.orelse)
-        elif isinstance(stmt, ast.Try):
-            found += star_imports(stmt.body)
-            for handler in stmt.handlers:
-                found += star_imports(handler.body)
-            found += star_imports(stmt.orelse) + star_imports(stmt.finalbody)
-    return found
+    return [stmt.module for stmt in top_level(body)
+            if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0
+            and any(alias.name == "*" for alias in stmt.names)]
 
 
 def exported(body):
