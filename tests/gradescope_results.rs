@@ -458,3 +458,35 @@ fn a_minichess_chooser_that_returns_another_board_is_drawn_on_its_n_by_n_board()
         "{html}"
     );
 }
+
+#[test]
+fn a_test_is_named_after_its_section_unless_its_name_begins_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    std::fs::write(
+        specs.join("named.toml"),
+        format!(
+            "game = \"one-d-chess\"\ndialect = \"project5\"\nhandout.section = \"Game over\"\n\
+             [[scenario]]\nname = \"the handout's game of \\\"Game over\\\"\"\n{START}\n\
+             [[scenario]]\nname = \"game over: the start is not over\"\n{START}\n"
+        ),
+    )
+    .unwrap();
+    let results = gradescope(&root().join(BUGGY), &specs, &dir.path().join("out"), &[]);
+    let names: Vec<&str> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    // Quoting the section further on is not naming it; beginning with it is.
+    assert!(
+        names.contains(&"Game over: the handout's game of \"Game over\""),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"game over: the start is not over"),
+        "{names:?}"
+    );
+}

@@ -135,12 +135,14 @@ fn numbers(ordered: &[&Outcome]) -> Vec<String> {
         .collect()
 }
 
-/// The test's name: the handout section it comes from, then the scenario's own name.
+/// The test's name: the handout section it comes from, then the scenario's own name (which
+/// may begin with the section already; quoting it further on is not naming it).
 fn name(o: &Outcome) -> String {
+    let begins_with = |section: &str| {
+        (o.name.get(..section.len())).is_some_and(|start| start.eq_ignore_ascii_case(section))
+    };
     match &o.section {
-        Some(section) if !o.name.contains(section.as_str()) => {
-            format!("{section}: {}", o.name)
-        }
+        Some(section) if !begins_with(section) => format!("{section}: {}", o.name),
         _ => o.name.clone(),
     }
 }
