@@ -50,19 +50,6 @@ fn tick() -> i128 {
     })
 }
 
-/// What the files under `root` hold by their sizes (a sparse file, and each link of a file,
-/// whole), links not followed.
-fn bytes_under(root: &Path) -> io::Result<u64> {
-    let mut bytes: u64 = 0;
-    for entry in walkdir::WalkDir::new(root).follow_links(false) {
-        let entry = entry.map_err(io::Error::other)?;
-        if entry.file_type().is_file() {
-            bytes = bytes.saturating_add(entry.metadata().map_err(io::Error::other)?.len());
-        }
-    }
-    Ok(bytes)
-}
-
 /// The attributes a process may set on its own files without privilege.
 const USER_ATTRIBUTES: &[u8] = b"user.";
 
@@ -184,8 +171,8 @@ impl Recorded {
 
 impl Snapshot {
     /// Records `root` as it is now, keeping copies of its files in `kept` (made afresh,
-    /// readable by the grader alone). An error, before anything is copied, where the copies
-    /// would hold more than `most` bytes: a sparse file, or each link of a file, is copied
+    /// readable by the grader alone). An error, once at most `most` bytes are copied, where
+    /// the copies would hold more than that: a sparse file, or each link of a file, is copied
     /// whole, so a folder of little room could otherwise fill the grader's disk.
     pub fn of_folder(root: &Path, kept: &Path, most: u64) -> Result<Snapshot, Error> {
         let cannot =
@@ -214,16 +201,13 @@ impl Snapshot {
         let cannot =
             |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
         let device = Status::of_path(root).map_err(|e| cannot(root, e))?.device;
-        if let Some((_, most)) = kept {
-            let bytes = bytes_under(root).map_err(|e| cannot(root, e))?;
-            if bytes > most {
-                return Err(Error::path(
-                    root,
-                    format!("its files hold {bytes} bytes, more than the {most} a copy may take"),
-                ));
-            }
-        }
-        let kept = kept.map(|(kept, _)| kept);
+        let (kept, most) = match kept {
+            Some((kept, most)) => (Some(kept), most),
+            None => (None, u64::MAX),
+        };
+        // Counted by size as the walk goes, before each copy: a sparse file, or each link of
+        // a file, is copied whole. Past `most` the record fails, having copied at most that.
+        let mut sizes: u64 = 0;
         let mut bytes = 0;
         let mut entries = BTreeMap::new();
         let mut walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
@@ -246,6 +230,13 @@ impl Snapshot {
                         .map_err(|e| cannot(&copy, e))?
                 }
                 (Kind::File, Some(copy)) => {
+                    sizes = sizes.saturating_add(recorded.status.size);
+                    if sizes > most {
+                        return Err(Error::path(
+                            root,
+                            format!("its files hold more than the {most} bytes a copy may take"),
+                        ));
+                    }
                     bytes +=
                         std::fs::copy(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
                 }
