@@ -79,7 +79,12 @@ fn gradescope(submission: &Path, specs: &Path, out: &Path, extra: &[&str]) -> Va
         .arg(specs)
         .arg("--out")
         .arg(out)
-        .args(["--format", "gradescope", "--sandbox", "none"])
+        .args(["--format", "gradescope"])
+        .args(
+            ["--sandbox", "none"]
+                .iter()
+                .filter(|_| !extra.contains(&"--sandbox")),
+        )
         .args(extra)
         .output()
         .unwrap();
@@ -488,5 +493,45 @@ fn a_test_is_named_after_its_section_unless_its_name_begins_with_it() {
     assert!(
         names.contains(&"game over: the start is not over"),
         "{names:?}"
+    );
+}
+
+#[test]
+fn how_hidden_scenarios_treated_the_runner_is_told_to_the_staff_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let header = "game = \"one-d-chess\"\ndialect = \"project5\"\n";
+    let board = r#"steps = [{ send = "create_board" }]"#;
+    // Each hidden scenario's printable_board kills the runner that forked it: after three,
+    // the submission is graded with a fresh process per scenario. The visible scenario
+    // never calls it.
+    let mut hidden = format!("{header}visibility = \"hidden\"\n");
+    for n in 0..4 {
+        hidden.push_str(&format!(
+            "[[scenario]]\nname = \"SECRET-{n}\"\npoints = 1\n{START}\n"
+        ));
+    }
+    std::fs::write(specs.join("hidden.toml"), hidden).unwrap();
+    std::fs::write(
+        specs.join("visible.toml"),
+        format!("{header}[[scenario]]\nname = \"the board\"\npoints = 1\n{board}\n"),
+    )
+    .unwrap();
+    let submission = dir.path().join("one_d_chess.py");
+    std::fs::copy(root().join("fixtures/runner/kills_runner.py"), &submission).unwrap();
+    // A sandbox: without one, a fresh process's parent is the grader itself.
+    let sandboxed = ["--sandbox", "bwrap"];
+    let results = gradescope(&submission, &specs, &dir.path().join("out"), &sandboxed);
+    assert_eq!(results["score"], 5.0, "{results:#}");
+    let staff = test(&results, "autograder: how it was run");
+    assert_eq!(staff["visibility"], "hidden");
+    assert_eq!(staff["max_score"], 0.0);
+    let said = staff["output"].as_str().unwrap();
+    assert!(said.contains("fresh Python process per scenario"), "{said}");
+    let seen = seen_by_student_now(&results);
+    assert!(
+        !seen.contains("fresh Python") && !seen.contains("runner"),
+        "{seen}"
     );
 }

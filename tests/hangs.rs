@@ -321,3 +321,59 @@ fn both_runners_hold_an_import_to_the_import_limit() {
         }
     }
 }
+
+/// An import that spends 2 s of CPU, against a scenario's limit of 1 s: a fresh process
+/// spends the limit importing, and a copy of the loaded runner could not be held to less
+/// than a second of its own (the kernel takes a CPU limit of 0 as 1), so the scenario runs
+/// in a fresh process under both runners: `timeout` both ways, where the fork once passed.
+#[test]
+fn an_imports_cpu_time_counts_against_each_scenario_under_both_runners() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = common::make_class(
+        &dir.path().join("class"),
+        &[(
+            "busy",
+            "one-d-chess/project5/one_d_chess.py",
+            "one_d_chess.py",
+        )],
+    );
+    let entry = class.join("busy/one_d_chess.py");
+    let correct = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        // A top-level assignment, which the adapter runs (a bare loop it would not).
+        format!(
+            "import time\n\n\ndef _spin(seconds):\n    start = time.process_time()\n\
+             \x20   while time.process_time() - start < seconds:\n        pass\n\
+             \x20   return seconds\n\n\nBUSY = _spin(2.0)\n{correct}"
+        ),
+    )
+    .unwrap();
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    std::fs::write(
+        specs.join("start.toml"),
+        "game = \"one-d-chess\"\ndialect = \"project5\"\ntime_limit = 1\n\
+         [[scenario]]\nname = \"the start\"\npoints = 1\nsteps = [{ send = \"create_board\" }]\n",
+    )
+    .unwrap();
+    for runner in ["fork", "fresh"] {
+        let out = dir.path().join(format!("out-{runner}"));
+        let (code, report, stderr) = grade_json(&[
+            class.to_str().unwrap(),
+            "--specs",
+            specs.to_str().unwrap(),
+            "--python-runner",
+            runner,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let busy = member(&report, "busy");
+        assert!(busy["does_not_load"].is_null(), "{runner}: {busy}");
+        let verdicts: Vec<&Value> = (busy["scenarios"].as_array().into_iter().flatten())
+            .map(|s| &s["verdict"])
+            .collect();
+        assert_eq!(verdicts, ["timeout"], "{runner}: {busy}");
+    }
+}

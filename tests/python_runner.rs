@@ -87,6 +87,7 @@ fn scenarios(report: &Value) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// How the grader ran submission `id` (its runner notes), which its notes leave out.
 fn notes_of(report: &Value, id: &str) -> Vec<String> {
     let result = report["submissions"]
         .as_array()
@@ -94,12 +95,16 @@ fn notes_of(report: &Value, id: &str) -> Vec<String> {
         .iter()
         .find(|r| r["id"] == id)
         .unwrap_or_else(|| panic!("no {id}"));
-    result["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap().to_string())
-        .collect()
+    let said = |key: &str| -> Vec<String> {
+        (result[key].as_array().into_iter().flatten())
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        !said("notes").iter().any(|n| n.contains("fresh Python")),
+        "{id}: runner notes among the notes"
+    );
+    said("runner_notes")
 }
 
 fn both_runners_agree(class: &Path, specs: &Path, sandbox: &str) -> Value {

@@ -25,7 +25,7 @@ pub fn shimmed_program(
         return None; // pyenv then looks from another folder than `cwd`
     }
     let shim = on_path(candidate, env("PATH")?)?;
-    let root = shim_root(&std::fs::read_to_string(&shim).ok()?)?;
+    let root = shim_root(&script_head(&shim)?)?;
     let version = match env("PYENV_VERSION").filter(|v| !v.is_empty()) {
         Some(named) => one_version(named.to_str()?)?,
         None => {
@@ -57,6 +57,23 @@ fn on_path(candidate: &Path, path: OsString) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|folder| folder.join(candidate))
         .find(|file| is_executable_file(file))
+}
+
+/// The most of a file read to tell whether it is a shim: a shim's script is a few hundred
+/// bytes, and the interpreters it stands beside are megabytes of machine code, which need
+/// not be read to be told apart.
+const SHIM_HEAD: u64 = 4096;
+
+/// The start of the file `path`, as text (a character cut at the end is replaced).
+fn script_head(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(SHIM_HEAD)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(String::from_utf8_lossy(&head).into_owned())
 }
 
 /// The `PYENV_ROOT` a pyenv shim's script sets, when `script` is one.
@@ -166,5 +183,24 @@ mod tests {
             "#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n",
         );
         assert_eq!(program(&root, &[], &cwd), None);
+    }
+
+    #[test]
+    fn an_interpreter_beside_the_shims_is_told_apart_by_its_first_bytes() {
+        let (dir, root) = machine();
+        // Machine code, as a real `python3` is: the shim's test reads its start only.
+        let mut binary = b"\x7fELF\x02\x01".to_vec();
+        binary.resize(3 << 20, 0x90);
+        let program = dir.path().join("python3");
+        std::fs::write(&program, &binary).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(script_head(&program).is_some_and(|head| head.len() as u64 <= 3 * SHIM_HEAD));
+        let env = |name: &str| (name == "PATH").then(|| OsString::from("/nowhere"));
+        assert_eq!(shimmed_program(&program, &env, dir.path()), None);
+        let shim = root.join("shims/python3");
+        assert_eq!(
+            shimmed_program(&shim, &env, dir.path()),
+            version_bin(&root, "3.11.7")
+        );
     }
 }

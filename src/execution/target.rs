@@ -561,6 +561,9 @@ impl Target {
             true => self.loaded_runner(slot, key, layout, limits)?,
             false => None,
         };
+        // A scenario whose CPU limit the import spends runs as a fresh process: a copy of
+        // the runner could only be given more (see `Server::leaves_cpu_for`).
+        let server = server.filter(|server| server.leaves_cpu_for(limits));
         let start = match server {
             Some(_) => Start::Loaded,
             None => Start::LaidOut,

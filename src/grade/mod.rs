@@ -133,6 +133,11 @@ pub struct SubmissionResult {
     /// What the student should know besides the verdicts (a required name not defined).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// How the grader had to run it, where not as usual (a fresh Python process per
+    /// scenario, and why). For the course staff: what the scenarios did to the loaded
+    /// runner, hidden ones included, shows in it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runner_notes: Vec<String>,
     /// The other dialects of its family its file answers in full, graded too, whose
     /// results were not kept (the better share of the points is: see `notes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -515,6 +520,7 @@ fn ungraded(
         needs_rerun: false,
         does_not_load: None,
         notes: Vec::new(),
+        runner_notes: Vec::new(),
         also_tried: Vec::new(),
         summary: Summary::default(),
         scenarios: Vec::new(),
@@ -598,7 +604,7 @@ impl Run<'_> {
         };
         drop(slot);
         if let Ok(target) = &target {
-            result.notes.extend(target.runner_notes());
+            result.runner_notes = target.runner_notes();
         }
         scoring::apply_groups(&mut outcomes);
         result.summary = Summary::of(&outcomes);

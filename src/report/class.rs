@@ -75,7 +75,7 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
         };
         let id = show_name(&r.id);
         writeln!(self.out, "{id:<24} {score:>10}  {state}{note}")?;
-        for note in &r.notes {
+        for note in r.notes.iter().chain(&r.runner_notes) {
             let note = show_controls(note);
             writeln!(self.out, "{:<24} {:>10}  {}", "", "", self.style.dim(&note))?;
         }

@@ -265,7 +265,7 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
     }
     let mut ordered: Vec<&Outcome> = result.scenarios.iter().collect();
     ordered.sort_by_key(|o| release_rank(o.visibility));
-    let tests = ordered
+    let mut tests: Vec<Test> = ordered
         .iter()
         .zip(numbers(&ordered))
         .map(|(o, number)| Test {
@@ -281,6 +281,11 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
             execution_time: o.duration_ms as f64 / 1000.0,
         })
         .collect();
+    // How the runner fared tells of the hidden scenarios too: the staff's alone.
+    if !result.runner_notes.is_empty() {
+        let notes = result.runner_notes.join("\n");
+        tests.push(staff_note("autograder: how it was run", notes, "passed"));
+    }
     Results {
         score: result.score,
         execution_time: result.elapsed_ms as f64 / 1000.0,
@@ -294,22 +299,11 @@ pub fn results(result: &SubmissionResult, options: &Options) -> Results {
 }
 
 /// The results of a submission the autograder could not grade: no score, `output` for the
-/// student, and `staff_note` as a hidden test (shown to instructors only) when given.
-pub fn not_graded(output: String, staff_note: Option<(&str, String)>) -> Results {
-    let tests = staff_note
+/// student, and `for_staff` as a hidden test (shown to instructors only) when given.
+pub fn not_graded(output: String, for_staff: Option<(&str, String)>) -> Results {
+    let tests = for_staff
         .into_iter()
-        .map(|(name, output)| Test {
-            number: "0".to_string(),
-            name: name.to_string(),
-            score: Points::ZERO,
-            max_score: Points::ZERO,
-            status: "failed",
-            output,
-            output_format: "text",
-            visibility: Visibility::Hidden.as_str(),
-            tags: Vec::new(),
-            execution_time: 0.0,
-        })
+        .map(|(name, output)| staff_note(name, output, "failed"))
         .collect();
     Results {
         score: Points::ZERO,
@@ -320,5 +314,23 @@ pub fn not_graded(output: String, staff_note: Option<(&str, String)>) -> Results
         tests,
         leaderboard: Vec::new(),
         extra_data: serde_json::Map::new(),
+    }
+}
+
+/// A test worth nothing, `output` under `name`, shown to instructors only: what the staff
+/// should know of a submission that its student should not. `status` is how the staff's
+/// list marks it: "failed" for a submission not graded, "passed" for a remark.
+fn staff_note(name: &str, output: String, status: &'static str) -> Test {
+    Test {
+        number: "0".to_string(),
+        name: name.to_string(),
+        score: Points::ZERO,
+        max_score: Points::ZERO,
+        status,
+        output,
+        output_format: "text",
+        visibility: Visibility::Hidden.as_str(),
+        tags: Vec::new(),
+        execution_time: 0.0,
     }
 }

@@ -396,6 +396,16 @@ impl Server {
         self.loaded_cpu
     }
 
+    /// Whether a copy of the runner can be held to `limits` as a fresh process is: its CPU
+    /// limit is what the import left of the scenario's, and the kernel sets none below a
+    /// second (a limit of 0 is taken as 1). Where the import spent the limit to within a
+    /// second, a fresh process, which spends it importing, is the only faithful run.
+    pub fn leaves_cpu_for(&self, limits: &Limits) -> bool {
+        limits
+            .cpu_seconds
+            .is_none_or(|cpu| Duration::from_secs(cpu) >= self.loaded_cpu + Duration::from_secs(1))
+    }
+
     /// A process forked for one scenario, under `limits`, driven until `deadline`. The error
     /// says why the runner could not give one (it is then not used again).
     pub fn fork(&self, limits: &Limits, deadline: Instant) -> Result<Running, String> {
@@ -423,9 +433,9 @@ impl Server {
         let (handshake, theirs) =
             channel::pair().map_err(|e| format!("no socket for the handshake: {e}"))?;
         // RLIMIT_CPU counts from the fork: what the runner used to start and load is taken
-        // off (to the second, the limit's own unit), to nothing where the import alone used
-        // the whole limit, as it would in a fresh process. RLIMIT_NPROC counts every process
-        // of the user: the runner is one more than a fresh process has beside it.
+        // off (to the second, the limit's own unit; a run whose limit the import spent is
+        // not forked, see `leaves_cpu_for`). RLIMIT_NPROC counts every process of the user:
+        // the runner is one more than a fresh process has beside it.
         let scenario_limits = Limits {
             cpu_seconds: limits
                 .cpu_seconds
