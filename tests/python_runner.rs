@@ -328,6 +328,40 @@ SPARSE = [
 ]
 "#;
 
+/// At load, keeps the runner from making itself undumpable (its scenarios could then trace
+/// it, or write its memory through `/proc`): the runner's own prctl is swapped for nothing.
+const KEEPS_DUMPABLE: &str = r#"
+
+ADAPTER = __import__("sys").modules.get("boardgrade_adapter")
+KEPT_OPEN = [
+    setattr(runner, "_prctl", lambda *args: 0)
+    for runner in [getattr(ADAPTER, "_fork_runner", None)]
+    if runner is not None
+]
+"#;
+
+/// At load, makes as many empty files and links to one file as its folder takes (up to
+/// 30,000): each costs the grader a look whenever the folder is put back.
+const FLOODS_ENTRIES: &str = r#"
+
+def flood():
+    import os
+    os.mkdir("flood")
+    made = 0
+    try:
+        open("flood/one", "w").close()
+        for n in range(15000):
+            open("flood/f%d" % n, "w").close()
+            os.link("flood/one", "flood/l%d" % n)
+            made += 2
+    except OSError:
+        pass
+    return made
+
+
+FLOOD = flood()
+"#;
+
 /// Adds `twin` to `class`: `of`'s file with `appended` at its end.
 fn write_twin(class: &Path, of: &str, twin: &str, appended: &str) {
     let source = std::fs::read_to_string(class.join(of).join(ONE_D)).unwrap();
@@ -382,6 +416,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         make_class(&class, &members);
         write_twin(&class, "ignores_sigchld", "plants_modules", PLANTING);
         write_twin(&class, "plain", "sparse_files", SPARSE_FILES);
+        write_twin(&class, "plain", "keeps_dumpable", KEEPS_DUMPABLE);
+        write_twin(&class, "plain", "floods_entries", FLOODS_ENTRIES);
         let specs = dir.path().join("specs");
         project5_with_short_create_board(&specs);
         // The same grades.csv and verdicts as fresh processes, scenario by scenario.
@@ -396,7 +432,13 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         let (plain, max) = score("plain");
         assert!(plain > 0.0 && plain < max, "{sandbox}: {plain}/{max}");
         let ids = members.iter().map(|(id, _, _)| *id);
-        for id in ids.clone().chain(["plants_modules", "sparse_files"]) {
+        let twins = [
+            "plants_modules",
+            "sparse_files",
+            "keeps_dumpable",
+            "floods_entries",
+        ];
+        for id in ids.clone().chain(twins) {
             let r = submission(&fork, id);
             for s in r["scenarios"].as_array().unwrap() {
                 assert_ne!(s["verdict"], "error", "{sandbox} {id}: {s:#}");
@@ -425,6 +467,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("shared_page", "maps shared memory");
         fell_back("sysv_at_import", "makes IPC objects");
         fell_back("writes_memory", "leaves a process running beside it");
+        fell_back("keeps_dumpable", "keeps the runner open to its scenarios");
         // A signal sent to the runner stays pending there (it blocks them all), where a later
         // scenario could read it: the runner is not used again once a scenario left one.
         for id in ["offloads_cpu", "wakes_runner", "reaps_on_signal"] {
@@ -460,6 +503,8 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             "reaps_children",
             "reaps_on_signal",
             "closes_std_fds",
+            "keeps_dumpable",
+            "floods_entries",
         ] {
             assert_eq!(score(id), (plain, max), "{sandbox} {id}");
         }

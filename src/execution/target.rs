@@ -659,8 +659,9 @@ impl Target {
                             slot.jail.begin(Start::LaidOut)?;
                             RunnerState::Fresh(format!(
                                 "its import left more in its folder than its forked copies may \
-                                 start from ({} MiB beyond the submission)",
-                                sandbox::disk::WRITE_ROOM >> 20
+                                 start from ({} MiB or {} entries beyond the submission)",
+                                sandbox::disk::WRITE_ROOM >> 20,
+                                sandbox::disk::ENTRY_ROOM
                             ))
                         }
                     }

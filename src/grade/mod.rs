@@ -86,6 +86,10 @@ pub const DEFAULT_IMPORT_LIMIT: Duration = Duration::from_secs(10);
 /// What a scenario not started for want of time says.
 pub const BUDGET_SPENT: &str = "not run: the submission's time budget was spent";
 
+/// The detail of a scenario not started once the run was asked to stop (a result never
+/// stored: a stopped run keeps nothing half done).
+const STOPPED: &str = "not run: the run was asked to stop";
+
 impl GradeConfig {
     /// What a grade depends on besides the submission and the scenarios: the sandbox, the
     /// limits, the runner and the interpreter.
@@ -586,6 +590,9 @@ impl Run<'_> {
                                 .is_some_and(|deadline| Instant::now() >= deadline)
                             {
                                 return not_run_outcome(s, BUDGET_SPENT.to_string());
+                            }
+                            if crate::cancel::is_requested() {
+                                return not_run_outcome(s, STOPPED.to_string());
                             }
                             slot.run(|| run_one(s, self.expected, target, &config.limits))
                         },

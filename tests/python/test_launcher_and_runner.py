@@ -167,3 +167,43 @@ print(random.getstate() != before)
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "True\n"
+
+
+GENERATORS = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
+runner = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(runner)
+{before}
+watch = runner._SeedWatch()
+watch.watch()
+import random
+
+class Slotted(random.Random):
+    __slots__ = ()
+
+own, slotted, fixed, reseeded, restored = (
+    random.Random(), Slotted(), random.Random(5), random.Random(), random.Random())
+reseeded.seed(9)
+restored.setstate(random.Random(4).getstate())
+watch.unwatch()
+states = [g.getstate() for g in (own, slotted, fixed, reseeded, restored)]
+watch.seed_as_fresh()
+print([g.getstate() != s for g, s in zip((own, slotted, fixed, reseeded, restored), states)],
+      "seed" in vars(random.Random),
+      random.Random.seed.__qualname__, random.Random.setstate.__qualname__)
+"""
+
+
+@pytest.mark.parametrize("before", ["", "import random"])
+def test_a_copy_seeds_again_each_generator_the_import_seeded_from_entropy(before):
+    """A `random.Random()` the import makes starts from the system's entropy in a fresh
+    process, so each copy seeds it again; one seeded with a value, or given a state, keeps
+    it. Once the import is over, the class's methods are its own again."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", GENERATORS.format(before=before),
+         os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[True, True, False, False, False] True Random.seed Random.setstate\n"

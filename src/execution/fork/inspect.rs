@@ -134,6 +134,26 @@ impl Baseline {
     }
 }
 
+/// Why runner `pid`, running as `uid`, is open to its scenarios, if it is. A dumpable
+/// process can be traced, and its memory read and written through `/proc/PID/mem`, by any
+/// process of its user: by its scenarios, which would then carry one into the next. The
+/// runner makes itself not dumpable once its import has run, which the import could keep
+/// it from doing; the kernel shows the files of a process that is not dumpable as root's
+/// (no user namespace of the grader's maps root), and those of one that is as its user's.
+/// A runner run as root (no sandbox) is told apart by nothing, and closed to nothing.
+pub(crate) fn check_closed(pid: i32, uid: u32) -> Result<(), String> {
+    if uid == 0 {
+        return Ok(());
+    }
+    let owner = std::fs::metadata(format!("/proc/{pid}/mem"))
+        .map_err(|e| format!("cannot look at the runner: {e}"))?
+        .uid();
+    if owner == uid {
+        return Err("its import keeps the runner open to its scenarios (dumpable)".into());
+    }
+    Ok(())
+}
+
 /// Every path below `folder` on its own file system (a folder bound there is not looked in).
 fn held_in(folder: &Path) -> HashSet<PathBuf> {
     let mut held = HashSet::new();

@@ -216,6 +216,16 @@ impl Server {
             }
             other => return Err(end(&mut process, silence("load", other))),
         }
+        // No process the import started may outlive this: the grader records the folder as
+        // the import left it next, as root maybe, and a process left to change it meanwhile
+        // (a link put where a file was) would have the grader write through it.
+        let chain = chain_to_grader(pid);
+        if !run.living_besides(&chain).is_empty() {
+            return Err(end(
+                &mut process,
+                "its import leaves a process running beside it".into(),
+            ));
+        }
         if let Err(why) = baseline
             .check_loaded(pid)
             .and_then(|()| baseline.settle_temporary())
@@ -239,7 +249,7 @@ impl Server {
         Ok(Server {
             control,
             loaded_cpu: forked::cpu_time_of(pid).unwrap_or_default(),
-            chain: chain_to_grader(pid),
+            chain,
             process,
             run,
             pid: hello.pid,
@@ -306,6 +316,7 @@ impl Server {
         let pid = self.pid.as_raw_nonzero().get();
         let check = || {
             self.baseline.check_loaded(pid)?;
+            inspect::check_closed(pid, self.uid)?;
             self.check_alone()
         };
         let deadline = Instant::now() + READY_WAIT;

@@ -98,6 +98,10 @@ class _SeedWatch(object):
         self._module = None
         self._originals = None
         self._seeding = self._setting = None
+        # The generators the import made or seeded from the system's entropy
+        # (`random.Random()`), by id: a fresh process starts each from entropy of its own.
+        self._entropy = {}
+        self._class = self._class_originals = self._class_wrappers = None
 
     def watch(self):
         module = sys.modules.get("random")
@@ -117,11 +121,20 @@ class _SeedWatch(object):
                 self._module.seed = seed
             if getattr(self._module, "setstate", None) is self._setting:
                 self._module.setstate = setstate
+        if self._class is not None:
+            for name, original, wrapper in zip(("seed", "setstate"), self._class_originals,
+                                               self._class_wrappers):
+                if self._class.__dict__.get(name) is wrapper:
+                    setattr(self._class, name, original)
 
     def seed_as_fresh(self):
         """In a copy: seeds `random` from the system's entropy, as a fresh interpreter's
         import of it does, unless the import seeded it itself. The seed called is the
         module's own, never one the import put in its place."""
+        for generator in list(self._entropy.values()):
+            generator = generator()
+            if generator is not None:
+                self._class_originals[0](generator)
         module = sys.modules.get("random")
         if module is None or self.seeded:
             return
@@ -155,6 +168,43 @@ class _SeedWatch(object):
 
         self._seeding, self._setting = seeding, setting
         module.seed, module.setstate = seeding, setting
+        self._watch_generators(module)
+
+    def _watch_generators(self, module):
+        """Notes each `random.Random` (or subclass) the import seeds: from entropy (made
+        with no seed, or `seed()`), to be seeded again in each copy; with a value, or given
+        a state, to keep what it has, as in a fresh process."""
+        cls = getattr(module, "Random", None)
+        if not isinstance(cls, type) or "seed" not in cls.__dict__:
+            return
+        import weakref
+
+        entropy = self._entropy
+        seed, setstate = cls.__dict__["seed"], cls.__dict__.get("setstate")
+
+        def noted(generator):
+            try:
+                return weakref.ref(generator)
+            except TypeError:  # a subclass with __slots__: kept, as the import keeps it
+                return lambda: generator
+
+        def seeding(generator, a=None, *args, **kwargs):
+            if a is None:
+                entropy[id(generator)] = noted(generator)
+            else:
+                entropy.pop(id(generator), None)
+            return seed(generator, a, *args, **kwargs)
+
+        def setting(generator, state):
+            entropy.pop(id(generator), None)
+            return setstate(generator, state)
+
+        self._class = cls
+        self._class_originals = (seed, setstate)
+        self._class_wrappers = (seeding, setting)
+        cls.seed = seeding
+        if setstate is not None:
+            cls.setstate = setting
 
 
 class _WatchedLoader(object):

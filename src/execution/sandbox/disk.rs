@@ -22,6 +22,10 @@ const LAYOUT_ROOM: u64 = 2 << 30;
 /// What the programs of a job may write in its folder beyond what was laid out there.
 pub const WRITE_ROOM: u64 = 256 << 20;
 
+/// How many files and folders they may make there beyond those laid out: each one costs
+/// the grader a look when the folder is put back, and its own room counts none of them.
+pub const ENTRY_ROOM: u64 = 10_000;
+
 /// Mounts a tmpfs at `dir` (an empty folder) with room for a layout: whether it did.
 pub fn bound(dir: &Path) -> bool {
     let options = format!("size={LAYOUT_ROOM},mode=0700");
@@ -35,13 +39,19 @@ pub fn bound(dir: &Path) -> bool {
     .is_ok()
 }
 
-/// Shrinks the tmpfs at `dir` to what it holds now and [`WRITE_ROOM`] more: whether it did.
+/// Shrinks the tmpfs at `dir` to what it holds now and [`WRITE_ROOM`] more, and
+/// [`ENTRY_ROOM`] more files and folders: whether it did.
 pub fn leave_room(dir: &Path) -> bool {
     let Ok(stat) = rustix::fs::statvfs(dir) else {
         return false;
     };
     let used = stat.f_blocks.saturating_sub(stat.f_bfree) * stat.f_frsize;
-    let options = format!("size={}", used + WRITE_ROOM);
+    let entries = stat.f_files.saturating_sub(stat.f_ffree);
+    let options = format!(
+        "size={},nr_inodes={}",
+        used + WRITE_ROOM,
+        entries + ENTRY_ROOM
+    );
     rustix::mount::mount_remount(
         dir,
         MountFlags::NOSUID | MountFlags::NODEV,

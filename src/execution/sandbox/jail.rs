@@ -21,7 +21,7 @@ use super::disk;
 use super::isolation::Isolation;
 use super::residue;
 use super::share::Share;
-use super::snapshot::Snapshot;
+use super::snapshot::{Most, Snapshot};
 use super::student::{self, Lease, StudentId};
 use super::Sandbox;
 use crate::error::Error;
@@ -86,7 +86,11 @@ impl Jail {
             student::hand_over(&dir, lease.id())?;
         }
         // Given to its user, empty: what a run finds until something is laid out here.
-        let laid_out = Snapshot::of_folder(&dir, &kept.join("laid-out"), 0)?;
+        let empty = Most {
+            bytes: 0,
+            entries: usize::MAX,
+        };
+        let laid_out = Snapshot::of_folder(&dir, &kept.join("laid-out"), empty)?;
         Ok(Jail {
             dir,
             kept,
@@ -125,7 +129,7 @@ impl Jail {
             disk::leave_room(&self.dir);
         }
         // The grader's own copy of a submission whose size was bounded before it was read.
-        self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"), u64::MAX)?;
+        self.laid_out = Snapshot::of_folder(&self.dir, &self.kept.join("laid-out"), Most::ANY)?;
         self.loaded = None;
         self.start = Start::LaidOut;
         self.at_start.store(true, Ordering::Relaxed);
@@ -135,9 +139,13 @@ impl Jail {
     /// Notes what the folder holds now, just after a loaded runner imported the submission
     /// in it (from [`Start::LaidOut`]), as [`Start::Loaded`]. An error where the import left
     /// files holding more than [`disk::WRITE_ROOM`] beyond the layout (sparse files and
-    /// links counted whole, as their copies would be): the runner is then not to be used.
+    /// links counted whole, as their copies would be), or more than [`disk::ENTRY_ROOM`]
+    /// entries beyond it (links to one file too): the runner is then not to be used.
     pub fn mark_loaded(&mut self) -> Result<(), Error> {
-        let most = self.laid_out.bytes().saturating_add(disk::WRITE_ROOM);
+        let most = Most {
+            bytes: self.laid_out.bytes().saturating_add(disk::WRITE_ROOM),
+            entries: (self.laid_out.entries()).saturating_add(disk::ENTRY_ROOM as usize),
+        };
         self.loaded = Some(Snapshot::of_folder(
             &self.dir,
             &self.kept.join("loaded"),
@@ -439,9 +447,11 @@ impl Run {
     pub fn end_leftovers(&self) -> bool {
         match &self.group {
             Some(group) if self.guest => group.kill_all_but(&self.spared),
+            // Killed at once, then waited for: the folder is put back next, as root maybe,
+            // and no process may be left to change it meanwhile.
             Some(group) => {
                 group.kill();
-                true
+                group.kill_all_but(&[])
             }
             None => self
                 .user

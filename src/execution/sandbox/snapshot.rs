@@ -22,7 +22,7 @@ use std::ffi::OsStr;
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -86,6 +86,23 @@ impl RestoreError {
             why: why.to_string(),
         }
     }
+}
+
+/// The most a record of a folder may copy and look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Most {
+    /// Bytes of its files, each counted whole.
+    pub bytes: u64,
+    /// Its entries, each link to a file one, the folder itself one.
+    pub entries: usize,
+}
+
+impl Most {
+    /// No bound.
+    pub const ANY: Most = Most {
+        bytes: u64::MAX,
+        entries: usize::MAX,
+    };
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,10 +188,11 @@ impl Recorded {
 
 impl Snapshot {
     /// Records `root` as it is now, keeping copies of its files in `kept` (made afresh,
-    /// readable by the grader alone). An error, once at most `most` bytes are copied, where
-    /// the copies would hold more than that: a sparse file, or each link of a file, is copied
-    /// whole, so a folder of little room could otherwise fill the grader's disk.
-    pub fn of_folder(root: &Path, kept: &Path, most: u64) -> Result<Snapshot, Error> {
+    /// readable by the grader alone). An error, once at most `most` is copied, where the
+    /// copies would hold more than that: a sparse file, or each link of a file, is copied
+    /// whole, so a folder of little room could otherwise fill the grader's disk, and each
+    /// entry, a link to an empty file too, is looked at each time the folder is put back.
+    pub fn of_folder(root: &Path, kept: &Path, most: Most) -> Result<Snapshot, Error> {
         let cannot =
             |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
         if kept.exists() {
@@ -195,15 +213,21 @@ impl Snapshot {
 
     fn take(
         root: &Path,
-        kept: Option<(&Path, u64)>,
+        kept: Option<(&Path, Most)>,
         one_file_system: bool,
     ) -> Result<Snapshot, Error> {
         let cannot =
             |what: &Path, e: io::Error| Error::io(format!("cannot record {}", what.display()), e);
         let device = Status::of_path(root).map_err(|e| cannot(root, e))?.device;
-        let (kept, most) = match kept {
+        let (
+            kept,
+            Most {
+                bytes: most,
+                entries: most_entries,
+            },
+        ) = match kept {
             Some((kept, most)) => (Some(kept), most),
-            None => (None, u64::MAX),
+            None => (None, Most::ANY),
         };
         // Counted by size as the walk goes, before each copy: a sparse file, or each link of
         // a file, is copied whole. Past `most` the record fails, having copied at most that.
@@ -217,6 +241,12 @@ impl Snapshot {
             if one_file_system && status.device != device {
                 walk.skip_current_dir();
                 continue;
+            }
+            if entries.len() >= most_entries {
+                return Err(Error::path(
+                    root,
+                    format!("it holds more than the {most_entries} entries a copy may take"),
+                ));
             }
             let relative = entry.path().strip_prefix(root).unwrap_or(Path::new(""));
             let recorded =
@@ -237,8 +267,7 @@ impl Snapshot {
                             format!("its files hold more than the {most} bytes a copy may take"),
                         ));
                     }
-                    bytes +=
-                        std::fs::copy(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
+                    bytes += copy_file(entry.path(), &copy).map_err(|e| cannot(entry.path(), e))?;
                 }
                 (Kind::File, None) => {
                     return Err(Error::path(
@@ -274,6 +303,11 @@ impl Snapshot {
     /// What the copies of its files hold together.
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// How many entries it recorded (the folder itself among them).
+    pub fn entries(&self) -> usize {
+        self.entries.len()
     }
 
     /// Puts the folder back as recorded (call it once no process can write to it): what is
@@ -459,7 +493,7 @@ impl Snapshot {
                 .create(path)
                 .map_err(fail),
             Kind::File => match &self.kept {
-                Some(kept) => std::fs::copy(kept.join(relative), path)
+                Some(kept) => copy_file(&kept.join(relative), path)
                     .map(drop)
                     .map_err(fail),
                 None => Err(RestoreError::new(path, "no copy of it is kept")),
@@ -489,7 +523,10 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
     }
     let is_link = matches!(recorded.kind, Kind::Link(_));
     if !is_link && now.mode != want.mode {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(want.mode & 0o7777))?;
+        // Through the entry itself, never a link put in its place since it was looked at.
+        let folder = recorded.kind == Kind::Folder;
+        let entry = open_quietly(path, folder)?;
+        rustix::fs::fchmod(&entry, Mode::from_raw_mode(want.mode & 0o7777))?;
     }
     let attributes = user_attributes(path)?;
     if attributes != recorded.attributes {
@@ -542,7 +579,8 @@ fn user_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
 /// Opens `path` (a folder, or a file) to read, without moving its access time where the
 /// grader may (its own reads would otherwise look like a student's, to be set back each time).
 fn open_quietly(path: &Path, folder: bool) -> io::Result<OwnedFd> {
-    let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // Not blocking: a pipe put where a file was opens at once (and is then refused).
+    let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
     if folder {
         flags |= OFlags::DIRECTORY;
     }
@@ -550,6 +588,20 @@ fn open_quietly(path: &Path, folder: bool) -> io::Result<OwnedFd> {
         Err(rustix::io::Errno::PERM) => Ok(rustix::fs::open(path, flags, Mode::empty())?),
         opened => Ok(opened?),
     }
+}
+
+/// Copies the file `from` to a new file `to`, as the grader (root, maybe) in a folder a
+/// student's processes may have written: neither end is followed if it is a link, and `to`
+/// must not exist (a link, a pipe or a file put there is refused, never written through).
+/// Its mode is the owner's alone until its status is set. The bytes copied.
+fn copy_file(from: &Path, to: &Path) -> io::Result<u64> {
+    let mut source = std::fs::File::from(open_quietly(from, false)?);
+    if !source.metadata()?.is_file() {
+        return Err(io::Error::other("it is no longer a plain file"));
+    }
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut target = std::fs::File::from(rustix::fs::open(to, flags, Mode::RUSR | Mode::WUSR)?);
+    io::copy(&mut source, &mut target)
 }
 
 /// Whether the files at `a` and `b` hold the same bytes.
@@ -597,7 +649,7 @@ fn now() -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     /// Every entry below `root` with its kind, mode, size, times, content and attributes,
     /// read without moving an access time (the status first, then with `O_NOATIME`).
@@ -665,7 +717,7 @@ mod tests {
     #[test]
     fn what_a_run_adds_goes_and_what_it_changes_or_removes_comes_back() {
         let (_scratch, root, kept) = folder();
-        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
         let before = state(&root);
         // A run leaves a mark of every kind it can.
         std::fs::write(root.join("left.txt"), "seen").unwrap();
@@ -697,7 +749,7 @@ mod tests {
     #[test]
     fn a_change_the_clock_did_not_see_is_found_by_content() {
         let (_scratch, root, kept) = folder();
-        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
         let before = state(&root);
         // The same size, the same times, and a record that happens to match the status, as
         // when the change falls in the clock tick of the record.
@@ -739,6 +791,56 @@ mod tests {
     }
 
     #[test]
+    fn a_link_put_where_an_entry_was_is_never_written_through() {
+        let (scratch, root, kept) = folder();
+        std::fs::write(root.join("board.py"), "BOARD = []\n").unwrap();
+        std::fs::set_permissions(
+            root.join("board.py"),
+            std::fs::Permissions::from_mode(0o640),
+        )
+        .unwrap();
+        let snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
+        let outside = scratch.path().join("outside");
+        std::fs::write(&outside, "the grader's own\n").unwrap();
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o600)).unwrap();
+        // Between the look at the folder and the making of what it misses, a link took the
+        // file's place (a process left running could do so): neither making the file nor
+        // setting its mode goes through it.
+        std::fs::remove_file(root.join("board.py")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("board.py")).unwrap();
+        let path = root.join("board.py");
+        assert!(snapshot.make(Path::new("board.py"), &path).is_err());
+        let recorded = &snapshot.entries[Path::new("board.py")];
+        assert!(set_status(&path, recorded).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&outside).unwrap(),
+            "the grader's own\n"
+        );
+        let mode = std::fs::metadata(&outside).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o600);
+    }
+
+    #[test]
+    fn a_record_holds_at_most_its_entries() {
+        let (_scratch, root, kept) = folder();
+        std::fs::write(root.join("one.py"), "").unwrap();
+        for n in 0..5 {
+            std::fs::hard_link(root.join("one.py"), root.join(format!("link{n}.py"))).unwrap();
+        }
+        let most = |entries| Most {
+            bytes: u64::MAX,
+            entries,
+        };
+        // The folder, the four entries it was made with and the six of one file.
+        let error = Snapshot::of_folder(&root, &kept, most(10)).unwrap_err();
+        assert!(
+            error.to_string().contains("more than the 10 entries"),
+            "{error}"
+        );
+        assert!(Snapshot::of_folder(&root, &kept, most(11)).is_ok());
+    }
+
+    #[test]
     fn what_cannot_be_made_again_is_named() {
         let (_scratch, root, kept) = folder();
         rustix::fs::mknodat(
@@ -749,7 +851,7 @@ mod tests {
             0,
         )
         .unwrap();
-        let mut snapshot = Snapshot::of_folder(&root, &kept, u64::MAX).unwrap();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
         std::fs::remove_file(root.join("pipe")).unwrap();
         let error = snapshot.restore().unwrap_err().to_string();
         assert!(
