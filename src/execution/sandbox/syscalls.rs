@@ -9,9 +9,15 @@
 //! - changing another process of the same user (a loaded runner, whose scenarios are its
 //!   copies): its nice value, scheduling policy, CPU affinity, I/O priority or resource
 //!   limits (`setpriority`, `sched_set*`, `ioprio_set`, `prlimit64`), which every later
-//!   copy would inherit. A program may still change its own (`os.nice`, `setrlimit`).
+//!   copy would inherit. A program may still change its own (`os.nice`, `setrlimit`);
+//! - asynchronous I/O rings (`io_uring_setup`, `io_uring_enter`, `io_uring_register`): a
+//!   ring the import sets up and registers in itself, its descriptor closed, lives on
+//!   unseen in a loaded runner that runs nothing, and goes on renaming, linking and writing
+//!   in the job folder, or into the runner's memory, while the grader puts the folder back
+//!   for the next scenario (as root, maybe) and copies the runner for it.
 //!
-//! No program a handout asks for needs any of them; Docker refuses the key store by default.
+//! No program a handout asks for needs any of them; Docker refuses the key store and
+//! `io_uring` by default.
 //! A call through another architecture's table (the 32-bit `int 0x80`, or x32 on x86-64)
 //! is refused whole, so that the numbers checked are the only way in. Refused calls fail
 //! with `EPERM`.
@@ -63,6 +69,9 @@ const RULES: &[(libc::c_long, Rule)] = &[
     (libc::SYS_sched_setparam, Rule::OnSelf),
     (libc::SYS_sched_setattr, Rule::OnSelf),
     (libc::SYS_prlimit64, Rule::ReadOrSelf),
+    (libc::SYS_io_uring_setup, Rule::Never),
+    (libc::SYS_io_uring_enter, Rule::Never),
+    (libc::SYS_io_uring_register, Rule::Never),
 ];
 
 /// Offsets in `struct seccomp_data`: the call's number, its architecture, and the low and
@@ -280,6 +289,20 @@ mod tests {
             added = libc.syscall(248, b'user', b'boardgrade-test', b'1', 1, -2)\n\
             print(added, ctypes.get_errno(), libc.syscall(39) > 0)";
         assert_eq!(under_the_filter(script), format!("-1 {} True", libc::EPERM));
+    }
+
+    #[test]
+    fn no_io_uring_ring_can_be_made() {
+        // io_uring_setup(8 entries, a zeroed io_uring_params of 120 bytes).
+        let script = format!(
+            "import ctypes\n\
+             libc = ctypes.CDLL(None, use_errno=True)\n\
+             params = ctypes.create_string_buffer(120)\n\
+             made = libc.syscall({}, 8, params)\n\
+             print(made, ctypes.get_errno())",
+            libc::SYS_io_uring_setup
+        );
+        assert_eq!(under_the_filter(&script), format!("-1 {}", libc::EPERM));
     }
 
     #[test]
