@@ -272,21 +272,7 @@ fn an_import_that_outlasts_its_alarm_is_one_finding() {
 #[test]
 fn both_runners_hold_an_import_to_the_import_limit() {
     let dir = tempfile::tempdir().unwrap();
-    let class = common::make_class(
-        &dir.path().join("class"),
-        &[(
-            "slow",
-            "one-d-chess/project5/one_d_chess.py",
-            "one_d_chess.py",
-        )],
-    );
-    let entry = class.join("slow/one_d_chess.py");
-    let correct = std::fs::read_to_string(&entry).unwrap();
-    std::fs::write(
-        &entry,
-        format!("import time\nSLOW = time.sleep(2)\n{correct}"),
-    )
-    .unwrap();
+    let class = class_of_one(dir.path(), "slow", "import time\nSLOW = time.sleep(2)\n");
     let specs = common::project5_specs(dir.path(), &["move.toml"]);
     for runner in ["fork", "fresh"] {
         for (limit, loads) in [("1", false), ("4", true)] {
@@ -329,26 +315,11 @@ fn both_runners_hold_an_import_to_the_import_limit() {
 #[test]
 fn an_imports_cpu_time_counts_against_each_scenario_under_both_runners() {
     let dir = tempfile::tempdir().unwrap();
-    let class = common::make_class(
-        &dir.path().join("class"),
-        &[(
-            "busy",
-            "one-d-chess/project5/one_d_chess.py",
-            "one_d_chess.py",
-        )],
-    );
-    let entry = class.join("busy/one_d_chess.py");
-    let correct = std::fs::read_to_string(&entry).unwrap();
-    std::fs::write(
-        &entry,
-        // A top-level assignment, which the adapter runs (a bare loop it would not).
-        format!(
-            "import time\n\n\ndef _spin(seconds):\n    start = time.process_time()\n\
-             \x20   while time.process_time() - start < seconds:\n        pass\n\
-             \x20   return seconds\n\n\nBUSY = _spin(2.0)\n{correct}"
-        ),
-    )
-    .unwrap();
+    // A top-level assignment, which the adapter runs (a bare loop it would not).
+    let spin = "import time\n\n\ndef _spin(seconds):\n    start = time.process_time()\n\
+                \x20   while time.process_time() - start < seconds:\n        pass\n\
+                \x20   return seconds\n\n\nBUSY = _spin(2.0)\n";
+    let class = class_of_one(dir.path(), "busy", spin);
     let specs = dir.path().join("specs");
     std::fs::create_dir_all(&specs).unwrap();
     std::fs::write(
@@ -376,4 +347,18 @@ fn an_imports_cpu_time_counts_against_each_scenario_under_both_runners() {
             .collect();
         assert_eq!(verdicts, ["timeout"], "{runner}: {busy}");
     }
+}
+
+/// A class folder in `dir` of one member, `id`: the correct project5 file with `prefix`
+/// before its first line.
+fn class_of_one(dir: &std::path::Path, id: &str, prefix: &str) -> std::path::PathBuf {
+    let entry = "one_d_chess.py";
+    let class = common::make_class(
+        &dir.join("class"),
+        &[(id, "one-d-chess/project5/one_d_chess.py", entry)],
+    );
+    let file = class.join(id).join(entry);
+    let correct = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{prefix}{correct}")).unwrap();
+    class
 }

@@ -109,7 +109,9 @@ def test_a_read_of_stdin_while_loading_is_noted_and_fails():
         iter(stdin)
 
 
-SEED_WATCH = """
+# Loads boardgrade_fork.py (its path is the first argument) as `runner`, runs `before`,
+# and starts a seed watch, as the runner does before the import.
+WATCHING = """
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
 runner = importlib.util.module_from_spec(spec)
@@ -117,11 +119,18 @@ spec.loader.exec_module(runner)
 {before}
 watch = runner._SeedWatch()
 watch.watch()
-{import_time}
-watch.unwatch()
-import random
-print(watch.seeded, random.seed.__self__ is random._inst, watch in sys.meta_path)
 """
+
+
+def watched(script, before=""):
+    """What `script` prints, run after WATCHING in an interpreter of its own."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", WATCHING.format(before=before) + script,
+         os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 @pytest.mark.parametrize("before, import_time, seeded", [
@@ -137,23 +146,16 @@ print(watch.seeded, random.seed.__self__ is random._inst, watch in sys.meta_path
 def test_the_runner_notes_whether_the_import_seeds_random_itself(before, import_time, seeded):
     """A copy keeps the runner's `random` state only where the import seeded it (a fresh
     process then starts every scenario from it); the watch is gone once the import is."""
-    done = subprocess.run(
-        [sys.executable, "-I", "-B", "-c", SEED_WATCH.format(before=before, import_time=import_time),
-         os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "%s True False\n" % seeded
+    script = import_time + """
+watch.unwatch()
+import random
+print(watch.seeded, random.seed.__self__ is random._inst, watch in sys.meta_path)
+"""
+    assert watched(script, before) == "%s True False\n" % seeded
 
 
 def test_a_copy_seeds_random_with_its_own_seed_not_one_the_import_put_in_its_place():
     script = """
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
-watch = runner._SeedWatch()
-watch.watch()
 import random
 random.seed = lambda *a, **k: print("the import's seed ran")
 watch.unwatch()
@@ -161,22 +163,10 @@ before = random.getstate()
 watch.seed_as_fresh()
 print(random.getstate() != before)
 """
-    done = subprocess.run(
-        [sys.executable, "-I", "-B", "-c", script, os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "True\n"
+    assert watched(script) == "True\n"
 
 
 GENERATORS = """
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("boardgrade_fork", sys.argv[1])
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
-{before}
-watch = runner._SeedWatch()
-watch.watch()
 import random
 
 class Slotted(random.Random):
@@ -200,10 +190,5 @@ def test_a_copy_seeds_again_each_generator_the_import_seeded_from_entropy(before
     """A `random.Random()` the import makes starts from the system's entropy in a fresh
     process, so each copy seeds it again; one seeded with a value, or given a state, keeps
     it. Once the import is over, the class's methods are its own again."""
-    done = subprocess.run(
-        [sys.executable, "-I", "-B", "-c", GENERATORS.format(before=before),
-         os.path.join(SRC, "execution", "python", "boardgrade_fork.py")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "[True, True, False, False, False] True Random.seed Random.setstate\n"
+    expected = "[True, True, False, False, False] True Random.seed Random.setstate\n"
+    assert watched(GENERATORS, before) == expected
