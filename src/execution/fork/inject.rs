@@ -91,24 +91,20 @@ pub(crate) struct Waiting {
     fd: u64,
 }
 
-/// What the grader knows of the runner before a copy.
-pub(crate) enum Seen<'a> {
-    /// Never checked at its gate: check it there (and run `check`) before copying.
-    Never { gate: Gate, check: AtGate<'a> },
-    /// Checked there before.
-    At(Waiting),
-}
-
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-pub(crate) use x86_64::copy;
+pub(crate) use x86_64::{copy, find};
+
+/// Without an implementation for this machine, no runner is found at its gate.
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+pub(crate) fn find(_runner: i32, _gate: Gate, _check: AtGate<'_>) -> Result<Waiting, Refusal> {
+    Err(Refusal::Failed(
+        "the grader cannot copy a runner on this machine".into(),
+    ))
+}
 
 /// Without an implementation for this machine, no runner is copied.
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-pub(crate) fn copy(
-    _runner: i32,
-    _seen: Seen<'_>,
-    _unreaped: usize,
-) -> Result<(Copied, Waiting), Refusal> {
+pub(crate) fn copy(_runner: i32, _at: Waiting, _unreaped: usize) -> Result<Copied, Refusal> {
     Err(Refusal::Failed(
         "the grader cannot copy a runner on this machine".into(),
     ))
@@ -123,7 +119,7 @@ mod x86_64 {
     use nix::unistd::Pid;
 
     use super::super::inspect::check_still;
-    use super::{Copied, Refusal, Seen, Waiting};
+    use super::{AtGate, Copied, Gate, Refusal, Waiting};
 
     const SYSCALL_INSTRUCTION: u16 = 0x050f; // `syscall`: 0f 05, read as a little-endian word
     const SYS_READ: u64 = 0;
@@ -134,15 +130,11 @@ mod x86_64 {
     /// At most this many ended scenarios are reaped before each copy.
     const REAP_AT_MOST: usize = 64;
 
-    /// A copy of runner `runner`, found waiting on its gate as `seen` says it must be, and
-    /// where the runner waits. The runner first reaps what has ended of the `unreaped`
-    /// copies it made before (each call to `wait4` is a round trip through the stopped
-    /// runner: none is made for a copy that cannot be there).
-    pub(crate) fn copy(
-        runner: i32,
-        seen: Seen<'_>,
-        unreaped: usize,
-    ) -> Result<(Copied, Waiting), Refusal> {
+    /// A copy of runner `runner`, found waiting on its gate `at` (see [`find`]). The runner
+    /// first reaps what has ended of the `unreaped` copies it made before (each call to
+    /// `wait4` is a round trip through the stopped runner: none is made for a copy that
+    /// cannot be there).
+    pub(crate) fn copy(runner: i32, at: Waiting, unreaped: usize) -> Result<Copied, Refusal> {
         let pid = Pid::from_raw(runner);
         ptrace::seize(
             pid,
@@ -151,10 +143,66 @@ mod x86_64 {
         .map_err(|e| format!("cannot trace the runner to copy it: {e}"))?;
         let copied = stop(pid)
             .map_err(Refusal::from)
-            .and_then(|()| copy_stopped(pid, seen, unreaped));
+            .and_then(|()| copy_stopped(pid, at, unreaped));
         // Detached whatever happened: a runner left stopped under trace would hang its jail.
         let _ = ptrace::detach(pid, None);
         copied
+    }
+
+    /// Where runner `runner` waits on `gate`, once the kernel shows it blocked there with one
+    /// thread and every signal blocked and `check` passes while it is held stopped: from
+    /// then on it cannot run, and it is left waiting as it was.
+    pub(crate) fn find(runner: i32, gate: Gate, check: AtGate<'_>) -> Result<Waiting, Refusal> {
+        let pid = Pid::from_raw(runner);
+        ptrace::seize(pid, Options::PTRACE_O_TRACESYSGOOD)
+            .map_err(|e| format!("cannot trace the runner to look at it: {e}"))?;
+        let found = stop(pid).map_err(Refusal::from).and_then(|()| {
+            let blocked = registers(pid)?;
+            let (here, instruction) = at_gate(pid, &blocked, gate, check)?;
+            restart(pid, blocked, instruction)?;
+            Ok(here)
+        });
+        let _ = ptrace::detach(pid, None);
+        found
+    }
+
+    /// Where the stopped runner, `blocked`, waits and the address of its `syscall`
+    /// instruction, if it waits on `gate` as a loaded runner must and passes `check`.
+    fn at_gate(
+        pid: Pid,
+        blocked: &user_regs_struct,
+        gate: Gate,
+        check: AtGate<'_>,
+    ) -> Result<(Waiting, u64), Refusal> {
+        let here = Waiting {
+            rip: blocked.rip,
+            fd: blocked.rdi,
+        };
+        if blocked.orig_rax != SYS_READ {
+            return Err(Refusal::NotWaiting);
+        }
+        let instruction = blocked.rip.wrapping_sub(2);
+        // Blocked in `read` on the gate, at a `syscall` instruction, one thread, every
+        // signal blocked: it has not run since it was loaded and cannot.
+        let word = ptrace::read(pid, instruction as ptrace::AddressType)
+            .map_err(|e| format!("cannot read the runner's code: {e}"))?;
+        if !gate.held_as(pid.as_raw(), here.fd) || word as u16 != SYSCALL_INSTRUCTION {
+            return Err(Refusal::NotWaiting);
+        }
+        check_still(pid.as_raw()).map_err(Refusal::Unfit)?;
+        check().map_err(Refusal::Unfit)?;
+        Ok((here, instruction))
+    }
+
+    /// Sets the stopped runner back into its read of the gate, as if never stopped.
+    fn restart(pid: Pid, blocked: user_regs_struct, instruction: u64) -> Result<(), String> {
+        let restart = user_regs_struct {
+            rax: SYS_READ,
+            orig_rax: u64::MAX,
+            rip: instruction,
+            ..blocked
+        };
+        ptrace::setregs(pid, restart).map_err(|e| format!("cannot restore the runner: {e}"))
     }
 
     fn stop(pid: Pid) -> Result<(), String> {
@@ -169,35 +217,17 @@ mod x86_64 {
         }
     }
 
-    fn copy_stopped(
-        pid: Pid,
-        seen: Seen<'_>,
-        unreaped: usize,
-    ) -> Result<(Copied, Waiting), Refusal> {
+    fn copy_stopped(pid: Pid, known: Waiting, unreaped: usize) -> Result<Copied, Refusal> {
         let blocked = registers(pid)?;
         let here = Waiting {
             rip: blocked.rip,
             fd: blocked.rdi,
         };
-        if blocked.orig_rax != SYS_READ {
+        // Found at its gate once, it cannot have moved: its registers say it is there.
+        if blocked.orig_rax != SYS_READ || known != here {
             return Err(Refusal::NotWaiting);
         }
         let instruction = blocked.rip.wrapping_sub(2);
-        match seen {
-            Seen::At(known) if known == here => {}
-            Seen::At(_) => return Err(Refusal::NotWaiting),
-            // Blocked in `read` on the gate, at a `syscall` instruction, one thread, every
-            // signal blocked: it has not run since it was loaded and cannot.
-            Seen::Never { gate, check } => {
-                let word = ptrace::read(pid, instruction as ptrace::AddressType)
-                    .map_err(|e| format!("cannot read the runner's code: {e}"))?;
-                if !gate.held_as(pid.as_raw(), here.fd) || word as u16 != SYSCALL_INSTRUCTION {
-                    return Err(Refusal::NotWaiting);
-                }
-                check_still(pid.as_raw()).map_err(Refusal::Unfit)?;
-                check().map_err(Refusal::Unfit)?;
-            }
-        }
         let at = |nr: u64, args: [u64; 5]| user_regs_struct {
             rax: nr,
             orig_rax: u64::MAX,
@@ -218,14 +248,8 @@ mod x86_64 {
             .map(|(pid, pidfd)| Copied { pid, pidfd, reaped })
         });
         // The runner reads its gate again, as if never stopped (whatever failed above).
-        let restart = user_regs_struct {
-            rax: SYS_READ,
-            orig_rax: u64::MAX,
-            rip: instruction,
-            ..blocked
-        };
-        ptrace::setregs(pid, restart).map_err(|e| format!("cannot restore the runner: {e}"))?;
-        Ok((copied?, here))
+        restart(pid, blocked, instruction)?;
+        Ok(copied?)
     }
 
     /// Has the runner reap what ended of its `unreaped` copies (their status was read

@@ -154,6 +154,45 @@ pub(crate) fn check_closed(pid: i32, uid: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// A descriptor's file, as the kernel knows it: its device and inode.
+pub(crate) fn identity(fd: &impl std::os::fd::AsFd) -> Option<(u64, u64)> {
+    let stat = rustix::fs::fstat(fd).ok()?;
+    Some((stat.st_dev, stat.st_ino))
+}
+
+/// Why scenario process `pid`, set up and about to run, holds a descriptor besides those it
+/// was `given` (stdin, stdout, stderr, and its handshake), if it does. Each copy closes the
+/// runner's own descriptors before it says `ready`, but the import could have duplicated
+/// one (its output's memory file, a pipe's end) under another number, the same file to the
+/// runner's look at what it holds: every copy would then share it, and read in it what an
+/// earlier scenario wrote.
+pub(crate) fn check_descriptors(pid: i32, given: &[Option<(u64, u64)>]) -> Result<(), String> {
+    let folder = format!("/proc/{pid}/fd");
+    let entries =
+        std::fs::read_dir(&folder).map_err(|e| format!("cannot look at the scenario: {e}"))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot look at the scenario: {e}"))?;
+        let file = std::fs::metadata(entry.path())
+            .map_err(|e| format!("cannot look at the scenario: {e}"))?;
+        if !given.contains(&Some((file.dev(), file.ino()))) && !holds_nothing(&file) {
+            return Err("its import keeps a copy of the runner's own files".into());
+        }
+    }
+    Ok(())
+}
+
+/// Whether `file` is a device that keeps nothing written to it for a later reader:
+/// `/dev/null`, `/dev/zero`, `/dev/full`, `/dev/random` or `/dev/urandom` (an adapter keeps
+/// `/dev/null` open for student code's reads).
+fn holds_nothing(file: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    const MEMORY_DEVICES: u32 = 1;
+    let device = file.rdev();
+    file.file_type().is_char_device()
+        && rustix::fs::major(device) == MEMORY_DEVICES
+        && [3, 5, 7, 8, 9].contains(&rustix::fs::minor(device))
+}
+
 /// Every path below `folder` on its own file system (a folder bound there is not looked in).
 fn held_in(folder: &Path) -> HashSet<PathBuf> {
     let mut held = HashSet::new();

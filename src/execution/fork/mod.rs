@@ -246,7 +246,7 @@ impl Server {
             }
             Some(Err(why)) => return Err(end(&mut process, why)),
         }
-        Ok(Server {
+        let server = Server {
             control,
             loaded_cpu: forked::cpu_time_of(pid).unwrap_or_default(),
             chain,
@@ -263,7 +263,10 @@ impl Server {
             gate,
             copying: Mutex::new(Copying::default()),
             distrust: Mutex::new(None),
-        })
+        };
+        // Its folder is recorded next: the runner must be where it runs nothing.
+        server.find_at_gate()?;
+        Ok(server)
     }
 
     /// Whether the runner can serve another scenario: it runs and never misbehaved.
@@ -303,38 +306,51 @@ impl Server {
         }
     }
 
-    /// A copy of the runner, made once it is found waiting on its gate. The first time, the
-    /// kernel is asked where it waits and what the import left is checked again there (the
-    /// runner can change nothing once it waits, but it might have between saying `loaded`
-    /// and waiting); later copies only find it where it was.
-    ///
-    /// A runner found on its way to the gate is let go and looked at again: the first time,
-    /// on its way from `loaded`; later, just set back into its read by the last copy and not
-    /// yet run again (a busy machine may not have run it since).
-    fn copy(&self) -> Result<inject::Copied, String> {
-        let mut copying = self.copying.lock().unwrap_or_else(|e| e.into_inner());
+    /// Finds the runner waiting on its gate, and checks there, from the kernel, what its
+    /// import left (call it before anything of its folder is recorded). Once found there it
+    /// cannot run again: a runner still on its way could be running code its import
+    /// patched in (a `prctl` or a read of its own), while the grader records its folder.
+    fn find_at_gate(&self) -> Result<(), String> {
         let pid = self.pid.as_raw_nonzero().get();
         let check = || {
             self.baseline.check_loaded(pid)?;
             inspect::check_closed(pid, self.uid)?;
             self.check_alone()
         };
+        let waiting = self.until_at_gate(|| inject::find(pid, self.gate, &check))?;
+        self.copying
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .waiting = Some(waiting);
+        Ok(())
+    }
+
+    /// A copy of the runner, found where it waits on its gate.
+    fn copy(&self) -> Result<inject::Copied, String> {
+        let mut copying = self.copying.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = self.pid.as_raw_nonzero().get();
+        let waiting = copying
+            .waiting
+            .ok_or("the runner was never found at its gate")?;
+        let unreaped = copying.unreaped;
+        let copied = self.until_at_gate(|| inject::copy(pid, waiting, unreaped))?;
+        copying.unreaped = unreaped - copied.reaped + 1;
+        Ok(copied)
+    }
+
+    /// `attempt` on the runner until it finds it at its gate. A runner found on its way
+    /// there is let go and looked at again: the first time, on its way from `loaded`;
+    /// later, just set back into its read by the last copy and not yet run again (a busy
+    /// machine may not have run it since).
+    fn until_at_gate<T>(
+        &self,
+        attempt: impl Fn() -> Result<T, inject::Refusal>,
+    ) -> Result<T, String> {
         let deadline = Instant::now() + READY_WAIT;
         let mut pause = Duration::from_micros(100);
         loop {
-            let seen = match copying.waiting {
-                Some(known) => inject::Seen::At(known),
-                None => inject::Seen::Never {
-                    gate: self.gate,
-                    check: &check,
-                },
-            };
-            match inject::copy(pid, seen, copying.unreaped) {
-                Ok((copied, waiting)) => {
-                    copying.waiting = Some(waiting);
-                    copying.unreaped = copying.unreaped - copied.reaped + 1;
-                    return Ok(copied);
-                }
+            match attempt() {
+                Ok(found) => return Ok(found),
                 Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(5));
@@ -465,6 +481,7 @@ impl Server {
             ],
         )
         .map_err(|e| format!("the runner does not take requests: {e}"))?;
+        let given = [&stdin_read, &stdout_write, &stderr_write, &theirs].map(inspect::identity);
         drop((stdin_read, stdout_write, stderr_write, theirs));
         // The copy reads the request just sent: the runner itself reads only its gate.
         let copy = self.copy()?;
@@ -483,6 +500,11 @@ impl Server {
         };
         let forked = self.adopt(&ready, copy)?;
         limits::verify(ready.pid, &scenario_limits)?;
+        // Any runner of this submission would hold the same: fresh processes from now.
+        if let Err(why) = inspect::check_descriptors(ready.pid.as_raw_nonzero().get(), &given) {
+            self.distrust(why.clone());
+            return Err(why);
+        }
         channel::send(&handshake, b"go", &[])
             .map_err(|e| format!("the scenario's process went away: {e}"))?;
         Ok((forked, [stdin_write, stdout_read, stderr_read]))

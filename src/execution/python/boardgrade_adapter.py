@@ -537,10 +537,12 @@ def serve(commands):
     """Answers commands on the protocol's stdin and stdout until end of input."""
     global _protocol_out
     if _fork_runner is not None:
-        _fork_runner.become_scenario()  # returns in a scenario's process, its stdio its own
+        # The loaded runner's stdout, closed before it is copied: a scenario's process holds
+        # no descriptor but its own, and claims its own stdout.
         if _protocol_out is not None:
-            _protocol_out.close()  # the loaded runner's; this scenario claims its own stdout
+            _protocol_out.close()
             _protocol_out = None
             sys.stdout = sys.__stdout__
+        _fork_runner.become_scenario()  # returns in a scenario's process, its stdio its own
     protocol_in = _take_stdin()
     serve_lines(protocol_in, claim_protocol_stdout(), commands)

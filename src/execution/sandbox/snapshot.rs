@@ -50,8 +50,9 @@ fn tick() -> i128 {
     })
 }
 
-/// The attributes a process may set on its own files without privilege.
-const USER_ATTRIBUTES: &[u8] = b"user.";
+/// The attributes a process may set on its own files without privilege: its own, and the
+/// access lists (ACLs) of a file and of what a folder's new entries get.
+const KEPT_ATTRIBUTES: &[&[u8]] = &[b"user.", b"system.posix_acl_"];
 
 /// A folder's entries as a run must find them, and copies of its files.
 #[derive(Debug)]
@@ -132,6 +133,8 @@ struct Status {
     uid: u32,
     gid: u32,
     size: u64,
+    /// Room it takes: a file given room past its end (`fallocate`) keeps its size.
+    blocks: u64,
     accessed: (i64, i64),
     modified: (i64, i64),
     changed: i128,
@@ -146,6 +149,7 @@ impl Status {
             uid: stat.st_uid,
             gid: stat.st_gid,
             size: stat.st_size as u64,
+            blocks: stat.st_blocks as u64,
             accessed: (stat.st_atime, stat.st_atime_nsec as i64),
             modified: (stat.st_mtime, stat.st_mtime_nsec as i64),
             changed: nanos(stat.st_ctime, stat.st_ctime_nsec as i64),
@@ -181,7 +185,7 @@ impl Recorded {
         Ok(Recorded {
             kind,
             status,
-            attributes: user_attributes(path)?,
+            attributes: kept_attributes(path)?,
         })
     }
 }
@@ -447,6 +451,7 @@ impl Snapshot {
                 return Err(RestoreError::new(&path, "no copy of it is kept"));
             };
             if now.size != recorded.status.size
+                || now.blocks != recorded.status.blocks
                 || !same_content(&kept.join(relative), &path).map_err(fail)?
             {
                 std::fs::remove_file(&path).map_err(fail)?;
@@ -456,7 +461,7 @@ impl Snapshot {
         }
         // Setting a status moves the ctime, and would keep the entry within a tick of the
         // record: an entry whose status is as recorded is left as it is.
-        if differs || user_attributes(&path).map_err(fail)? != recorded.attributes {
+        if differs || kept_attributes(&path).map_err(fail)? != recorded.attributes {
             Ok(Examined::Unsettled)
         } else {
             Ok(Examined::AsRecorded)
@@ -528,7 +533,7 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
         let entry = open_quietly(path, folder)?;
         rustix::fs::fchmod(&entry, Mode::from_raw_mode(want.mode & 0o7777))?;
     }
-    let attributes = user_attributes(path)?;
+    let attributes = kept_attributes(path)?;
     if attributes != recorded.attributes {
         for (name, _) in &attributes {
             rustix::fs::lremovexattr(path, name.as_slice())?;
@@ -549,9 +554,9 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
     Ok(())
 }
 
-/// The `user.` extended attributes of `path` and their values, sorted (none where the file
-/// system has none).
-fn user_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
+/// The extended attributes of `path` a process may set ([`KEPT_ATTRIBUTES`]) and their
+/// values, sorted (none where the file system has none).
+fn kept_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
     let size = match rustix::fs::llistxattr_query(path) {
         Ok(0) => return Ok(Vec::new()),
         Ok(size) => size,
@@ -563,7 +568,7 @@ fn user_attributes(path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
     names.truncate(length);
     let mut attributes = Vec::new();
     for name in names.split(|&b| b == 0) {
-        if !name.starts_with(USER_ATTRIBUTES) {
+        if !KEPT_ATTRIBUTES.iter().any(|kept| name.starts_with(kept)) {
             continue;
         }
         let size = rustix::fs::lgetxattr_query(path, name)?;
@@ -684,7 +689,7 @@ mod tests {
                 meta.atime_nsec(),
                 meta.mtime(),
                 meta.mtime_nsec(),
-                user_attributes(&path).unwrap(),
+                kept_attributes(&path).unwrap(),
             ));
         }
         found.sort();
@@ -818,6 +823,50 @@ mod tests {
         );
         let mode = std::fs::metadata(&outside).unwrap().permissions().mode();
         assert_eq!(mode & 0o7777, 0o600);
+    }
+
+    #[test]
+    fn an_access_list_or_room_past_a_files_end_goes_with_the_run() {
+        let (_scratch, root, kept) = folder();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
+        let before = state(&root);
+        let file = root.join("chess.py");
+        // An access list naming user 1234 (its mask as the group's bits, so the mode stays
+        // as it was), and the folder's list for what is made in it.
+        let entry = |tag: u16, perm: u16, id: u32| {
+            [
+                &tag.to_le_bytes()[..],
+                &perm.to_le_bytes(),
+                &id.to_le_bytes(),
+            ]
+            .concat()
+        };
+        let list = [
+            2u32.to_le_bytes().to_vec(),
+            entry(0x01, 6, u32::MAX),
+            entry(0x02, 4, 1234),
+            entry(0x04, 4, u32::MAX),
+            entry(0x10, 4, u32::MAX),
+            entry(0x20, 4, u32::MAX),
+        ]
+        .concat();
+        rustix::fs::setxattr(&file, "system.posix_acl_access", &list, XattrFlags::empty()).unwrap();
+        rustix::fs::setxattr(
+            &root,
+            "system.posix_acl_default",
+            &list,
+            XattrFlags::empty(),
+        )
+        .unwrap();
+        // Room past its end: its size and bytes stay.
+        let opened = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+        rustix::fs::fallocate(&opened, rustix::fs::FallocateFlags::KEEP_SIZE, 0, 1 << 20).unwrap();
+        drop(opened);
+        assert_ne!(state(&root), before);
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+        let blocks = std::fs::metadata(&file).unwrap().blocks();
+        assert!(blocks < 64, "{blocks} blocks");
     }
 
     #[test]
