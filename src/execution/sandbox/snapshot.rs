@@ -26,7 +26,7 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, Timespec, Timestamps, XattrFlags, CWD};
+use rustix::fs::{AtFlags, FileType, IFlags, Mode, OFlags, Timespec, Timestamps, XattrFlags, CWD};
 
 use crate::error::Error;
 
@@ -172,6 +172,9 @@ struct Recorded {
     kind: Kind,
     status: Status,
     attributes: Vec<(Vec<u8>, Vec<u8>)>,
+    /// A file's or folder's inode flags, where its file system has them: an owner may set
+    /// some (`chattr +d`, `+A`), and setting them moves the ctime, as every change does.
+    flags: Option<IFlags>,
 }
 
 impl Recorded {
@@ -182,11 +185,27 @@ impl Recorded {
             FileType::Symlink => Kind::Link(std::fs::read_link(path)?),
             _ => Kind::Other,
         };
+        let flags = match kind {
+            Kind::File | Kind::Folder => inode_flags(path, kind == Kind::Folder)?,
+            Kind::Link(_) | Kind::Other => None,
+        };
         Ok(Recorded {
             kind,
             status,
             attributes: kept_attributes(path)?,
+            flags,
         })
+    }
+}
+
+/// The inode flags of the file or folder at `path`; none where its file system has none.
+fn inode_flags(path: &Path, folder: bool) -> io::Result<Option<IFlags>> {
+    match rustix::fs::ioctl_getflags(open_quietly(path, folder)?) {
+        Ok(flags) => Ok(Some(flags)),
+        Err(rustix::io::Errno::NOTTY | rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::INVAL) => {
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -542,6 +561,12 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
             rustix::fs::lsetxattr(path, name.as_slice(), value, XattrFlags::empty())?;
         }
     }
+    if let Some(want) = recorded.flags {
+        let entry = open_quietly(path, recorded.kind == Kind::Folder)?;
+        if rustix::fs::ioctl_getflags(&entry)? != want {
+            rustix::fs::ioctl_setflags(&entry, want)?;
+        }
+    }
     let time = |(seconds, nanoseconds): (i64, i64)| Timespec {
         tv_sec: seconds,
         tv_nsec: nanoseconds as _,
@@ -867,6 +892,24 @@ mod tests {
         assert_eq!(state(&root), before);
         let blocks = std::fs::metadata(&file).unwrap().blocks();
         assert!(blocks < 64, "{blocks} blocks");
+    }
+
+    #[test]
+    fn an_inode_flag_an_owner_sets_goes_with_the_run() {
+        let (_scratch, root, kept) = folder();
+        let file = root.join("chess.py");
+        let flags_of = |path: &Path, folder: bool| inode_flags(path, folder).unwrap().unwrap();
+        let (file_before, root_before) = (flags_of(&file, false), flags_of(&root, true));
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
+        for (path, folder) in [(&file, false), (&root, true)] {
+            let entry = open_quietly(path, folder).unwrap();
+            let with = flags_of(path, folder) | IFlags::NODUMP | IFlags::NOATIME;
+            rustix::fs::ioctl_setflags(&entry, with).unwrap();
+        }
+        assert_ne!(flags_of(&file, false), file_before);
+        snapshot.restore().unwrap();
+        assert_eq!(flags_of(&file, false), file_before);
+        assert_eq!(flags_of(&root, true), root_before);
     }
 
     #[test]
