@@ -103,21 +103,14 @@ pub struct Server {
     status_lost: Arc<AtomicBool>,
     /// The gate's write end, never written: the runner waits on its read end.
     _gate: OwnedFd,
-    gate: inject::Gate,
-    /// Held while the runner is copied (one copy at a time).
-    copying: Mutex<Copying>,
+    /// Where it was found waiting on its gate, and checked, before its folder was recorded.
+    at: inject::Waiting,
+    /// How many of its copies it has not reaped (each ends as its zombie until it does);
+    /// held while the runner is copied.
+    unreaped: Mutex<usize>,
     /// Why the grader cannot vouch for scenarios this runner forks, once it cannot: the
     /// submission gets a fresh process per scenario from then on.
     distrust: Mutex<Option<String>>,
-}
-
-/// What the grader knows of a runner it copies.
-#[derive(Debug, Default)]
-struct Copying {
-    /// Where it was found waiting on its gate, once it was checked there.
-    waiting: Option<inject::Waiting>,
-    /// How many of its copies it has not reaped: each one ends as its zombie until it does.
-    unreaped: usize,
 }
 
 /// Whether a forked scenario's run stands.
@@ -216,20 +209,22 @@ impl Server {
             }
             other => return Err(end(&mut process, silence("load", other))),
         }
-        // No process the import started may outlive this: the grader records the folder as
-        // the import left it next, as root maybe, and a process left to change it meanwhile
-        // (a link put where a file was) would have the grader write through it.
+        // Its folders are recorded next, as root maybe: first the runner must be found where
+        // it runs nothing (on its way there it could run code its import patched in, a
+        // `prctl` or a read of its own), alone in its run (a process left beside it could
+        // put a link where a file was, and have the grader write through it), and holding
+        // nothing its import added. Found there once, it cannot move.
         let chain = chain_to_grader(pid);
-        if !run.living_besides(&chain).is_empty() {
-            return Err(end(
-                &mut process,
-                "its import leaves a process running beside it".into(),
-            ));
-        }
-        if let Err(why) = baseline
-            .check_loaded(pid)
-            .and_then(|()| baseline.settle_temporary())
-        {
+        let check = || {
+            baseline.check_loaded(pid)?;
+            inspect::check_closed(pid, uid)?;
+            alone(&run, &chain)
+        };
+        let at = match until_at_gate(|| inject::find(pid, gate, &check)) {
+            Ok(at) => at,
+            Err(refusal) => return Err(end(&mut process, refusal.to_string())),
+        };
+        if let Err(why) = baseline.settle_temporary() {
             return Err(end(&mut process, why));
         }
         let ipc = match ipc::IpcNamespace::of(pid) {
@@ -260,12 +255,10 @@ impl Server {
             ipc,
             status_lost: Arc::new(AtomicBool::new(false)),
             _gate: gate_write,
-            gate,
-            copying: Mutex::new(Copying::default()),
+            at,
+            unreaped: Mutex::new(0),
             distrust: Mutex::new(None),
         };
-        // Its folder is recorded next: the runner must be where it runs nothing.
-        server.find_at_gate()?;
         Ok(server)
     }
 
@@ -306,76 +299,21 @@ impl Server {
         }
     }
 
-    /// Finds the runner waiting on its gate, and checks there, from the kernel, what its
-    /// import left (call it before anything of its folder is recorded). Once found there it
-    /// cannot run again: a runner still on its way could be running code its import
-    /// patched in (a `prctl` or a read of its own), while the grader records its folder.
-    fn find_at_gate(&self) -> Result<(), String> {
-        let pid = self.pid.as_raw_nonzero().get();
-        let check = || {
-            self.baseline.check_loaded(pid)?;
-            inspect::check_closed(pid, self.uid)?;
-            self.check_alone()
-        };
-        let waiting = self.until_at_gate(|| inject::find(pid, self.gate, &check))?;
-        self.copying
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .waiting = Some(waiting);
-        Ok(())
-    }
-
-    /// A copy of the runner, found where it waits on its gate.
+    /// A copy of the runner, from where it waits on its gate (one copy at a time).
     fn copy(&self) -> Result<inject::Copied, String> {
-        let mut copying = self.copying.lock().unwrap_or_else(|e| e.into_inner());
+        let mut unreaped = self.unreaped.lock().unwrap_or_else(|e| e.into_inner());
         let pid = self.pid.as_raw_nonzero().get();
-        let waiting = copying
-            .waiting
-            .ok_or("the runner was never found at its gate")?;
-        let unreaped = copying.unreaped;
-        let copied = self.until_at_gate(|| inject::copy(pid, waiting, unreaped))?;
-        copying.unreaped = unreaped - copied.reaped + 1;
-        Ok(copied)
-    }
-
-    /// `attempt` on the runner until it finds it at its gate. A runner found on its way
-    /// there is let go and looked at again: the first time, on its way from `loaded`;
-    /// later, just set back into its read by the last copy and not yet run again (a busy
-    /// machine may not have run it since).
-    fn until_at_gate<T>(
-        &self,
-        attempt: impl Fn() -> Result<T, inject::Refusal>,
-    ) -> Result<T, String> {
-        let deadline = Instant::now() + READY_WAIT;
-        let mut pause = Duration::from_micros(100);
-        loop {
-            match attempt() {
-                Ok(found) => return Ok(found),
-                Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(5));
-                }
-                // Any runner of this submission would be the same: fresh processes from now.
-                Err(inject::Refusal::Unfit(why)) => {
-                    self.distrust(why.clone());
-                    return Err(why);
-                }
-                Err(refusal) => return Err(refusal.to_string()),
+        match until_at_gate(|| inject::copy(pid, self.at, *unreaped)) {
+            Ok(copied) => {
+                *unreaped = *unreaped - copied.reaped + 1;
+                Ok(copied)
             }
-        }
-    }
-
-    /// Why the runner is not alone in its run, if it is not: a process its import left
-    /// beside it (not its child, so the runner's own look at its children misses it) could
-    /// write the runner's memory while it waits (sharing it, or through `/proc/PID/mem`
-    /// opened before the runner made itself undumpable), and so carry one scenario into the
-    /// next. Once the runner waits at its gate and no other process of its run lives, its
-    /// memory is the same for every copy.
-    fn check_alone(&self) -> Result<(), String> {
-        if self.run.living_besides(&self.chain).is_empty() {
-            Ok(())
-        } else {
-            Err("its import leaves a process running beside it".into())
+            // Any runner of this submission would be the same: fresh processes from now.
+            Err(inject::Refusal::Unfit(why)) => {
+                self.distrust(why.clone());
+                Err(why)
+            }
+            Err(refusal) => Err(refusal.to_string()),
         }
     }
 
@@ -582,6 +520,38 @@ fn silence(stage: &str, got: Result<Message, Silence>) -> String {
         Err(Silence::Closed) => format!("the runner ended at {stage}"),
         Err(Silence::TimedOut) => format!("the runner did not answer at {stage}"),
         Err(Silence::Failed(e)) => format!("the runner's channel failed at {stage}: {e}"),
+    }
+}
+
+/// `attempt` on a runner until it finds it at its gate. A runner found on its way there is
+/// let go and looked at again: the first time, on its way from `loaded`; later, just set
+/// back into its read by the last copy and not yet run again (a busy machine may not have
+/// run it since).
+fn until_at_gate<T>(
+    attempt: impl Fn() -> Result<T, inject::Refusal>,
+) -> Result<T, inject::Refusal> {
+    let deadline = Instant::now() + READY_WAIT;
+    let mut pause = Duration::from_micros(100);
+    loop {
+        match attempt() {
+            Err(inject::Refusal::NotWaiting) if Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(5));
+            }
+            done => return done,
+        }
+    }
+}
+
+/// Why a loaded runner is not alone in `run`, if it is not: a process its import left
+/// beside it (not its child, so the runner's own look at its children misses it) could
+/// write the runner's memory while it waits, or the folder while the grader records it, and
+/// so carry one scenario into the next. `chain`: the runner and the sandbox around it.
+fn alone(run: &Run, chain: &[i32]) -> Result<(), String> {
+    if run.living_besides(chain).is_empty() {
+        Ok(())
+    } else {
+        Err("its import leaves a process running beside it".into())
     }
 }
 
