@@ -368,7 +368,9 @@ impl Target {
     /// Runs the Python `script` with `input` on stdin in one of this target's jails, under its
     /// sandbox and `limits`: how the grader reads a submission's code without running it (the
     /// script gets the code's text on stdin; nothing of the submission is laid out). An
-    /// error when the target has no interpreter or the sandbox failed.
+    /// error when the target has no interpreter or the sandbox failed. The script runs
+    /// isolated (`-I`) and without `site` (`-S`): it needs the standard library alone, and a
+    /// course's site-packages (a `.pth` file runs code at every start) only cost it time.
     pub fn inspect(
         &self,
         script: &str,
@@ -391,7 +393,13 @@ impl Target {
         };
         let mut launch = Launch::new(
             &interpreter.executable,
-            vec!["-I".into(), "-B".into(), "-c".into(), script.into()],
+            vec![
+                "-I".into(),
+                "-S".into(),
+                "-B".into(),
+                "-c".into(),
+                script.into(),
+            ],
             slot.jail.dir().to_path_buf(),
         );
         launch.env = slot.jail.environment(&[]);

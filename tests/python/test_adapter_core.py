@@ -126,6 +126,110 @@ def test_source_is_read_in_the_encoding_it_declares(tmp_path):
     assert core.read_source(str(broken)) == "x = '\ufffd'\n"
 
 
+@pytest.mark.parametrize("raw", [
+    b"x = 1\n",
+    b"# -*- coding: latin-1 -*-\nx = 1\n",
+    b"#!/usr/bin/env python\n# vim: set fileencoding=iso-8859-15 :\nx = 1\n",
+    b"\n# coding=cp1252\n",
+    b"x = 1\n# coding: latin-1\n",
+    b"\xef\xbb\xbfx = 1\n",
+    b"\xef\xbb\xbf# coding: utf-8\nx = 1\n",
+    b"\xef\xbb\xbf# coding: utf-8-sig\n",
+    b"# coding: UTF8\n",
+    b"# encoding:utf_8\n",
+    b"# coding: ; coding: latin-1\n",
+    b"   \t# coding: latin-1\n",
+    b"\r\n# coding: latin-1\n",
+    b"",
+])
+def test_the_encoding_found_is_the_one_python_reads_the_file_in(raw):
+    import tokenize
+
+    expected, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    found = core.source_encoding(raw)
+    assert raw.decode(found) == raw.decode(expected)
+    assert (found == "utf-8-sig") == (expected == "utf-8-sig")
+
+
+@pytest.mark.parametrize("raw, error", [
+    (b"# coding: no-such-codec\n", LookupError),
+    (b"\xef\xbb\xbf# coding: latin-1\n", SyntaxError),
+])
+def test_a_cookie_python_refuses_is_refused(raw, error):
+    import tokenize
+
+    with pytest.raises(SyntaxError):
+        tokenize.detect_encoding(io.BytesIO(raw).readline)
+    with pytest.raises(error):
+        core.source_encoding(raw)
+
+
+def test_the_arity_read_from_code_is_the_signatures():
+    import functools
+    import inspect
+
+    class Handlers:
+        def method(self, a, b=1):
+            pass
+
+    def keyword_only(a, *, b):
+        pass
+
+    def keyword_default(a, *, b=2, **rest):
+        pass
+
+    handlers = [lambda: 0, lambda a, b: 0, lambda a, b="": 0, lambda *a: 0, lambda a, *b: 0,
+                Handlers().method, keyword_only, keyword_default, functools.partial(lambda a, b: 0, 1),
+                len]
+    for handler in handlers:
+        fewest, most = 0, 0
+        for parameter in inspect.signature(handler).parameters.values():
+            if parameter.kind == parameter.VAR_POSITIONAL:
+                most = float("inf")
+            elif parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+                most += 1
+                fewest += parameter.default is parameter.empty
+            elif parameter.kind == parameter.KEYWORD_ONLY and parameter.default is parameter.empty:
+                fewest = float("inf")
+        assert core._positional_arity(handler) == (fewest, most), handler
+        assert core._parameter_count(handler) == len(inspect.signature(handler).parameters), handler
+
+
+def test_the_function_a_call_names_is_read_from_its_text():
+    assert core._callee(" time.sleep (1)") == "time.sleep"
+    assert core._callee("input()") == "input"
+    assert core._callee("_private.x(") == "_private.x"
+    assert core._callee("x[0](1)") is None
+    assert core._callee("1x()") is None
+    assert core._callee("(lambda: 0)()") is None
+
+
+def test_a_report_of_the_import_limit_is_json():
+    import json
+
+    place = {"file": "d\u00e9j\u00e0 \"vu\".py", "line": 7, "message": "a\nb\\"}
+    assert json.loads(core._json_object(place)) == place
+
+
+def test_frames_are_listed_as_the_traceback_module_lists_them():
+    import traceback
+
+    def inner():
+        raise ValueError("x")
+
+    try:
+        inner()
+    except ValueError as error:
+        listed = traceback.extract_tb(error.__traceback__)
+        found = core.frames_of(error.__traceback__)
+    assert [(f.filename, f.lineno, f.name) for f in found] == [(f.filename, f.lineno, f.name) for f in listed]
+
+
+def test_the_tree_walked_is_the_whole_tree():
+    tree = ast.parse("def f(x):\n    return [y for y in x if y]\nclass C:\n    a = f(1)\n")
+    assert sorted(map(ast.dump, core._walk(tree))) == sorted(map(ast.dump, ast.walk(tree)))
+
+
 # What runs at load
 
 

@@ -15,15 +15,15 @@ are captured for the `:` lines, and anything written straight to file descriptor
 printed at import time, outside any call) goes to stderr.
 """
 
-import ast
-import inspect
+# Only what the adapter needs, and the interpreter's C modules where a pure-Python one would
+# import a dozen more: starting the adapter is most of what a loaded runner costs before a
+# scenario runs, and every module imported here is one a fresh process and the runner load.
+import _ast as ast
+import _json
+import codecs
 import io
-import json
-import linecache
 import os
-import re
 import sys
-import tokenize
 import types
 
 NOTHING = object()
@@ -94,13 +94,37 @@ def _called_name(frame):
     try:
         line, end_line, column, end_column = list(code.co_positions())[frame.f_lasti // 2]
         if line is not None and line == end_line and column is not None:
-            text = linecache.getline(code.co_filename, line).encode("utf-8")
-            found = re.match(r"\s*([A-Za-z_][\w.]*)\s*\(", text[column:end_column].decode("utf-8", "replace"))
+            text = _source_line(code.co_filename, line).encode("utf-8")
+            found = _callee(text[column:end_column].decode("utf-8", "replace"))
             if found:
-                return found.group(1)
+                return found
     except Exception:
         pass
     return None if code.co_name == "<module>" else code.co_name
+
+
+_open = open
+"""The built-in `open`, taken before any student code runs."""
+
+
+def _source_line(path, number):
+    """Line `number` (from 1) of the file at `path`, as its encoding reads."""
+    with _open(path, "rb") as handle:
+        lines = _decoded(handle.read()).splitlines()
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _callee(text):
+    """The dotted name a call expression's text starts with (`time.sleep` of
+    ` time.sleep (1)`), or None when it is not a name followed by `(`."""
+    text = text.lstrip()
+    end = 0
+    while end < len(text) and (text[end].isalnum() or text[end] in "_."):
+        end += 1
+    name = text[:end]
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return None
+    return name if text[end:].lstrip().startswith("(") else None
 
 
 def _import_overran(root, entry):
@@ -120,7 +144,7 @@ def _import_overran(root, entry):
             if called:
                 message += "; it was in `%s`" % called
         place["message"] = message
-        _overran("import limit", json.dumps(place))
+        _overran("import limit", _json_object(place))
 
     return report
 
@@ -208,7 +232,7 @@ def _sets_up(stmt, imported):
 def _mentions_name_dunder(test):
     """Whether a condition reads `__name__` (a main guard, however it is written: `"__main__"
     == __name__`, `__name__ in ("__main__",)`, `sys.modules[__name__]`)."""
-    for node in ast.walk(test):
+    for node in _walk(test):
         if isinstance(node, ast.Name) and node.id == "__name__":
             return True
         if isinstance(node, ast.Attribute) and node.attr == "__name__":
@@ -220,7 +244,7 @@ def _definitions(tree):
     """The file's functions and classes by name, wherever they are defined (methods and
     nested functions too): what a name or an attribute in its code may call."""
     found = {}
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.setdefault(node.name, []).append(node)
     return found
@@ -267,7 +291,7 @@ def _sets_up_by_own_function(stmt, definitions):
     seen = set()
     pending = [stmt]
     while pending:
-        for node in ast.walk(pending.pop()):
+        for node in _walk(pending.pop()):
             if _plays(node):
                 return False
             if isinstance(node, ast.Name):
@@ -329,12 +353,99 @@ def read_source(path):
     (a Windows editor's BOM, a `# -*- coding: latin-1 -*-` file), UTF-8 otherwise; a byte
     that does not decode is replaced rather than refused."""
     with open(path, "rb") as handle:
-        raw = handle.read()
+        return _decoded(handle.read())
+
+
+def _decoded(raw):
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        return raw.decode(encoding, errors="replace")
+        return raw.decode(source_encoding(raw), errors="replace")
     except (SyntaxError, LookupError):
         return raw.decode("utf-8", errors="replace")
+
+
+_BOM = b"\xef\xbb\xbf"
+_NAME_BYTES = frozenset(b"-_.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+def source_encoding(raw):
+    """The encoding Python reads a source file's bytes in (PEP 263, as
+    `tokenize.detect_encoding` finds it, whose import costs more than the rest of this
+    module): a UTF-8 BOM, else a `coding` cookie in a comment on the first line, or on the
+    second after a blank or comment line, else UTF-8. A cookie naming no codec raises
+    LookupError; one at odds with a BOM, SyntaxError."""
+    bom = raw.startswith(_BOM)
+    lines = raw[len(_BOM) if bom else 0:].split(b"\n", 2)[:2]
+    for line in lines:
+        cookie = _cookie(line)
+        if cookie is not None:
+            name = codecs.lookup(cookie).name
+            if bom and name not in ("utf-8", "utf-8-sig"):
+                raise SyntaxError("encoding problem: %s with BOM" % cookie)
+            return "utf-8-sig" if bom else name
+        stripped = line.lstrip(b" \t\f")
+        if stripped and not stripped.startswith((b"#", b"\r")):
+            break  # a line of code: no cookie after it
+    return "utf-8-sig" if bom else "utf-8"
+
+
+def _cookie(line):
+    """The encoding name of a comment line's `coding:` or `coding=` (the first that names
+    one), as the regular expression of PEP 263 reads it; None elsewhere."""
+    text = line.lstrip(b" \t\f")
+    if not text.startswith(b"#"):
+        return None
+    at = text.find(b"coding")
+    while at != -1:
+        rest = text[at + 6:]
+        if rest[:1] in (b":", b"="):
+            rest = rest[1:].lstrip(b" \t")
+            end = 0
+            while end < len(rest) and rest[end] in _NAME_BYTES:
+                end += 1
+            if end:
+                return rest[:end].decode("ascii")
+        at = text.find(b"coding", at + 1)
+    return None
+
+
+def _json_object(fields):
+    """`fields` (text and integer values) as a JSON object, written with the C encoder
+    `json` uses (importing `json` costs more than the rest of this module)."""
+    def value(v):
+        return _json.encode_basestring_ascii(v) if isinstance(v, str) else str(int(v))
+
+    return "{%s}" % ", ".join("%s: %s" % (_json.encode_basestring_ascii(k), value(v)) for k, v in fields.items())
+
+
+def _walk(node):
+    """Every node under `node` (itself included), as `ast.walk` gives them, in some order."""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        yield node
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, list):
+                pending.extend(c for c in child if isinstance(c, ast.AST))
+            elif isinstance(child, ast.AST):
+                pending.append(child)
+
+
+def frames_of(tb):
+    """The frames of a traceback, outermost first, each with its `filename`, `lineno` and
+    `name`, as `traceback.extract_tb` lists them (whose import costs more than the rest of
+    this module)."""
+    found = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        found.append(types.SimpleNamespace(filename=code.co_filename, lineno=tb.tb_lineno, name=code.co_name))
+        tb = tb.tb_next
+    return found
+
+
+def parse(source, filename):
+    """The syntax tree of `source`, as `ast.parse` gives it."""
+    return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
 
 
 def load_submission(path, name=None, package=None):
@@ -345,7 +456,7 @@ def load_submission(path, name=None, package=None):
     name = name or os.path.splitext(os.path.basename(path))[0]
     source = read_source(path)
     try:
-        tree = ast.parse(source, filename=path)
+        tree = parse(source, path)
     except SyntaxError as error:
         print("boardgrade: cannot load %s: %s (line %s)" % (os.path.basename(path), _message(error), error.lineno),
               file=sys.stderr)
@@ -430,18 +541,64 @@ read and bound in more time than a short call takes)."""
 def _arity(handler):
     found = _ARITIES.get(handler)
     if found is None:
-        fewest, most = 0, 0
-        for parameter in inspect.signature(handler).parameters.values():
-            if parameter.kind == parameter.VAR_POSITIONAL:
-                most = float("inf")
-            elif parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
-                most += 1
-                if parameter.default is parameter.empty:
-                    fewest += 1
-            elif parameter.default is parameter.empty:
-                fewest = float("inf")  # a required keyword-only argument: never callable here
-        found = _ARITIES[handler] = (fewest, most)
+        found = _ARITIES[handler] = _positional_arity(handler)
     return found
+
+
+_VARARGS = 0x04
+"""`CO_VARARGS`: the code takes `*args`."""
+
+
+def _positional_arity(handler):
+    """The fewest and most positional arguments a handler (a function, or a method bound to
+    its first) takes, read from its code as `inspect.signature` reads it (whose import costs
+    more than the rest of this module). A required keyword-only argument makes it never
+    callable here."""
+    bound = 1 if getattr(handler, "__self__", None) is not None else 0
+    function = getattr(handler, "__func__", handler)
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return _signature_arity(handler)
+    positional = code.co_argcount - bound
+    defaults = len(function.__defaults__ or ())
+    fewest = max(positional - defaults, 0)
+    most = float("inf") if code.co_flags & _VARARGS else positional
+    keyword_only = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    if any(name not in (function.__kwdefaults__ or {}) for name in keyword_only):
+        fewest = float("inf")
+    return fewest, most
+
+
+def _signature_arity(handler):
+    """`_positional_arity` of a callable with no code of its own (a `functools.partial`, a
+    built-in), read from its signature."""
+    import inspect
+
+    fewest, most = 0, 0
+    for parameter in inspect.signature(handler).parameters.values():
+        if parameter.kind == parameter.VAR_POSITIONAL:
+            most = float("inf")
+        elif parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            most += 1
+            if parameter.default is parameter.empty:
+                fewest += 1
+        elif parameter.kind == parameter.KEYWORD_ONLY and parameter.default is parameter.empty:
+            fewest = float("inf")
+    return fewest, most
+
+
+def _parameter_count(handler):
+    """How many parameters a handler names (`*args` and keyword-only ones included)."""
+    function = getattr(handler, "__func__", handler)
+    code = getattr(function, "__code__", None)
+    if code is None:
+        import inspect
+
+        return len(inspect.signature(handler).parameters)
+    bound = 1 if getattr(handler, "__self__", None) is not None else 0
+    varargs = 1 if code.co_flags & _VARARGS else 0
+    varkw = 1 if code.co_flags & 0x08 else 0
+    return code.co_argcount + code.co_kwonlyargcount + varargs + varkw - bound
 
 
 def _arity_ok(handler, args):
@@ -471,7 +628,7 @@ def answer(commands, words):
     if handler is None:
         return "UnknownCommand: %r" % words[0], NOTHING
     if not _arity_ok(handler, words[1:]):
-        return "UsageError: %s takes %d argument(s)" % (words[0], len(inspect.signature(handler).parameters)), NOTHING
+        return "UsageError: %s takes %d argument(s)" % (words[0], _parameter_count(handler)), NOTHING
     if _CALL_LIMIT:
         _alarm(_CALL_LIMIT, lambda _frame: _overran(
             "call limit", "%s did not return within %s" % (words[0], _seconds_text(_CALL_LIMIT))))

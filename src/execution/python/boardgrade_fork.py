@@ -405,13 +405,15 @@ class Runner(object):
             written += self._write(2, output[written:])
 
 
+_OWN_FILES = [os.path.abspath(__file__)]
+"""The files of the runner's own frames, left out of a traceback (with `runpy`'s once it is
+imported to run a program)."""
+
+
 def _as_if_fresh(hook):
     """An excepthook that leaves out the runner's own frames, so an uncaught error reads as
     it would in a fresh interpreter running the script."""
-    import runpy
-
-    own = (os.path.abspath(__file__), getattr(runpy, "__file__", None) or "<frozen runpy>",
-           "<frozen runpy>")
+    own = tuple(_OWN_FILES)
 
     def strip(kind, value, tb):
         while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename in own:
@@ -423,14 +425,30 @@ def _as_if_fresh(hook):
     return strip
 
 
+def _run_as_main(path):
+    """Runs the script at `path` as `python path` runs it, as `runpy.run_path` does (whose
+    import, with `pkgutil`'s, costs a fresh interpreter's start over again): as the module
+    `__main__`, put back when it returns."""
+    with open(path, "rb") as handle:
+        code = compile(handle.read(), path, "exec", dont_inherit=True)
+    main = type(sys)("__main__")
+    main.__dict__.update(__file__=path, __cached__=None, __loader__=None, __package__=None,
+                         __spec__=None, __builtins__=sys.modules["builtins"])
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+
+
 def _adapter(runner, adapter, entry):
     import boardgrade_adapter
-    import runpy
 
     boardgrade_adapter._fork_runner = runner
     sys.argv = [adapter, entry]
     try:
-        runpy.run_path(adapter, run_name="__main__")
+        _run_as_main(adapter)
     except _ReadsStdin:
         if runner.in_scenario:
             raise
@@ -450,6 +468,8 @@ def _program(runner, stubs, entry):
     # imports it before the program's first line too, so loading it here changes nothing the
     # program can see, and saves every scenario the time.
     import pkgutil  # noqa: F401
+
+    _OWN_FILES.extend((getattr(runpy, "__file__", None) or "<frozen runpy>", "<frozen runpy>"))
 
     launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boardgrade_launch.py")
     runner.become_scenario()

@@ -15,14 +15,13 @@ The class, method and field names are data: boardgrade appends a last line
 ecs198f.json); the commands keep the handout's names on the wire.
 """
 
-import ast
+import _ast as ast
 import importlib
 import os
 import sys
-import traceback
 
-from boardgrade_adapter import (NOTHING, claim_protocol_stdout, load_submission, read_source, serve,
-                                standard_fds_kept)
+from boardgrade_adapter import (NOTHING, claim_protocol_stdout, frames_of, load_submission, parse, read_source,
+                                serve, standard_fds_kept)
 
 CLASS = "ChessLogic"
 """The class served; `serve_interface` sets the one the interface names."""
@@ -63,7 +62,7 @@ def describe(error, root):
         return "SyntaxError: %s (%s line %s)" % (error.msg, os.path.relpath(error.filename, root), error.lineno)
     text = str(error).strip().splitlines()
     found = "%s: %s" % (type(error).__name__, text[0] if text else "")
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if inside(f.filename, root)]
+    frames = [f for f in frames_of(error.__traceback__) if inside(f.filename, root)]
     if frames:
         found += " (%s line %s)" % (os.path.relpath(frames[-1].filename, root), frames[-1].lineno)
     return found
@@ -110,12 +109,12 @@ def stopped_by_own_program(error, entry):
     program; a broken helper module or a syntax error still stops the import."""
     if isinstance(error, SyntaxError):
         return False
-    frames = [f for f in traceback.extract_tb(error.__traceback__)
+    frames = [f for f in frames_of(error.__traceback__)
               if os.path.abspath(f.filename) == entry and f.name == "<module>"]
     if not frames:
         return False
     try:
-        tree = ast.parse(read_source(entry))
+        tree = parse(read_source(entry), entry)
     except (SyntaxError, ValueError):
         return False
     line = frames[0].lineno

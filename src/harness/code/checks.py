@@ -28,21 +28,37 @@ import sys
 import tokenize
 
 MAX_SNIPPET = 60
-SNAKE = re.compile(r"^_{0,2}[a-z][a-z0-9_]*$|^_$")
-DUNDER = re.compile(r"^__[a-z][a-z0-9_]*__$")
-UPPER = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
-CAP_WORDS = re.compile(r"^_?[A-Z][A-Za-z0-9]*$")
+
+
+class Pattern(object):
+    """A regular expression compiled when it is first used: a request asks for a few rules,
+    and compiling every rule's patterns would cost more than checking them."""
+
+    def __init__(self, pattern, flags=0):
+        self._source = (pattern, flags)
+        self._compiled = None
+
+    def __getattr__(self, name):
+        if self._compiled is None:
+            self._compiled = re.compile(*self._source)
+        return getattr(self._compiled, name)
+
+
+SNAKE = Pattern(r"^_{0,2}[a-z][a-z0-9_]*$|^_$")
+DUNDER = Pattern(r"^__[a-z][a-z0-9_]*__$")
+UPPER = Pattern(r"^_?[A-Z][A-Z0-9_]*$")
+CAP_WORDS = Pattern(r"^_?[A-Z][A-Za-z0-9]*$")
 # A day of the month, maybe an ordinal: `8`, `8th`, `1st`, `22nd`.
 DAY = r"\d{1,2}(st|nd|rd|th)?"
 MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-DATE = re.compile(
+DATE = Pattern(
     r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
     r"|\b" + MONTH + r"\.?\s+" + DAY + r"\b"
     r"|\b" + DAY + r"\s+(of\s+)?" + MONTH + r"\b"
     r"|\b" + MONTH + r"\.?,?\s+(19|20)\d\d\b",
     re.IGNORECASE,
 )
-FILE_NAME = re.compile(r"\b[\w-]+\.py\b")
+FILE_NAME = Pattern(r"\b[\w-]+\.py\b")
 # A letter of any script (`é`, `李`), which names are written in; `[A-Za-z]` would take
 # `José García` for no name.
 LETTER = r"[^\W\d_]"
@@ -55,12 +71,12 @@ NAME_WORD = LETTER + NAME_REST + "*"
 # `Author - Ann Lee`, `Author: 李明`), after `by` (`prog67.py by Ángel Pérez`), or alone on
 # its line as two to four capitalised words (`Ann Lee`, `José García`; words of a script
 # without case are not taken alone, as too many lines would pass for a name).
-NAME_LABEL = re.compile(
+NAME_LABEL = Pattern(
     r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
     re.IGNORECASE,
 )
-BY_NAME = re.compile(r"\bby\s+(" + LETTER + NAME_REST + "+)")
-BARE_NAME = re.compile(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
+BY_NAME = Pattern(r"\bby\s+(" + LETTER + NAME_REST + "+)")
+BARE_NAME = Pattern(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
 
 
 def snippet(source, node):
@@ -472,6 +488,10 @@ def reads_as_run(tree, raw, name):
     of the bytes. Python's tokenizer and `tokenize.detect_encoding` can read a coding
     declaration differently (a carriage return before `# coding: utf-7`), and then the
     checks would judge code other than what runs."""
+    if b"coding" not in b"\n".join(raw.split(b"\n", 2)[:2]):
+        # No declaration where either reader looks for one (a carriage return only cuts
+        # those lines shorter): both read UTF-8, so both read the same text.
+        return True
     try:
         return ast.dump(ast.parse(raw, filename=name)) == ast.dump(tree)
     except (SyntaxError, ValueError):
