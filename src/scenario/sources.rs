@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use super::course::{self, CoursePolicy};
 use super::load::parse_file_in;
@@ -138,10 +139,13 @@ fn load_with(
     }
     let own = files.iter().filter(|f| !f.is_variant()).map(|f| (f, None));
     let jobs = own.chain(inherited.iter().map(|(f, v)| (f, Some(*v))));
+    // Each file's course file is read first (once for all the files under it); the scenario
+    // files are then parsed on every core, most of loading, and taken in their order.
     let mut found: HashMap<String, Result<CoursePolicy, ScenarioFileError>> = HashMap::new();
+    let mut parses: Vec<(&SourceFile, Option<&'static Variant>, Option<String>)> = Vec::new();
     for (file, variant) in jobs {
         let policy = match course {
-            Some(course) => Some(course),
+            Some(_) => None,
             None => match course_source(file) {
                 None => None,
                 Some((name, text)) => {
@@ -158,7 +162,7 @@ fn load_with(
                         }
                     });
                     match parsed {
-                        Ok(policy) => Some(&*policy),
+                        Ok(_) => Some(name),
                         Err(error) => {
                             if new {
                                 loaded.errors.push(error.clone());
@@ -169,21 +173,38 @@ fn load_with(
                 }
             },
         };
-        match parse_file_in(&file.name, &file.text, &variants) {
-            Ok(scenarios) => loaded.scenarios.extend(
-                scenarios
-                    .into_iter()
-                    .filter_map(|s| match variant {
-                        None => Some(s),
-                        Some(variant) => inherit::retarget(s, variant),
-                    })
-                    .map(|s| under(s, policy)),
-            ),
-            // A base file that does not load is reported once, as itself.
-            Err(error) if !loaded.errors.contains(&error) => loaded.errors.push(error),
-            Err(_) => {}
-        }
+        parses.push((file, variant, policy));
     }
+    let parse = |_: usize, (file, _, _): &(&SourceFile, _, _)| {
+        parse_file_in(&file.name, &file.text, &variants)
+    };
+    crate::pool::ordered(
+        &parses,
+        crate::pool::default_jobs(),
+        parse,
+        |index, parsed| {
+            let (_, variant, policy) = &parses[index];
+            let policy = course.or_else(|| {
+                let found = found.get(policy.as_deref()?)?;
+                found.as_ref().ok()
+            });
+            match parsed {
+                Ok(scenarios) => loaded.scenarios.extend(
+                    scenarios
+                        .into_iter()
+                        .filter_map(|s| match variant {
+                            None => Some(s),
+                            Some(variant) => inherit::retarget(s, variant),
+                        })
+                        .map(|s| under(s, policy)),
+                ),
+                // A base file that does not load is reported once, as itself.
+                Err(error) if !loaded.errors.contains(&error) => loaded.errors.push(error),
+                Err(_) => {}
+            }
+            ControlFlow::Continue(())
+        },
+    );
     loaded.variants = variants;
     loaded
 }
