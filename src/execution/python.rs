@@ -11,6 +11,11 @@ use super::spawn::{Launch, Limits};
 use crate::error::{Error, SetupError};
 
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
+/// How a source file is read, shared by the adapters and the probe.
+pub const SOURCE_READING: (&str, &str) = (
+    "boardgrade_source.py",
+    include_str!("python/boardgrade_source.py"),
+);
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
 const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 
@@ -267,6 +272,7 @@ pub fn launch(
             env.extend(call_limit.map(|d| ("BOARDGRADE_CALL_LIMIT".into(), seconds(d))));
             fresh_env.extend(import_limit.map(|d| ("BOARDGRADE_IMPORT_LIMIT".into(), seconds(d))));
             write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
+            write(harness_dir, SOURCE_READING.0, SOURCE_READING.1)?;
             let adapter = write(
                 harness_dir,
                 &format!("adapter_{}.py", layout.dialect),

@@ -14,14 +14,14 @@ interpreter's own, with its line) and its tree read; an unconditional top-level 
 checked with importlib's finders, which only look for files.
 """
 
-import ast
-import base64
-import io
-import importlib.util
+import binascii
 import json
 import os
 import sys
-import tokenize
+
+# Read as the adapter that loads the file reads it (and without `ast` and `tokenize`, which
+# would double what starting the probe costs).
+from boardgrade_source import ast, parse, read_source
 
 MAX_NAMES = 500
 MAX_NAME_CHARS = 200
@@ -133,13 +133,25 @@ def missing_import(tree, available):
     for line, top in imports(tree):
         if top in available or top in sys.builtin_module_names:
             continue
-        try:
-            found = importlib.util.find_spec(top) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
+        if not findable(top):
             return line, top
     return None
+
+
+def findable(top):
+    """Whether a finder of `sys.meta_path` locates the top-level module `top`, as
+    `importlib.util.find_spec` asks them (whose import, with `contextlib`'s, costs more than
+    the probe's work)."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is None:
+            continue
+        try:
+            if find(top, None) is not None:
+                return True
+        except (ImportError, ValueError):
+            return False
+    return False
 
 
 def short(text):
@@ -147,23 +159,11 @@ def short(text):
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
 
 
-def read_source(path):
-    """The file's text as Python would read it (its BOM or coding cookie), as the adapter
-    that loads it reads it; a byte that does not decode is replaced."""
-    with open(path, "rb") as handle:
-        raw = handle.read()
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        return raw.decode(encoding, errors="replace")
-    except (SyntaxError, LookupError):
-        return raw.decode("utf-8", errors="replace")
-
-
 def probe(path, available):
     source = read_source(path)
     try:
         compile(source, path, "exec", dont_inherit=True)
-        tree = ast.parse(source, filename=path)
+        tree = parse(source, path)
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
         error = {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
@@ -191,7 +191,7 @@ def main():
     roots = {}
     for path, root in request["files"]:
         # Paths come as base64 of their bytes: a folder name need not be UTF-8.
-        path, root = (os.fsdecode(base64.b64decode(p)) for p in (path, root))
+        path, root = (os.fsdecode(binascii.a2b_base64(p)) for p in (path, root))
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided

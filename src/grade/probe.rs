@@ -156,6 +156,8 @@ impl<'a> Probe<'a> {
             scratch,
         };
         probe.write(SCRIPT, PROBE)?;
+        let (reading, text) = crate::execution::python::SOURCE_READING;
+        probe.write(reading, text)?;
         Ok(probe)
     }
 

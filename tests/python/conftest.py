@@ -38,6 +38,19 @@ def load_script(relative, name):
     return module
 
 
+def lay_out(folder, *relatives):
+    """Writes the embedded scripts at `relatives` (paths under `src/`) into `folder`, as
+    boardgrade lays them out side by side; gives the path of the first."""
+    os.makedirs(str(folder), exist_ok=True)
+    paths = []
+    for relative in relatives:
+        path = os.path.join(str(folder), os.path.basename(relative))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(source_of(relative))
+        paths.append(path)
+    return paths[0]
+
+
 def interface_call(function, json_file):
     """The last line boardgrade appends to a game adapter: `function(<the dialect's JSON>)`."""
     with open(os.path.join(SRC, json_file), encoding="utf-8") as handle:
@@ -69,9 +82,7 @@ def serve_adapter(tmp_path):
 
     def run(script, entry, commands, env=None):
         harness = tmp_path / "harness"
-        harness.mkdir(exist_ok=True)
-        (harness / "boardgrade_adapter.py").write_text(source_of("execution/python/boardgrade_adapter.py"),
-                                                       encoding="utf-8")
+        lay_out(harness, "execution/python/boardgrade_adapter.py", "execution/python/boardgrade_source.py")
         adapter = harness / "adapter_under_test.py"
         adapter.write_text(script, encoding="utf-8")
         environment = {key: value for key, value in os.environ.items() if not key.startswith("BOARDGRADE_")}

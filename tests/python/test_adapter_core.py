@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import boardgrade_adapter as core
+import boardgrade_source as source
 import pytest
 
 
@@ -146,7 +147,7 @@ def test_the_encoding_found_is_the_one_python_reads_the_file_in(raw):
     import tokenize
 
     expected, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-    found = core.source_encoding(raw)
+    found = source.source_encoding(raw)
     assert raw.decode(found) == raw.decode(expected)
     assert (found == "utf-8-sig") == (expected == "utf-8-sig")
 
@@ -161,7 +162,7 @@ def test_a_cookie_python_refuses_is_refused(raw, error):
     with pytest.raises(SyntaxError):
         tokenize.detect_encoding(io.BytesIO(raw).readline)
     with pytest.raises(error):
-        core.source_encoding(raw)
+        source.source_encoding(raw)
 
 
 def test_the_arity_read_from_code_is_the_signatures():
@@ -227,7 +228,7 @@ def test_frames_are_listed_as_the_traceback_module_lists_them():
 
 def test_the_tree_walked_is_the_whole_tree():
     tree = ast.parse("def f(x):\n    return [y for y in x if y]\nclass C:\n    a = f(1)\n")
-    assert sorted(map(ast.dump, core._walk(tree))) == sorted(map(ast.dump, ast.walk(tree)))
+    assert sorted(map(ast.dump, source.walk(tree))) == sorted(map(ast.dump, ast.walk(tree)))
 
 
 # What runs at load

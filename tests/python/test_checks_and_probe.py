@@ -6,16 +6,17 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
-from conftest import SRC, load_script
+from conftest import SRC, lay_out, load_script
 
 probe = load_script("grade/probe.py", "boardgrade_probe")
 checks = load_script("harness/code/checks.py", "boardgrade_checks")
 
 
 def tree(source):
-    return probe.ast.parse(textwrap.dedent(source))
+    return probe.parse(textwrap.dedent(source), "<test>")
 
 
 # The probe
@@ -104,9 +105,11 @@ def run_probe(files, provided=()):
                   for p, r in files],
         "provided": list(provided),
     }
-    completed = subprocess.run([sys.executable, "-I", "-B", os.path.join(SRC, "grade", "probe.py")],
-                               input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               universal_newlines=True, timeout=60)
+    with tempfile.TemporaryDirectory() as folder:
+        script = lay_out(folder, "grade/probe.py", "execution/python/boardgrade_source.py")
+        completed = subprocess.run([sys.executable, "-B", script],
+                                   input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   universal_newlines=True, timeout=60)
     assert completed.returncode == 0, completed.stderr
     return [json.loads(line) for line in completed.stdout.splitlines()]
 

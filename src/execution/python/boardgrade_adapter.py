@@ -20,11 +20,12 @@ printed at import time, outside any call) goes to stderr.
 # scenario runs, and every module imported here is one a fresh process and the runner load.
 import _ast as ast
 import _json
-import codecs
 import io
 import os
 import sys
 import types
+
+from boardgrade_source import decoded, parse, read_source, walk
 
 NOTHING = object()
 """A command result that prints no return value."""
@@ -110,7 +111,7 @@ _open = open
 def _source_line(path, number):
     """Line `number` (from 1) of the file at `path`, as its encoding reads."""
     with _open(path, "rb") as handle:
-        lines = _decoded(handle.read()).splitlines()
+        lines = decoded(handle.read()).splitlines()
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
@@ -232,7 +233,7 @@ def _sets_up(stmt, imported):
 def _mentions_name_dunder(test):
     """Whether a condition reads `__name__` (a main guard, however it is written: `"__main__"
     == __name__`, `__name__ in ("__main__",)`, `sys.modules[__name__]`)."""
-    for node in _walk(test):
+    for node in walk(test):
         if isinstance(node, ast.Name) and node.id == "__name__":
             return True
         if isinstance(node, ast.Attribute) and node.attr == "__name__":
@@ -244,7 +245,7 @@ def _definitions(tree):
     """The file's functions and classes by name, wherever they are defined (methods and
     nested functions too): what a name or an attribute in its code may call."""
     found = {}
-    for node in _walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.setdefault(node.name, []).append(node)
     return found
@@ -291,7 +292,7 @@ def _sets_up_by_own_function(stmt, definitions):
     seen = set()
     pending = [stmt]
     while pending:
-        for node in _walk(pending.pop()):
+        for node in walk(pending.pop()):
             if _plays(node):
                 return False
             if isinstance(node, ast.Name):
@@ -348,66 +349,6 @@ def _message(error):
     return "%s: %s" % (type(error).__name__, first)
 
 
-def read_source(path):
-    """The file's text as Python would read it: the encoding its BOM or coding cookie names
-    (a Windows editor's BOM, a `# -*- coding: latin-1 -*-` file), UTF-8 otherwise; a byte
-    that does not decode is replaced rather than refused."""
-    with open(path, "rb") as handle:
-        return _decoded(handle.read())
-
-
-def _decoded(raw):
-    try:
-        return raw.decode(source_encoding(raw), errors="replace")
-    except (SyntaxError, LookupError):
-        return raw.decode("utf-8", errors="replace")
-
-
-_BOM = b"\xef\xbb\xbf"
-_NAME_BYTES = frozenset(b"-_.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-
-
-def source_encoding(raw):
-    """The encoding Python reads a source file's bytes in (PEP 263, as
-    `tokenize.detect_encoding` finds it, whose import costs more than the rest of this
-    module): a UTF-8 BOM, else a `coding` cookie in a comment on the first line, or on the
-    second after a blank or comment line, else UTF-8. A cookie naming no codec raises
-    LookupError; one at odds with a BOM, SyntaxError."""
-    bom = raw.startswith(_BOM)
-    lines = raw[len(_BOM) if bom else 0:].split(b"\n", 2)[:2]
-    for line in lines:
-        cookie = _cookie(line)
-        if cookie is not None:
-            name = codecs.lookup(cookie).name
-            if bom and name not in ("utf-8", "utf-8-sig"):
-                raise SyntaxError("encoding problem: %s with BOM" % cookie)
-            return "utf-8-sig" if bom else name
-        stripped = line.lstrip(b" \t\f")
-        if stripped and not stripped.startswith((b"#", b"\r")):
-            break  # a line of code: no cookie after it
-    return "utf-8-sig" if bom else "utf-8"
-
-
-def _cookie(line):
-    """The encoding name of a comment line's `coding:` or `coding=` (the first that names
-    one), as the regular expression of PEP 263 reads it; None elsewhere."""
-    text = line.lstrip(b" \t\f")
-    if not text.startswith(b"#"):
-        return None
-    at = text.find(b"coding")
-    while at != -1:
-        rest = text[at + 6:]
-        if rest[:1] in (b":", b"="):
-            rest = rest[1:].lstrip(b" \t")
-            end = 0
-            while end < len(rest) and rest[end] in _NAME_BYTES:
-                end += 1
-            if end:
-                return rest[:end].decode("ascii")
-        at = text.find(b"coding", at + 1)
-    return None
-
-
 def _json_object(fields):
     """`fields` (text and integer values) as a JSON object, written with the C encoder
     `json` uses (importing `json` costs more than the rest of this module)."""
@@ -415,20 +356,6 @@ def _json_object(fields):
         return _json.encode_basestring_ascii(v) if isinstance(v, str) else str(int(v))
 
     return "{%s}" % ", ".join("%s: %s" % (_json.encode_basestring_ascii(k), value(v)) for k, v in fields.items())
-
-
-def _walk(node):
-    """Every node under `node` (itself included), as `ast.walk` gives them, in some order."""
-    pending = [node]
-    while pending:
-        node = pending.pop()
-        yield node
-        for field in node._fields:
-            child = getattr(node, field, None)
-            if isinstance(child, list):
-                pending.extend(c for c in child if isinstance(c, ast.AST))
-            elif isinstance(child, ast.AST):
-                pending.append(child)
 
 
 def frames_of(tb):
@@ -441,11 +368,6 @@ def frames_of(tb):
         found.append(types.SimpleNamespace(filename=code.co_filename, lineno=tb.tb_lineno, name=code.co_name))
         tb = tb.tb_next
     return found
-
-
-def parse(source, filename):
-    """The syntax tree of `source`, as `ast.parse` gives it."""
-    return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
 
 
 def load_submission(path, name=None, package=None):

@@ -1,0 +1,91 @@
+"""How boardgrade reads a Python source file as the interpreter would, shared by the adapters
+(which load a student's file) and the probe (which reads every file of a class), so that
+both read the same text and tree.
+
+Only the interpreter's C modules are imported: `tokenize` and `ast`, which do this in the
+standard library, import a dozen modules more, and starting a process that reads a file is
+most of what it costs.
+"""
+
+import _ast as ast
+import codecs
+
+
+def read_source(path):
+    """The file's text as Python would read it: the encoding its BOM or coding cookie names
+    (a Windows editor's BOM, a `# -*- coding: latin-1 -*-` file), UTF-8 otherwise; a byte
+    that does not decode is replaced rather than refused."""
+    with open(path, "rb") as handle:
+        return decoded(handle.read())
+
+
+def decoded(raw):
+    """The text of a source file's bytes, in the encoding `source_encoding` finds (UTF-8 where
+    it finds none it can use); a byte that does not decode is replaced."""
+    try:
+        return raw.decode(source_encoding(raw), errors="replace")
+    except (SyntaxError, LookupError):
+        return raw.decode("utf-8", errors="replace")
+
+
+_BOM = b"\xef\xbb\xbf"
+_NAME_BYTES = frozenset(b"-_.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+def source_encoding(raw):
+    """The encoding Python reads a source file's bytes in (PEP 263, as
+    `tokenize.detect_encoding` finds it): a UTF-8 BOM, else a `coding` cookie in a comment on the first line, or on the
+    second after a blank or comment line, else UTF-8. A cookie naming no codec raises
+    LookupError; one at odds with a BOM, SyntaxError."""
+    bom = raw.startswith(_BOM)
+    lines = raw[len(_BOM) if bom else 0:].split(b"\n", 2)[:2]
+    for line in lines:
+        cookie = _cookie(line)
+        if cookie is not None:
+            name = codecs.lookup(cookie).name
+            if bom and name not in ("utf-8", "utf-8-sig"):
+                raise SyntaxError("encoding problem: %s with BOM" % cookie)
+            return "utf-8-sig" if bom else name
+        stripped = line.lstrip(b" \t\f")
+        if stripped and not stripped.startswith((b"#", b"\r")):
+            break  # a line of code: no cookie after it
+    return "utf-8-sig" if bom else "utf-8"
+
+
+def _cookie(line):
+    """The encoding name of a comment line's `coding:` or `coding=` (the first that names
+    one), as the regular expression of PEP 263 reads it; None elsewhere."""
+    text = line.lstrip(b" \t\f")
+    if not text.startswith(b"#"):
+        return None
+    at = text.find(b"coding")
+    while at != -1:
+        rest = text[at + 6:]
+        if rest[:1] in (b":", b"="):
+            rest = rest[1:].lstrip(b" \t")
+            end = 0
+            while end < len(rest) and rest[end] in _NAME_BYTES:
+                end += 1
+            if end:
+                return rest[:end].decode("ascii")
+        at = text.find(b"coding", at + 1)
+    return None
+
+
+def walk(node):
+    """Every node under `node` (itself included), as `ast.walk` gives them, in some order."""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        yield node
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, list):
+                pending.extend(c for c in child if isinstance(c, ast.AST))
+            elif isinstance(child, ast.AST):
+                pending.append(child)
+
+
+def parse(source, filename):
+    """The syntax tree of `source`, as `ast.parse` gives it."""
+    return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
