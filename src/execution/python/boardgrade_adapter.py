@@ -16,8 +16,8 @@ printed at import time, outside any call) goes to stderr.
 """
 
 # Only what the adapter needs, and the interpreter's C modules where a pure-Python one would
-# import a dozen more: starting the adapter is most of what a loaded runner costs before a
-# scenario runs, and every module imported here is one a fresh process and the runner load.
+# import a dozen more: every fresh process and every loaded runner imports what is imported
+# here, and starting is most of what a runner costs before its first scenario.
 import _ast as ast
 import _json
 import io
