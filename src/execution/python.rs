@@ -10,6 +10,8 @@ use super::layout::{Layout, PythonLaunch};
 use super::spawn::{Launch, Limits};
 use crate::error::{Error, SetupError};
 
+mod answers;
+
 const ADAPTER_CORE: &str = include_str!("python/boardgrade_adapter.py");
 /// How a source file is read, shared by the adapters and the probe.
 pub const SOURCE_READING: (&str, &str) = (
@@ -167,8 +169,18 @@ fn shimmed_program(candidate: &Path) -> Option<PathBuf> {
     super::pyenv::shimmed_program(candidate, &env, &std::env::temp_dir())
 }
 
-/// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version.
+/// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version,
+/// or takes what it answered before (`python/answers.rs`).
 fn resolve_as_given(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpreter, Error> {
+    let program = shimmed.unwrap_or(candidate);
+    match answers::Answers::of_user() {
+        Some(answers) => answers.answer(program, || ask(candidate, shimmed)),
+        None => ask(candidate, shimmed),
+    }
+}
+
+/// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version.
+fn ask(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpreter, Error> {
     let launch = Launch::new(
         shimmed.unwrap_or(candidate),
         vec![
