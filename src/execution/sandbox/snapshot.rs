@@ -465,6 +465,17 @@ impl Snapshot {
         if !differs && !racy {
             return Ok(Examined::AsRecorded);
         }
+        // A link the run put in the place of a recorded one, given the same inode by the
+        // file system (it reuses a freed one at once), points where the run chose.
+        // Reading a link moves its access time: it is then put back as it was recorded.
+        if let Kind::Link(target) = &recorded.kind {
+            if std::fs::read_link(&path).map_err(fail)? != *target {
+                std::fs::remove_file(&path).map_err(fail)?;
+                self.make(relative, &path)?;
+                return Ok(Examined::Remade);
+            }
+            return Ok(Examined::Unsettled);
+        }
         if recorded.kind == Kind::File {
             let Some(kept) = &self.kept else {
                 return Err(RestoreError::new(&path, "no copy of it is kept"));
@@ -774,6 +785,25 @@ mod tests {
         // Restored again with nothing changed, it stays as it is.
         snapshot.restore().unwrap();
         assert_eq!(state(&root), before);
+    }
+
+    #[test]
+    fn a_link_pointed_elsewhere_with_the_same_inode_is_made_again() {
+        let (_scratch, root, kept) = folder();
+        let mut snapshot = Snapshot::of_folder(&root, &kept, Most::ANY).unwrap();
+        let before = state(&root);
+        // A target as long as the recorded one (`chess.py`), in a link the file system gave
+        // the inode of the link it replaced, as it often does.
+        let link = root.join("main.py");
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink("helpers/", &link).unwrap();
+        let inode = Status::of_path(&link).unwrap().inode;
+        let recorded = snapshot.entries.get_mut(Path::new("main.py")).unwrap();
+        recorded.status.inode = inode;
+
+        snapshot.restore().unwrap();
+        assert_eq!(state(&root), before);
+        assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("chess.py"));
     }
 
     #[test]
