@@ -58,8 +58,13 @@ pub fn parse_file_in(
         )
     })?;
 
+    let mut top = top;
+    // The file's own settings are the defaults of its [[scenario]] tables, taken apart
+    // rather than copied (a file of many scenarios is most of what loading reads).
+    let listed = top.scenario.take();
+    let has_list = listed.is_some();
     let entries: Vec<Spanned<Entry>> =
-        match (&top.scenario, &top.steps) {
+        match (listed, &top.steps) {
             (Some(_), Some(steps)) => {
                 let span = steps.first().map_or(0..0, |s| s.span());
                 return Err(at(
@@ -68,7 +73,7 @@ pub fn parse_file_in(
                     "a file with [[scenario]] tables cannot also have top-level steps".into(),
                 ));
             }
-            (Some(list), None) => list.clone(),
+            (Some(list), None) => list,
             (None, Some(_)) => vec![Spanned::new(0..0, top.clone())],
             (None, None) if top.battery.is_some() || top.code.is_some() => {
                 vec![Spanned::new(0..0, top.clone())]
@@ -80,11 +85,7 @@ pub fn parse_file_in(
                     .into(),
             )),
         };
-    let defaults = if top.scenario.is_some() {
-        top
-    } else {
-        Entry::default()
-    };
+    let defaults = if has_list { top } else { Entry::default() };
     if let Some(battery) = &defaults.battery {
         return Err(at(
             battery.span(),
