@@ -113,7 +113,7 @@ impl Answers {
 /// What `program`'s answer depends on, as text; `None` when it is not a compiled program
 /// (or cannot be looked at).
 fn key(program: &Path) -> Option<String> {
-    let path = locate(program)?;
+    let path = locate(program, &std::env::var_os("PATH")?)?;
     let file = std::fs::metadata(&path).ok()?;
     let mut head = [0u8; 4];
     use std::io::Read;
@@ -155,16 +155,23 @@ fn key(program: &Path) -> Option<String> {
 }
 
 /// The file `program` names: itself when it has a folder, else the first executable file
-/// of that name on PATH, as a program is started.
-fn locate(program: &Path) -> Option<PathBuf> {
+/// of that name on `path` (the PATH), as a program is started. `None` where that file
+/// depends on the folder the program is started from (a relative path, or a relative PATH
+/// entry before the file is found).
+fn locate(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
     if program.components().count() > 1 {
         return program.is_absolute().then(|| program.to_path_buf());
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|folder| folder.is_absolute())
-        .map(|folder| folder.join(program))
-        .find(|file| crate::execution::sys::is_executable_file(file))
+    for folder in std::env::split_paths(path) {
+        if !folder.is_absolute() {
+            return None;
+        }
+        let file = folder.join(program);
+        if crate::execution::sys::is_executable_file(&file) {
+            return Some(file);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -273,6 +280,28 @@ mod tests {
         }
         let kept = answers.answer(&python, || Ok::<_, ()>(answered("3.13.0")));
         assert_eq!(kept.unwrap().version, "3.12.0");
+    }
+
+    #[test]
+    fn a_program_is_found_as_it_would_be_started_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+        std::fs::create_dir_all(&first).unwrap();
+        std::fs::create_dir_all(&second).unwrap();
+        compiled_program(&second.join("python3"));
+        let path = |folders: &[&Path]| std::env::join_paths(folders).unwrap();
+        let python = Path::new("python3");
+        let found = locate(python, &path(&[&first, &second]));
+        assert_eq!(found, Some(second.join("python3")));
+        // A relative folder searched first would be searched from where the program starts.
+        let relative = locate(python, &path(&[Path::new("bin"), &second]));
+        assert_eq!(relative, None);
+        assert_eq!(
+            locate(Path::new("venv/bin/python3"), &path(&[&second])),
+            None
+        );
+        let absolute = second.join("python3");
+        assert_eq!(locate(&absolute, &path(&[])), Some(absolute.clone()));
     }
 
     #[test]
