@@ -142,6 +142,12 @@ def test_source_is_read_in_the_encoding_it_declares(tmp_path):
     b"   \t# coding: latin-1\n",
     b"\r\n# coding: latin-1\n",
     b"",
+    b"\xef\xbb\xbf# -*- coding: utf-8-with-signature -*-\n",
+    b"# -*- coding: utf-8-unix -*-\n",
+    b"# -*- coding: latin-1-unix -*-\nx = '\xe9'\n",
+    b"# -*- coding: iso-latin-1 -*-\nx = '\xe9'\n",
+    b"# -*- coding: ISO_8859_1 -*-\nx = '\xe9'\n",
+    b"# coding: utf8\n",
 ])
 def test_the_encoding_found_is_the_one_python_reads_the_file_in(raw):
     import tokenize
@@ -155,6 +161,8 @@ def test_the_encoding_found_is_the_one_python_reads_the_file_in(raw):
 @pytest.mark.parametrize("raw, error", [
     (b"# coding: no-such-codec\n", LookupError),
     (b"\xef\xbb\xbf# coding: latin-1\n", SyntaxError),
+    (b"\xef\xbb\xbf# coding: utf8\n", SyntaxError),
+    (b"\xef\xbb\xbf# coding: u8\n", SyntaxError),
 ])
 def test_a_cookie_python_refuses_is_refused(raw, error):
     import tokenize
@@ -204,6 +212,18 @@ def test_the_function_a_call_names_is_read_from_its_text():
     assert core._callee("x[0](1)") is None
     assert core._callee("1x()") is None
     assert core._callee("(lambda: 0)()") is None
+
+
+def test_a_line_is_found_as_the_compiler_numbers_it(tmp_path):
+    path = tmp_path / "paged.py"
+    path.write_bytes(b"# page one\x0c still line one\r\nx = 1\ry = 2\nimport time; time.sleep(9)\n")
+    assert core._source_line(str(path), 4) == "import time; time.sleep(9)"
+    assert core._source_line(str(path), 1) == "# page one\x0c still line one"
+    assert core._source_line(str(path), 9) == ""
+
+
+def test_a_cookie_that_names_no_codec_leaves_a_bom_out_of_the_text():
+    assert source.decoded(b"\xef\xbb\xbf# coding: nonsense\nx = 1\n") == "# coding: nonsense\nx = 1\n"
 
 
 def test_a_report_of_the_import_limit_is_json():

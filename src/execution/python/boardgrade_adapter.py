@@ -111,7 +111,10 @@ _open = open
 def _source_line(path, number):
     """Line `number` (from 1) of the file at `path`, as its encoding reads."""
     with _open(path, "rb") as handle:
-        lines = decoded(handle.read()).splitlines()
+        text = decoded(handle.read())
+    # The lines as the compiler numbers them: `str.splitlines` would also break at a form
+    # feed and other characters that end no line of source.
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 

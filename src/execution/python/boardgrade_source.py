@@ -20,12 +20,13 @@ def read_source(path):
 
 
 def decoded(raw):
-    """The text of a source file's bytes, in the encoding `source_encoding` finds (UTF-8 where
-    it finds none it can use); a byte that does not decode is replaced."""
+    """The text of a source file's bytes, in the encoding `source_encoding` finds (UTF-8,
+    past any BOM, where it finds none it can use); a byte that does not decode is
+    replaced."""
     try:
         return raw.decode(source_encoding(raw), errors="replace")
     except (SyntaxError, LookupError):
-        return raw.decode("utf-8", errors="replace")
+        return raw.decode("utf-8-sig" if raw.startswith(_BOM) else "utf-8", errors="replace")
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -34,22 +35,41 @@ _NAME_BYTES = frozenset(b"-_.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
 
 def source_encoding(raw):
     """The encoding Python reads a source file's bytes in (PEP 263, as
-    `tokenize.detect_encoding` finds it): a UTF-8 BOM, else a `coding` cookie in a comment on the first line, or on the
-    second after a blank or comment line, else UTF-8. A cookie naming no codec raises
-    LookupError; one at odds with a BOM, SyntaxError."""
+    `tokenize.detect_encoding` finds it): a UTF-8 BOM, else a `coding` cookie in a comment on
+    the first line, or on the second after a blank or comment line, else UTF-8. A cookie
+    naming no codec raises LookupError; one at odds with a BOM, SyntaxError, as Python
+    refuses such a file."""
     bom = raw.startswith(_BOM)
     lines = raw[len(_BOM) if bom else 0:].split(b"\n", 2)[:2]
     for line in lines:
         cookie = _cookie(line)
         if cookie is not None:
-            name = codecs.lookup(cookie).name
-            if bom and name not in ("utf-8", "utf-8-sig"):
-                raise SyntaxError("encoding problem: %s with BOM" % cookie)
-            return "utf-8-sig" if bom else name
+            name = _normal_name(cookie)
+            codecs.lookup(name)
+            if bom:
+                # Python compares the name as written (normalised), not the codec it names:
+                # `utf8` with a BOM is refused.
+                if name != "utf-8":
+                    raise SyntaxError("encoding problem: %s with BOM" % cookie)
+                return "utf-8-sig"
+            return name
         stripped = line.lstrip(b" \t\f")
         if stripped and not stripped.startswith((b"#", b"\r")):
             break  # a line of code: no cookie after it
     return "utf-8-sig" if bom else "utf-8"
+
+
+def _normal_name(cookie):
+    """The encoding name as Python's tokenizer normalises it before looking it up: Emacs's
+    `utf-8-unix` or `utf-8-with-signature` is `utf-8`, `latin-1-dos` or `iso-latin-1` is
+    `iso-8859-1`; any other is left as written."""
+    name = cookie[:12].lower().replace("_", "-")
+    if name == "utf-8" or name.startswith("utf-8-"):
+        return "utf-8"
+    latin = ("latin-1", "iso-8859-1", "iso-latin-1")
+    if name in latin or name.startswith(tuple(n + "-" for n in latin)):
+        return "iso-8859-1"
+    return cookie
 
 
 def _cookie(line):
