@@ -219,6 +219,38 @@ fn an_unreachable_python_on_the_path_is_run_once() {
     assert_eq!(std::fs::read_to_string(&runs).unwrap(), "run\n");
 }
 
+/// A bare `python3` is looked for in the PATH's absolute folders alone. The interpreter is
+/// asked from the temporary folder, where an empty or `.` entry of the PATH would find a
+/// `python3` any user can leave in `/tmp`, and run it as the grader.
+#[test]
+fn a_relative_path_entry_never_finds_a_program_in_the_temporary_folder() {
+    let temporary = open_tempdir();
+    let runs = temporary.path().join("runs");
+    write_shim(
+        temporary.path(),
+        &format!(
+            "#!/bin/sh\necho run >> '{}'\nexec /usr/bin/python3 \"$@\"\n",
+            runs.display()
+        ),
+    );
+    for path in [":/usr/bin:/bin", ".:/usr/bin:/bin"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_boardgrade"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", path)
+            .env("TMPDIR", temporary.path())
+            .env_remove("BOARDGRADE_PYTHON")
+            .args(["test", "specs/one-d-chess/project5/code.toml", "--python"])
+            .arg("fixtures/one-d-chess/project5/one_d_chess.py")
+            .args(["--python-bin", "python3", "--quiet"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{path}: {output:?}");
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert!(said.contains("3 passed"), "{path}: {said}");
+        assert!(!runs.exists(), "{path}: the temporary folder's python3 ran");
+    }
+}
+
 /// A pyenv shim is read, not run: the version its files name is asked directly, so `python3`
 /// on a pyenv machine costs what the interpreter costs (through the shim, pyenv's scripts
 /// take a fifth of a second). Here the shim would note its run and fail. (The version is a

@@ -170,19 +170,38 @@ fn shimmed_program(candidate: &Path) -> Option<PathBuf> {
 }
 
 /// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version,
-/// or takes what it answered before (`python/answers.rs`).
+/// or takes what it answered before (`python/answers.rs`). A bare name is looked for in the
+/// PATH's absolute folders alone, and that file is asked: it is asked from the temporary
+/// folder, where a relative entry (`.`, an empty one) would find what any user put there.
 fn resolve_as_given(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpreter, Error> {
-    let program = shimmed.unwrap_or(candidate);
+    let given = shimmed.unwrap_or(candidate);
+    let program = match given.components().count() {
+        1 => {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            on_path(given, &path).ok_or_else(|| SetupError::PythonNotStarted {
+                why: format!("no `{}` in the folders of PATH", given.display()),
+            })?
+        }
+        _ => given.to_path_buf(),
+    };
     match answers::Answers::of_user() {
-        Some(answers) => answers.answer(program, || ask(candidate, shimmed)),
-        None => ask(candidate, shimmed),
+        Some(answers) => answers.answer(&program, || ask(candidate, &program)),
+        None => ask(candidate, &program),
     }
 }
 
-/// Asks `candidate` (or `shimmed`, the program it would run) for its executable and version.
-fn ask(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpreter, Error> {
+/// The first executable file named `name` in the absolute folders of `path` (a PATH).
+fn on_path(name: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .filter(|folder| folder.is_absolute())
+        .map(|folder| folder.join(name))
+        .find(|file| super::sys::is_executable_file(file))
+}
+
+/// Asks `program` (what `candidate` names) for its executable and version.
+fn ask(candidate: &Path, program: &Path) -> Result<Interpreter, Error> {
     let launch = Launch::new(
-        shimmed.unwrap_or(candidate),
+        program,
         vec![
             "-c".into(),
             "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3]); \
@@ -315,4 +334,32 @@ pub fn launch(
         fresh: start(args, [env.clone(), fresh_env].concat()),
         runner: start(runner_args, env),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_bare_name_is_found_in_the_absolute_folders_of_the_path_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+        for folder in [&first, &second] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        let program = second.join("python3");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = |folders: &[&Path]| std::env::join_paths(folders).unwrap();
+        let name = Path::new("python3");
+        assert_eq!(
+            on_path(name, &path(&[&first, &second])),
+            Some(program.clone())
+        );
+        // A relative entry (`.`, an empty one) is passed over wherever it stands.
+        let relative = path(&[Path::new(""), Path::new("."), &first, &second]);
+        assert_eq!(on_path(name, &relative), Some(program));
+        assert_eq!(on_path(name, &path(&[&first])), None);
+    }
 }

@@ -90,42 +90,63 @@ impl Answers {
         Ok(answer)
     }
 
-    /// The answers kept, when the file and its folder are this user's alone: an answer
-    /// names the program that runs student code and the folders a sandbox shows, and
-    /// another user who could write them could choose both.
+    /// The answers kept, or none when the file or its folder is not this user's alone.
     fn read(&self) -> BTreeMap<String, Kept> {
-        let own = |path: &Path| {
-            std::fs::metadata(path).is_ok_and(|m| {
-                m.uid() == rustix::process::geteuid().as_raw() && m.mode() & 0o022 == 0
+        self.read_own().unwrap_or_default()
+    }
+
+    /// The answers, read through descriptors: the folder, then the file in it, each opened
+    /// without following a link and checked before a byte is read. An answer names the
+    /// program that runs student code and the folders a sandbox shows: another user who
+    /// could write the file, or swap it or its folder, could choose both.
+    fn read_own(&self) -> Option<BTreeMap<String, Kept>> {
+        use rustix::fs::{fstat, openat, Mode, OFlags, CWD};
+        use std::io::Read;
+        let folder = self.file.parent()?;
+        let name = self.file.file_name()?;
+        let own = |fd: &std::os::fd::OwnedFd| {
+            fstat(fd).is_ok_and(|status| {
+                status.st_uid == rustix::process::geteuid().as_raw() && status.st_mode & 0o022 == 0
             })
         };
-        let folder = self.file.parent().unwrap_or(Path::new("."));
-        if !own(&self.file) || !own(folder) {
-            return BTreeMap::new();
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let dir = openat(CWD, folder, flags | OFlags::DIRECTORY, Mode::empty()).ok()?;
+        if !own(&dir) {
+            return None;
         }
-        std::fs::read(&self.file)
-            .ok()
-            .and_then(|text| serde_json::from_slice(&text).ok())
-            .unwrap_or_default()
+        let file = openat(&dir, name, flags, Mode::empty()).ok()?;
+        if !own(&file) {
+            return None;
+        }
+        let mut text = Vec::new();
+        std::fs::File::from(file)
+            .take(1 << 20)
+            .read_to_end(&mut text)
+            .ok()?;
+        serde_json::from_slice(&text).ok()
     }
 }
 
 /// What `program`'s answer depends on, as text; `None` when it is not a compiled program
-/// (or cannot be looked at).
+/// named by an absolute path (or cannot be looked at).
 fn key(program: &Path) -> Option<String> {
-    let path = locate(program, &std::env::var_os("PATH")?)?;
-    let file = std::fs::metadata(&path).ok()?;
+    if !program.is_absolute() {
+        return None;
+    }
+    let real = std::fs::canonicalize(program).ok()?;
+    let file = std::fs::metadata(&real).ok()?;
     let mut head = [0u8; 4];
     use std::io::Read;
-    std::fs::File::open(&path)
+    std::fs::File::open(&real)
         .ok()?
         .read_exact(&mut head)
         .ok()?;
     if &head != b"\x7fELF" {
         return None;
     }
-    let folder = path.parent()?;
-    // Where the interpreter looks for a virtual environment's settings.
+    // Where the interpreter looks for a virtual environment's settings: beside the path
+    // that runs it, and one folder up.
+    let folder = program.parent()?;
     let settings = [
         folder.join("pyvenv.cfg"),
         folder.parent()?.join("pyvenv.cfg"),
@@ -138,9 +159,10 @@ fn key(program: &Path) -> Option<String> {
     });
     let home = std::env::var_os("PYTHONHOME").unwrap_or_default();
     Some(format!(
-        "{}|{}|{}:{}:{}:{}.{}:{}.{}|{}|{}|{}",
+        "{}|{}|{}|{}:{}:{}:{}.{}:{}.{}|{}|{}|{}",
         rustix::process::geteuid().as_raw(),
-        path.to_str()?,
+        program.to_str()?,
+        real.to_str()?,
         file.dev(),
         file.ino(),
         file.size(),
@@ -152,26 +174,6 @@ fn key(program: &Path) -> Option<String> {
         settings[1],
         home.to_str()?,
     ))
-}
-
-/// The file `program` names: itself when it has a folder, else the first executable file
-/// of that name on `path` (the PATH), as a program is started. `None` where that file
-/// depends on the folder the program is started from (a relative path, or a relative PATH
-/// entry before the file is found).
-fn locate(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
-    if program.components().count() > 1 {
-        return program.is_absolute().then(|| program.to_path_buf());
-    }
-    for folder in std::env::split_paths(path) {
-        if !folder.is_absolute() {
-            return None;
-        }
-        let file = folder.join(program);
-        if crate::execution::sys::is_executable_file(&file) {
-            return Some(file);
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -283,25 +285,25 @@ mod tests {
     }
 
     #[test]
-    fn a_program_is_found_as_it_would_be_started_or_not_at_all() {
+    fn a_link_moved_to_another_install_of_the_same_program_is_asked_again() {
         let dir = tempfile::tempdir().unwrap();
-        let (first, second) = (dir.path().join("first"), dir.path().join("second"));
-        std::fs::create_dir_all(&first).unwrap();
-        std::fs::create_dir_all(&second).unwrap();
-        compiled_program(&second.join("python3"));
-        let path = |folders: &[&Path]| std::env::join_paths(folders).unwrap();
-        let python = Path::new("python3");
-        let found = locate(python, &path(&[&first, &second]));
-        assert_eq!(found, Some(second.join("python3")));
-        // A relative folder searched first would be searched from where the program starts.
-        let relative = locate(python, &path(&[Path::new("bin"), &second]));
-        assert_eq!(relative, None);
-        assert_eq!(
-            locate(Path::new("venv/bin/python3"), &path(&[&second])),
-            None
-        );
-        let absolute = second.join("python3");
-        assert_eq!(locate(&absolute, &path(&[])), Some(absolute.clone()));
+        let answers = Answers::in_folder(&dir.path().join("cache"));
+        // Two installs holding one program (hard links, as conda makes), and the path that
+        // runs it a link to one of them.
+        let (one, other) = (dir.path().join("one"), dir.path().join("other"));
+        for install in [&one, &other] {
+            std::fs::create_dir_all(install.join("bin")).unwrap();
+        }
+        compiled_program(&one.join("bin/python3"));
+        std::fs::hard_link(one.join("bin/python3"), other.join("bin/python3")).unwrap();
+        let python = dir.path().join("python3");
+        std::os::unix::fs::symlink(one.join("bin/python3"), &python).unwrap();
+        let first = answers.answer(&python, || Ok::<_, ()>(answered("3.11.2")));
+        assert_eq!(first.unwrap().version, "3.11.2");
+        std::fs::remove_file(&python).unwrap();
+        std::os::unix::fs::symlink(other.join("bin/python3"), &python).unwrap();
+        let moved = answers.answer(&python, || Ok::<_, ()>(answered("3.12.0")));
+        assert_eq!(moved.unwrap().version, "3.12.0");
     }
 
     #[test]
