@@ -11,7 +11,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::sys::is_executable_file;
+use super::sys::{find_program, is_executable_file};
 
 /// The program the pyenv shim `candidate` (a path, or a name on `PATH`) would run, for a
 /// process in `cwd` whose environment `env` answers; `None` when it is not a shim or pyenv's
@@ -24,7 +24,7 @@ pub fn shimmed_program(
     if env("PYENV_DIR").is_some() {
         return None; // pyenv then looks from another folder than `cwd`
     }
-    let shim = on_path(candidate, env("PATH")?)?;
+    let shim = find_program(candidate, &env("PATH")?)?;
     let root = shim_root(&script_head(&shim)?)?;
     let version = match env("PYENV_VERSION").filter(|v| !v.is_empty()) {
         Some(named) => one_version(named.to_str()?)?,
@@ -46,17 +46,6 @@ pub fn shimmed_program(
         .join("bin")
         .join(shim.file_name()?);
     is_executable_file(&program).then_some(program)
-}
-
-/// `candidate` itself when it names a path, else the first executable of that name on
-/// `path`.
-fn on_path(candidate: &Path, path: OsString) -> Option<PathBuf> {
-    if candidate.components().count() > 1 {
-        return is_executable_file(candidate).then(|| candidate.to_path_buf());
-    }
-    std::env::split_paths(&path)
-        .map(|folder| folder.join(candidate))
-        .find(|file| is_executable_file(file))
 }
 
 /// The most of a file read to tell whether it is a shim: a shim's script is a few hundred

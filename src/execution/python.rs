@@ -24,8 +24,8 @@ const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 /// How long an interpreter may take to start (asking its version, or inside the sandbox).
 pub const START_WAIT: Duration = Duration::from_secs(60);
 
-/// A resolved Python interpreter.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A resolved Python interpreter (kept between runs as its own answer, see `answers.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Interpreter {
     /// The real executable (`sys.executable`), so a slow shim on PATH runs only once.
     pub executable: PathBuf,
@@ -133,7 +133,7 @@ pub fn resolve(candidate: &Path) -> Result<Interpreter, Error> {
         // pyenv shim takes a fifth of a second to answer).
         let mut tried: Vec<PathBuf> = Vec::new();
         for folder in
-            std::env::split_paths(&path).chain(["/usr/local/bin", "/usr/bin"].map(PathBuf::from))
+            super::sys::path_folders(&path).chain(["/usr/local/bin", "/usr/bin"].map(PathBuf::from))
         {
             let other = folder.join(candidate);
             let executable = super::sys::is_executable_file(&other);
@@ -178,7 +178,7 @@ fn resolve_as_given(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpre
     let program = match given.components().count() {
         1 => {
             let path = std::env::var_os("PATH").unwrap_or_default();
-            on_path(given, &path).ok_or_else(|| SetupError::PythonNotStarted {
+            super::sys::find_program(given, &path).ok_or_else(|| SetupError::PythonNotStarted {
                 why: format!("no `{}` in the folders of PATH", given.display()),
             })?
         }
@@ -188,14 +188,6 @@ fn resolve_as_given(candidate: &Path, shimmed: Option<&Path>) -> Result<Interpre
         Some(answers) => answers.answer(&program, || ask(candidate, &program)),
         None => ask(candidate, &program),
     }
-}
-
-/// The first executable file named `name` in the absolute folders of `path` (a PATH).
-fn on_path(name: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
-    std::env::split_paths(path)
-        .filter(|folder| folder.is_absolute())
-        .map(|folder| folder.join(name))
-        .find(|file| super::sys::is_executable_file(file))
 }
 
 /// Asks `program` (what `candidate` names) for its executable and version.
@@ -334,32 +326,4 @@ pub fn launch(
         fresh: start(args, [env.clone(), fresh_env].concat()),
         runner: start(runner_args, env),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    #[test]
-    fn a_bare_name_is_found_in_the_absolute_folders_of_the_path_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let (first, second) = (dir.path().join("first"), dir.path().join("second"));
-        for folder in [&first, &second] {
-            std::fs::create_dir_all(folder).unwrap();
-        }
-        let program = second.join("python3");
-        std::fs::write(&program, "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let path = |folders: &[&Path]| std::env::join_paths(folders).unwrap();
-        let name = Path::new("python3");
-        assert_eq!(
-            on_path(name, &path(&[&first, &second])),
-            Some(program.clone())
-        );
-        // A relative entry (`.`, an empty one) is passed over wherever it stands.
-        let relative = path(&[Path::new(""), Path::new("."), &first, &second]);
-        assert_eq!(on_path(name, &relative), Some(program));
-        assert_eq!(on_path(name, &path(&[&first])), None);
-    }
 }

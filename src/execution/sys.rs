@@ -89,3 +89,55 @@ pub(crate) fn is_executable_file(path: &std::path::Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
+
+/// The absolute folders of `path` (a PATH), in order. A relative entry (`.`, an empty one)
+/// is left out: the grader starts programs from folders of its own (the temporary folder),
+/// where such an entry would find whatever any user put there.
+pub(crate) fn path_folders(
+    path: &std::ffi::OsStr,
+) -> impl Iterator<Item = std::path::PathBuf> + '_ {
+    std::env::split_paths(path).filter(|folder| folder.is_absolute())
+}
+
+/// The program `name` names: itself when it is a path, else the first executable file of
+/// that name in the absolute folders of `path` (see [`path_folders`]).
+pub(crate) fn find_program(
+    name: &std::path::Path,
+    path: &std::ffi::OsStr,
+) -> Option<std::path::PathBuf> {
+    if name.components().count() > 1 {
+        return is_executable_file(name).then(|| name.to_path_buf());
+    }
+    path_folders(path)
+        .map(|folder| folder.join(name))
+        .find(|file| is_executable_file(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    #[test]
+    fn a_bare_name_is_found_in_the_absolute_folders_of_the_path_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+        for folder in [&first, &second] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        let program = second.join("python3");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = |folders: &[&Path]| std::env::join_paths(folders).unwrap();
+        let name = Path::new("python3");
+        let found = find_program(name, &path(&[&first, &second]));
+        assert_eq!(found, Some(program.clone()));
+        // A relative entry (`.`, an empty one) is passed over wherever it stands.
+        let relative = path(&[Path::new(""), Path::new("."), &first, &second]);
+        assert_eq!(find_program(name, &relative), Some(program.clone()));
+        assert_eq!(find_program(name, &path(&[&first])), None);
+        // A path is itself, where it is a program.
+        assert_eq!(find_program(&program, &path(&[])), Some(program));
+    }
+}

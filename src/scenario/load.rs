@@ -38,7 +38,7 @@ pub fn parse_file_in(
         ScenarioFileError::at(file, source, span.start, key, message)
     };
     let deserializer = toml::Deserializer::new(source);
-    let top: Entry = serde_path_to_error::deserialize(deserializer).map_err(|error| {
+    let mut top: Entry = serde_path_to_error::deserialize(deserializer).map_err(|error| {
         // Spanned values show up in serde's path under a private name; readers need none.
         let path = error
             .path()
@@ -58,7 +58,6 @@ pub fn parse_file_in(
         )
     })?;
 
-    let mut top = top;
     // The file's own settings are the defaults of its [[scenario]] tables, taken apart
     // rather than copied (a file of many scenarios is most of what loading reads).
     let listed = top.scenario.take();

@@ -12,8 +12,6 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::Interpreter;
 
 /// The most answers kept: a machine has a few interpreters; past this the file starts over.
@@ -23,13 +21,6 @@ const MOST: usize = 64;
 #[derive(Debug, Clone)]
 pub struct Answers {
     file: PathBuf,
-}
-
-#[derive(Serialize, Deserialize)]
-struct Kept {
-    executable: PathBuf,
-    version: String,
-    prefixes: Vec<PathBuf>,
 }
 
 impl Answers {
@@ -62,13 +53,8 @@ impl Answers {
         let Some(key) = key(program) else {
             return ask();
         };
-        let mut kept = self.read();
-        if let Some(found) = kept.remove(&key) {
-            return Ok(Interpreter {
-                executable: found.executable,
-                version: found.version,
-                prefixes: found.prefixes,
-            });
+        if let Some(found) = self.read().remove(&key) {
+            return Ok(found);
         }
         let answer = ask()?;
         // Read again: another run may have kept an answer meanwhile.
@@ -76,14 +62,7 @@ impl Answers {
         if kept.len() >= MOST {
             kept.clear();
         }
-        kept.insert(
-            key,
-            Kept {
-                executable: answer.executable.clone(),
-                version: answer.version.clone(),
-                prefixes: answer.prefixes.clone(),
-            },
-        );
+        kept.insert(key, answer.clone());
         if let Ok(text) = serde_json::to_vec(&kept) {
             let _ = crate::atomic::write(&self.file, &text);
         }
@@ -91,7 +70,7 @@ impl Answers {
     }
 
     /// The answers kept, or none when the file or its folder is not this user's alone.
-    fn read(&self) -> BTreeMap<String, Kept> {
+    fn read(&self) -> BTreeMap<String, Interpreter> {
         self.read_own().unwrap_or_default()
     }
 
@@ -99,7 +78,7 @@ impl Answers {
     /// without following a link and checked before a byte is read. An answer names the
     /// program that runs student code and the folders a sandbox shows: another user who
     /// could write the file, or swap it or its folder, could choose both.
-    fn read_own(&self) -> Option<BTreeMap<String, Kept>> {
+    fn read_own(&self) -> Option<BTreeMap<String, Interpreter>> {
         use rustix::fs::{fstat, openat, Mode, OFlags, CWD};
         use std::io::Read;
         let folder = self.file.parent()?;
@@ -134,16 +113,13 @@ fn key(program: &Path) -> Option<String> {
         return None;
     }
     let real = std::fs::canonicalize(program).ok()?;
-    let file = std::fs::metadata(&real).ok()?;
+    let mut opened = std::fs::File::open(&real).ok()?;
     let mut head = [0u8; 4];
-    use std::io::Read;
-    std::fs::File::open(&real)
-        .ok()?
-        .read_exact(&mut head)
-        .ok()?;
+    std::io::Read::read_exact(&mut opened, &mut head).ok()?;
     if &head != b"\x7fELF" {
         return None;
     }
+    let file = opened.metadata().ok()?;
     // Where the interpreter looks for a virtual environment's settings: beside the path
     // that runs it, and one folder up.
     let folder = program.parent()?;
@@ -192,6 +168,12 @@ mod tests {
     /// A copy of a compiled program (this test's own binary) at `path`.
     fn compiled_program(path: &Path) {
         std::fs::copy(std::env::current_exe().unwrap(), path).unwrap();
+    }
+
+    /// The version `answers` gives for `program`, where asking would answer `asked`.
+    fn version(answers: &Answers, program: &Path, asked: &str) -> String {
+        let answer = answers.answer(program, || Ok::<_, ()>(answered(asked)));
+        answer.unwrap().version
     }
 
     #[test]
@@ -270,18 +252,20 @@ mod tests {
         let answers = Answers::in_folder(&folder);
         let python = dir.path().join("python3");
         compiled_program(&python);
-        let first = answers.answer(&python, || Ok::<_, ()>(answered("3.11.2")));
-        assert_eq!(first.unwrap().version, "3.11.2");
+        assert_eq!(version(&answers, &python, "3.11.2"), "3.11.2");
         let file = folder.join("interpreters.json");
         for (path, mode) in [(&file, 0o666), (&folder, 0o777)] {
             let before = std::fs::metadata(path).unwrap().permissions().mode();
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
-            let asked = answers.answer(&python, || Ok::<_, ()>(answered("3.12.0")));
-            assert_eq!(asked.unwrap().version, "3.12.0", "{}", path.display());
+            assert_eq!(
+                version(&answers, &python, "3.12.0"),
+                "3.12.0",
+                "{}",
+                path.display()
+            );
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(before)).unwrap();
         }
-        let kept = answers.answer(&python, || Ok::<_, ()>(answered("3.13.0")));
-        assert_eq!(kept.unwrap().version, "3.12.0");
+        assert_eq!(version(&answers, &python, "3.13.0"), "3.12.0");
     }
 
     #[test]
@@ -298,12 +282,10 @@ mod tests {
         std::fs::hard_link(one.join("bin/python3"), other.join("bin/python3")).unwrap();
         let python = dir.path().join("python3");
         std::os::unix::fs::symlink(one.join("bin/python3"), &python).unwrap();
-        let first = answers.answer(&python, || Ok::<_, ()>(answered("3.11.2")));
-        assert_eq!(first.unwrap().version, "3.11.2");
+        assert_eq!(version(&answers, &python, "3.11.2"), "3.11.2");
         std::fs::remove_file(&python).unwrap();
         std::os::unix::fs::symlink(other.join("bin/python3"), &python).unwrap();
-        let moved = answers.answer(&python, || Ok::<_, ()>(answered("3.12.0")));
-        assert_eq!(moved.unwrap().version, "3.12.0");
+        assert_eq!(version(&answers, &python, "3.12.0"), "3.12.0");
     }
 
     #[test]
@@ -313,9 +295,7 @@ mod tests {
         std::fs::write(dir.path().join("interpreters.json"), "not json").unwrap();
         let python = dir.path().join("python3");
         compiled_program(&python);
-        let answer = answers.answer(&python, || Ok::<_, ()>(answered("3.11.2")));
-        assert_eq!(answer.unwrap().version, "3.11.2");
-        let again = answers.answer(&python, || Ok::<_, ()>(answered("3.12.0")));
-        assert_eq!(again.unwrap().version, "3.11.2");
+        assert_eq!(version(&answers, &python, "3.11.2"), "3.11.2");
+        assert_eq!(version(&answers, &python, "3.12.0"), "3.11.2");
     }
 }

@@ -556,12 +556,16 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
     if (now.uid, now.gid) != (want.uid, want.gid) {
         std::os::unix::fs::lchown(path, Some(want.uid), Some(want.gid))?;
     }
+    // The mode and the inode flags are set through the entry itself (opened once), never a
+    // link put in its place since it was looked at.
     let is_link = matches!(recorded.kind, Kind::Link(_));
-    if !is_link && now.mode != want.mode {
-        // Through the entry itself, never a link put in its place since it was looked at.
-        let folder = recorded.kind == Kind::Folder;
-        let entry = open_quietly(path, folder)?;
-        rustix::fs::fchmod(&entry, Mode::from_raw_mode(want.mode & 0o7777))?;
+    let entry = if !is_link && (now.mode != want.mode || recorded.flags.is_some()) {
+        Some(open_quietly(path, recorded.kind == Kind::Folder)?)
+    } else {
+        None
+    };
+    if let Some(entry) = entry.as_ref().filter(|_| now.mode != want.mode) {
+        rustix::fs::fchmod(entry, Mode::from_raw_mode(want.mode & 0o7777))?;
     }
     let attributes = kept_attributes(path)?;
     if attributes != recorded.attributes {
@@ -572,10 +576,9 @@ fn set_status(path: &Path, recorded: &Recorded) -> io::Result<()> {
             rustix::fs::lsetxattr(path, name.as_slice(), value, XattrFlags::empty())?;
         }
     }
-    if let Some(want) = recorded.flags {
-        let entry = open_quietly(path, recorded.kind == Kind::Folder)?;
-        if rustix::fs::ioctl_getflags(&entry)? != want {
-            rustix::fs::ioctl_setflags(&entry, want)?;
+    if let (Some(entry), Some(want)) = (&entry, recorded.flags) {
+        if rustix::fs::ioctl_getflags(entry)? != want {
+            rustix::fs::ioctl_setflags(entry, want)?;
         }
     }
     let time = |(seconds, nanoseconds): (i64, i64)| Timespec {
