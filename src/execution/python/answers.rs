@@ -185,39 +185,24 @@ mod tests {
         let python = bin.join("python3");
         compiled_program(&python);
         let asked = Cell::new(0);
-        let ask = |version: &'static str| {
-            let asked = &asked;
-            move || {
+        let given = |version: &str| {
+            let answer = answers.answer(&python, || {
                 asked.set(asked.get() + 1);
                 Ok::<_, ()>(answered(version))
-            }
+            });
+            answer.unwrap().version
         };
-        assert_eq!(
-            answers.answer(&python, ask("3.11.2")).unwrap().version,
-            "3.11.2"
-        );
-        assert_eq!(
-            answers.answer(&python, ask("3.12.0")).unwrap().version,
-            "3.11.2"
-        );
+        assert_eq!(given("3.11.2"), "3.11.2");
+        assert_eq!(given("3.12.0"), "3.11.2");
         assert_eq!(asked.get(), 1);
         // A virtual environment's settings beside it are another answer.
         std::fs::write(dir.path().join("venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
-        assert_eq!(
-            answers.answer(&python, ask("3.12.0")).unwrap().version,
-            "3.12.0"
-        );
+        assert_eq!(given("3.12.0"), "3.12.0");
         // So is another program at the same path.
         std::fs::remove_file(&python).unwrap();
         compiled_program(&python);
-        assert_eq!(
-            answers.answer(&python, ask("3.13.0")).unwrap().version,
-            "3.13.0"
-        );
-        assert_eq!(
-            answers.answer(&python, ask("3.8.0")).unwrap().version,
-            "3.13.0"
-        );
+        assert_eq!(given("3.13.0"), "3.13.0");
+        assert_eq!(given("3.8.0"), "3.13.0");
         assert_eq!(asked.get(), 3);
     }
 
