@@ -286,6 +286,38 @@ def test_definitions_and_set_up_run_at_load():
     """) == [True] * 14
 
 
+def test_a_python_2_shim_that_tests_a_name_runs_at_load():
+    assert kept("""
+        ""\"A docstring.""\"
+        try:
+            xrange
+        except NameError:
+            xrange = range
+        try:
+            unicode = unicode
+        except NameError:
+            unicode = str
+        try:
+            sys.maxint
+        except AttributeError:
+            pass
+        ...
+    """) == [True] * 5
+
+
+def test_a_shim_defines_the_name_the_functions_use(tmp_path, monkeypatch):
+    module = load(tmp_path, monkeypatch, """
+        from __future__ import print_function, division
+        try:
+            xrange
+        except NameError:
+            xrange = range
+        def cells(size):
+            return list(xrange(size))
+    """, "py2_shim_student")
+    assert module.cells(3) == [0, 1, 2]
+
+
 def test_programs_do_not_run_at_load():
     assert kept("""
         main()

@@ -327,7 +327,9 @@ def _keep_at_load(stmt, imported, definitions):
     kept statement (a `test()` whose assert fails), is reported on stderr as at load and the
     load goes on."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
-                         ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                         ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)):
+        return True
+    if isinstance(stmt, ast.Expr) and _only_looks(stmt.value):
         return True
     if _sets_up(stmt, imported):
         return True
@@ -342,6 +344,15 @@ def _keep_at_load(stmt, imported, definitions):
     if isinstance(stmt, ast.Try):
         return all(_keep_at_load(s, imported, definitions) for s in stmt.body)
     return False
+
+
+def _only_looks(expression):
+    """Whether evaluating `expression` only looks a name up: a constant (a docstring, `...`),
+    a name or a dotted name. Python 2 shims test a name this way (`try: xrange` then `except
+    NameError: xrange = range`), and the block must run for the functions that use it."""
+    while isinstance(expression, ast.Attribute):
+        expression = expression.value
+    return isinstance(expression, (ast.Name, ast.Constant))
 
 
 def _message(error):
