@@ -194,6 +194,45 @@ fn a_failure_lists_its_findings_in_the_terminal() {
 }
 
 #[test]
+fn code_made_to_overflow_the_checker_is_graded_never_an_error() {
+    // How much the checker finds, and how deep it walks, is the student's code: a hundred
+    // thousand badly named variables, or a chain of a thousand attributes in `main`, fail
+    // their rules; they never make the checks the grader's error (not graded, re-run forever).
+    let dir = tempfile::tempdir().unwrap();
+    let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
+    let chain: String = (0..1000).map(|_| "         .x\n").collect();
+    let call = "    print(count(board, \"WKi\"))\n";
+    let deep = format!("{call}    if board:\n        (board\n{chain}         )()\n");
+    let names: String = (0..120_000).map(|i| format!("    nA{i}=0\n")).collect();
+    let padded = format!(
+        "{}\n\ndef pad():\n    \"\"\"Names.\"\"\"\n{names}",
+        keeps.replace(call, &deep)
+    );
+    let path = dir.path().join("overflows.py");
+    std::fs::write(&path, padded).unwrap();
+    let (_, report) = test_json(&[RULES, "--python", path.to_str().unwrap()]);
+    let verdicts: Vec<(String, String)> = (failures(&report).into_iter())
+        .map(|(name, verdict, _)| (name, verdict))
+        .collect();
+    let wrong = |name: &str| (name.to_string(), "wrong".to_string());
+    assert_eq!(verdicts, vec![wrong("unchanged"), wrong("naming")]);
+    assert_eq!(
+        findings(&report, "unchanged"),
+        ["overflows.py:1: the code is nested too deeply to be checked"]
+    );
+    let naming = (report["scenarios"].as_array().unwrap().iter())
+        .find(|s| s["name"] == "naming")
+        .unwrap();
+    assert_eq!(findings(&report, "naming").len(), 20);
+    let detail = naming["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("120000 finding(s)")
+            && detail.ends_with("(the first 20 are shown; 119980 more)"),
+        "{detail}"
+    );
+}
+
+#[test]
 fn a_file_without_a_function_earns_no_code_points() {
     let (_, report) = test_json(&[
         "specs/one-d-chess/project5/code.toml",

@@ -1,6 +1,7 @@
 """The scripts that read a submission's code without running it: the definition probe
 (`grade` routes a file by what it defines) and the code checks (`code.toml` rules)."""
 
+import ast
 import base64
 import json
 import os
@@ -329,9 +330,49 @@ def test_the_checker_answers_every_rule_in_order():
                                universal_newlines=True, timeout=60)
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout) == {"answers": [
-        {"findings": [{"file": "s.py", "line": 2, "message": "`global` statement: `global g`"}]},
-        {"findings": []},
+        {"findings": [{"file": "s.py", "line": 2, "message": "`global` statement: `global g`"}], "more": 0},
+        {"findings": [], "more": 0},
     ]}
+
+
+def test_an_answer_keeps_the_first_findings_and_counts_the_others():
+    names = "".join("    Name%d = 0\n" % i for i in range(500))
+    request = {
+        "files": [{"name": "s.py", "source": sent("def f():\n" + names), "entry": True}],
+        "rules": [{"rule": "naming"}],
+        "keep": 20,
+    }
+    completed = subprocess.run([sys.executable, "-I", "-B", "-c", checks_source()],
+                               input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    (answer,) = json.loads(completed.stdout)["answers"]
+    assert len(answer["findings"]) == 20 and answer["more"] == 480
+    assert answer["findings"][0]["message"] == "variable name `Name0` is not snake_case"
+
+
+def test_code_nested_deeper_than_the_checker_walks_is_a_finding_not_a_failure():
+    chain = "board" + ".x" * 1000
+    source = "def main():\n    if over:\n        %s()\n" % chain
+    starter = "def main():\n    pass\n"
+    assert findings({"rule": "unchanged", "function": "main", "starter": starter}, source) == [
+        {"file": "student.py", "line": 1, "message": "the code is nested too deeply to be checked"},
+    ]
+    # A chain walked, not recursed: the rule judges it.
+    assert findings({"rule": "no_print"}, source) == []
+    assert findings({"rule": "no_print"}, "def f():\n    %s.print(1)\n    print(2)\n" % chain) == [
+        {"file": "student.py", "line": 3, "message": "function `f` prints: `print(2)`"},
+    ]
+
+
+def test_a_snippet_is_the_first_line_of_the_node_as_written():
+    source = "def f():\n    größe = 'ü' + g(1,\n        2)\n    return größe\n"
+    parsed = ast.parse(source)
+    for node in ast.walk(parsed):
+        if hasattr(node, "lineno"):
+            segment = ast.get_source_segment(source, node).strip().splitlines()[0]
+            expected = segment if len(segment) <= checks.MAX_SNIPPET else segment[:checks.MAX_SNIPPET] + "..."
+            assert checks.snippet(source, node) == expected
 
 
 def checks_source():

@@ -79,10 +79,27 @@ BY_NAME = Pattern(r"\bby\s+(" + LETTER + NAME_REST + "+)")
 BARE_NAME = Pattern(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
 
 
+_LINES = {}
+"""The lines of the source being judged (one at a time), split once: a finding's snippet is
+looked up by line, and a file may have many findings."""
+
+
+def source_lines(source):
+    if _LINES.get("source") is not source:
+        _LINES.update(source=source, lines=source.splitlines())
+    return _LINES["lines"]
+
+
 def snippet(source, node):
-    """The node's first line of source, shortened."""
-    text = ast.get_source_segment(source, node) or ""
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    """The node's first line of source, shortened (what `ast.get_source_segment` gives of its
+    first line, without splitting the whole source again for each finding)."""
+    lines = source_lines(source)
+    index = getattr(node, "lineno", 0) - 1
+    if not 0 <= index < len(lines):
+        return ""
+    start = getattr(node, "col_offset", 0) or 0
+    end = getattr(node, "end_col_offset", None) if getattr(node, "end_lineno", None) == node.lineno else None
+    line = lines[index].encode("utf-8")[start:end].decode("utf-8", "replace").strip()
     return line if len(line) <= MAX_SNIPPET else line[:MAX_SNIPPET] + "..."
 
 
@@ -354,12 +371,16 @@ def capitalised(word):
 
 
 def dotted(node):
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = dotted(node.value)
-        return inner + "." + node.attr if inner else None
-    return None
+    """`a.b.c` of a name or a chain of attributes of a name, else None (walked, not recursed:
+    a chain may be longer than the recursion limit)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def no_print(rule, source, tree, _file):
@@ -531,6 +552,15 @@ def read(entry):
     return source, tree
 
 
+def judged(rule, source, tree, name):
+    """The rule's (line, message) findings on one file, sorted. Code nested deeper than the
+    checker can walk (a chain of a thousand attributes) is the student's: a finding."""
+    try:
+        return sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
+    except RecursionError:
+        return [(1, "the code is nested too deeply to be checked")]
+
+
 def check_all(rules, files):
     """Each rule's findings on `files`, in the rules' order. A file is read (decoded and
     parsed, twice over) once for all the rules, when a rule first needs it; no rule changes
@@ -551,7 +581,7 @@ def check_all(rules, files):
                 continue
             source, tree = reading
             name = entry["name"]
-            found = sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
+            found = judged(rule, source, tree, name)
             findings += [finding(name, line, message) for line, message in found]
         answers.append(findings)
     return answers
@@ -562,9 +592,16 @@ def check(rule, files):
     return check_all([rule], files)[0]
 
 
+def answer(found, keep):
+    """A rule's answer: its first `keep` findings, and how many more there are (a file of a
+    hundred thousand badly named variables must not make the answer too large to read)."""
+    return {"findings": found[:keep], "more": max(0, len(found) - keep)}
+
+
 def main():
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    answers = [{"findings": found} for found in check_all(request["rules"], request["files"])]
+    keep = request.get("keep", 20)
+    answers = [answer(found, keep) for found in check_all(request["rules"], request["files"])]
     sys.stdout.write(json.dumps({"answers": answers}) + "\n")
 
 

@@ -31,9 +31,13 @@ struct Answers {
     answers: Vec<Answer>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct Answer {
+    /// The first findings, at most [`MAX_FINDINGS`].
     findings: Vec<Finding>,
+    /// How many more the checker found.
+    #[serde(default)]
+    more: usize,
 }
 
 /// Checks the target's code against `check`.
@@ -145,8 +149,8 @@ pub fn check_all<S: Borrow<Scenario>>(
             .map_err(|e| e.to_string())
             .and_then(|files| findings(&checks, &files, target, limits, company));
         let elapsed = started.elapsed().as_millis() as u64 / checks.len() as u64;
-        let found: Vec<Result<Vec<Finding>, String>> = match answers {
-            Ok(answers) => answers.into_iter().map(|a| Ok(a.findings)).collect(),
+        let found: Vec<Result<Answer, String>> = match answers {
+            Ok(answers) => answers.into_iter().map(Ok).collect(),
             Err(why) => vec![Err(why); checks.len()],
         };
         for ((index, scenario, check), found) in checks.into_iter().zip(found) {
@@ -175,15 +179,18 @@ fn unreadable(scenario: &Scenario, spec: &TargetSpec) -> Outcome {
 }
 
 /// The check's outcome from its findings (or why the checker could not run).
-fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Vec<Finding>, String>) -> Outcome {
+fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Answer, String>) -> Outcome {
     match found {
         Err(why) => error_outcome(scenario, format!("the code check could not run: {why}")),
-        Ok(found) if found.is_empty() => Outcome {
+        Ok(found) if found.findings.is_empty() && found.more == 0 => Outcome {
             score: scenario.points,
             ..base_outcome(scenario, Verdict::Pass)
         },
-        Ok(mut found) => {
-            let total = found.len();
+        Ok(Answer {
+            findings: mut found,
+            more,
+        }) => {
+            let total = found.len() + more;
             found.truncate(MAX_FINDINGS);
             let more = match total - found.len() {
                 0 => String::new(),
@@ -212,7 +219,7 @@ fn findings(
     company: Company,
 ) -> Result<Vec<Answer>, String> {
     let rules: Vec<&serde_json::Value> = checks.iter().map(|(_, _, c)| &c.settings).collect();
-    let request = serde_json::json!({ "rules": rules, "files": files });
+    let request = serde_json::json!({ "rules": rules, "files": files, "keep": MAX_FINDINGS });
     let limits = Limits {
         wall: CHECK_WALL,
         output_bytes: 8 << 20,
