@@ -79,3 +79,50 @@ fn a_class_members_name_and_output_cannot_command_the_terminal() {
     let summary = std::fs::read_to_string(dir.path().join("out/summary.txt")).unwrap();
     assert_eq!(commands(&summary), Vec::<char>::new(), "{summary}");
 }
+
+#[test]
+fn a_file_name_in_a_note_cannot_start_a_line_of_its_own() {
+    // The file graded is named to end one line of the report and forge the next: the note
+    // that names it stays one line, in a class run's report and in a self-check alike.
+    let dir = tempfile::tempdir().unwrap();
+    let mallory = dir.path().join("class/mallory");
+    std::fs::create_dir_all(&mallory).unwrap();
+    std::fs::write(
+        mallory.join("one_d_chess.py"),
+        "def create_board():\n    pass\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("fixtures/one-d-chess/project5/one_d_chess.py"),
+        mallory.join("solution\n\nzed                           40\u{2215}40  all passed\n.py"),
+    )
+    .unwrap();
+    let specs = root().join("specs/one-d-chess/project5");
+    let graded = boardgrade()
+        .arg("grade")
+        .arg(dir.path().join("class"))
+        .arg("--specs")
+        .arg(&specs)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(graded.stdout).unwrap();
+    assert!(stdout.contains("graded solution␊␊zed"), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.starts_with("zed")), "{stdout}");
+    let checked = boardgrade()
+        .arg("test")
+        .arg(&specs)
+        .arg("--python")
+        .arg(&mallory)
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(checked.stderr).unwrap();
+    assert!(
+        stderr.contains("boardgrade: note: graded solution␊␊zed"),
+        "{stderr}"
+    );
+    assert!(!stderr.lines().any(|l| l.starts_with("zed")), "{stderr}");
+}

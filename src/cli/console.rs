@@ -3,6 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
+use boardgrade::compare::visible::show_one_line;
 use boardgrade::Error;
 
 /// Writes `text` to `out`, or to stdout.
@@ -22,6 +23,12 @@ pub fn say(text: &str) -> Result<(), Error> {
         .write_all(text.as_bytes())
         .and_then(|_| stdout.flush())
         .map_err(|e| Error::io("cannot write to stdout", e))
+}
+
+/// Tells stderr a note of the run, on one line: a note may name a student's file, and no
+/// name may start a line of its own (or command the terminal).
+pub fn note(text: &str) {
+    eprintln!("boardgrade: note: {}", show_one_line(text));
 }
 
 /// The next line of stdin without its line ending, `None` at its end.

@@ -319,7 +319,7 @@ pub fn graded_scenarios(
     let (scenarios, optional) = boardgrade::grade::set_by_course(scenarios);
     notes.extend(optional);
     for note in notes {
-        eprintln!("boardgrade: note: {note}");
+        super::console::note(&note);
     }
     if scenarios.is_empty() {
         return Err(ClassError::NoScenarios { given: "specs" }.into());
@@ -487,7 +487,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     let any_valid = !scenarios.is_empty() || !loaded.scenarios.is_empty();
     let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
-        eprintln!("boardgrade: note: {note}");
+        super::console::note(&note);
     }
     if scenarios.is_empty() && loaded.errors.is_empty() {
         return Err(ClassError::NoScenarios { given: "paths" }.into());

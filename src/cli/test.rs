@@ -2,6 +2,7 @@
 //! reports written from the same run. A Python submission that does not load is one line:
 //! nothing runs. Scenario files that leave no valid scenario are named, and nothing runs.
 
+use boardgrade::compare::visible::show_one_line;
 use boardgrade::error::ClassError;
 use boardgrade::grade::pipeline::{not_loaded, run_kept};
 use boardgrade::grade::RERUN;
@@ -26,7 +27,7 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
         report.invalid_file(error).map_err(io_error)?;
     }
     for note in &run.notes {
-        eprintln!("boardgrade: note: {note}");
+        super::console::note(&note);
     }
     let mut write_error = None;
     let mut listen = |event: Event<'_>| {
@@ -48,17 +49,17 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
                 &mut listen,
             );
             for note in target.runner_notes() {
-                eprintln!("boardgrade: note: {note}");
+                super::console::note(&note);
             }
             outcomes
         }
         Subject::Submission(runs) => {
             let ran = run_kept(runs, &run.config, &run.target_name, &mut listen);
             for note in ran.run.target.runner_notes().into_iter().chain(ran.note) {
-                eprintln!("boardgrade: note: {note}");
+                super::console::note(&note);
             }
             if let Some(why) = ran.grader_failed {
-                eprintln!("boardgrade: not graded: {RERUN}: {why}");
+                eprintln!("boardgrade: not graded: {RERUN}: {}", show_one_line(&why));
                 not_graded = true;
             }
             ran.outcomes

@@ -38,10 +38,11 @@ pub fn show_controls(text: &str) -> String {
     out
 }
 
-/// A name (a student's, a member of a class folder) as one line: [`show_controls`], and its
-/// newlines and tabs as symbols too, so a name cannot start a line of its own in a report
-/// (`eve\nalice   33/33  all passed`).
-pub fn show_name(name: &str) -> String {
+/// A name (a student's, a member of a class folder, a file), or a one-line message that may
+/// hold one (a note, a grader's error, why a file does not load), as one line:
+/// [`show_controls`], and its newlines and tabs as symbols too, so no name can start a line
+/// of its own in a report (`eve\nalice   33/33  all passed`).
+pub fn show_one_line(name: &str) -> String {
     name.split('\n')
         .map(|part| show_controls(part).replace('\t', "␉"))
         .collect::<Vec<_>>()
@@ -94,6 +95,6 @@ mod tests {
             "␛[2J␍a\tb\n\\u{9b}1m\\u{202e}x␡"
         );
         assert_eq!(show_line("x\ry\x1b"), "x␍y␛");
-        assert_eq!(show_name("eve\nalice\t33/33\x1b"), "eve␊alice␉33/33␛");
+        assert_eq!(show_one_line("eve\nalice\t33/33\x1b"), "eve␊alice␉33/33␛");
     }
 }

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::class_render::{notice, ClassOutput};
 use super::human::number;
 use super::style::Style;
-use crate::compare::visible::{show_controls, show_name};
+use crate::compare::visible::show_one_line;
 use crate::grade::class::ClassSummary;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::mistake::NO_LINE;
@@ -51,10 +51,10 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
         let state = match (&r.error, &r.does_not_load, r.passed()) {
             (Some(error), _, _) => self
                 .style
-                .yellow(&format!("not graded: {}", show_controls(error))),
+                .yellow(&format!("not graded: {}", show_one_line(error))),
             (None, Some(load), _) => self.style.red(&format!(
                 "does not load: {}",
-                show_controls(&load.to_string())
+                show_one_line(&load.to_string())
             )),
             (None, None, true) => self.style.green("all passed"),
             (None, None, false) => {
@@ -73,10 +73,10 @@ impl<O: Write, E: Write> ClassReporter<O, E> {
         } else {
             String::new()
         };
-        let id = show_name(&r.id);
+        let id = show_one_line(&r.id);
         writeln!(self.out, "{id:<24} {score:>10}  {state}{note}")?;
         for note in r.notes.iter().chain(&r.runner_notes) {
-            let note = show_controls(note);
+            let note = show_one_line(note);
             writeln!(self.out, "{:<24} {:>10}  {}", "", "", self.style.dim(&note))?;
         }
         Ok(())
@@ -170,7 +170,7 @@ pub fn summary_text(s: &ClassSummary) -> String {
         s.did_not_load.len(),
     );
     if !s.needs_rerun.is_empty() {
-        let names: Vec<String> = s.needs_rerun.iter().map(|n| show_name(n)).collect();
+        let names: Vec<String> = s.needs_rerun.iter().map(|n| show_one_line(n)).collect();
         out.push_str(&format!(
             "\nnot graded: needs a re-run (the grader failed, not the submission; left out of \
              the mean; `--resume` grades them again): {}\n",
@@ -182,8 +182,8 @@ pub fn summary_text(s: &ClassSummary) -> String {
         for d in &s.did_not_load {
             out.push_str(&format!(
                 "  {}: {}\n",
-                show_name(&d.submission),
-                show_controls(&d.error)
+                show_one_line(&d.submission),
+                show_one_line(&d.error)
             ));
         }
     }
@@ -268,7 +268,7 @@ pub fn summary_text(s: &ClassSummary) -> String {
                 .submissions
                 .iter()
                 .take(8)
-                .map(|name| show_name(name))
+                .map(|name| show_one_line(name))
                 .collect::<Vec<_>>()
                 .join(", ");
             if g.submissions.len() > 8 {

@@ -12,7 +12,7 @@ use super::class_render::{notice, ClassOutput};
 use super::format::{self, ClassReport, Grader};
 use super::junit;
 use super::style::Style;
-use crate::compare::visible::show_name;
+use crate::compare::visible::show_one_line;
 use crate::grade::class_run::{ClassEvent, Graded};
 use crate::grade::GradeEvent;
 
@@ -76,7 +76,7 @@ impl<O: Write, E: Write> ClassOutput for DocumentReporter<O, E> {
             }) => writeln!(
                 self.err,
                 "[{done}/{total}] {} {}/{}",
-                show_name(&result.id),
+                show_one_line(&result.id),
                 result.score,
                 result.max_score
             ),

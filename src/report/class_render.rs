@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use crate::compare::visible::{show_controls, show_name};
+use crate::compare::visible::show_one_line;
 use crate::grade::class_run::{ClassEvent, Graded};
 
 /// Renders a class run.
@@ -20,8 +20,8 @@ pub fn notice(err: &mut impl Write, event: &ClassEvent<'_>) -> io::Result<()> {
         ClassEvent::Skipped(skipped) => writeln!(
             err,
             "skipped {}: {}",
-            show_name(&skipped.path.to_string()),
-            show_controls(&skipped.why.to_string())
+            show_one_line(&skipped.path.to_string()),
+            show_one_line(&skipped.why.to_string())
         ),
         ClassEvent::Interrupted { graded, total } => writeln!(
             err,

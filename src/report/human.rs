@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use super::details::details;
 use super::style::Style;
 use super::Reporter;
+use crate::compare::visible::show_one_line;
 use crate::error::ScenarioFileError;
 use crate::grade::LoadError;
 use crate::harness::{Event, Outcome, Summary, Verdict};
@@ -101,8 +102,9 @@ impl<W: Write> Reporter for HumanReporter<W> {
         let summary = Summary::of(outcomes);
         writeln!(
             self.out,
-            "{} {error} (none of the {} scenario(s) ran; score {}/{})",
+            "{} {} (none of the {} scenario(s) ran; score {}/{})",
             self.style.red("DOES NOT LOAD"),
+            show_one_line(&error.to_string()),
             outcomes.len(),
             summary.score,
             summary.max_score
