@@ -27,7 +27,7 @@ pub fn run(args: &TestArgs) -> Result<Status, Error> {
         report.invalid_file(error).map_err(io_error)?;
     }
     for note in &run.notes {
-        super::console::note(&note);
+        super::console::note(note);
     }
     let mut write_error = None;
     let mut listen = |event: Event<'_>| {
