@@ -55,6 +55,9 @@ def definitions(body):
             names.append(stmt.name)
         elif isinstance(stmt, ast.ImportFrom):
             names += [alias.asname or alias.name for alias in stmt.names if alias.name != "*"]
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, (ast.Name, ast.Attribute, ast.Lambda)):
+            # Another name for a function (`move_maker = MiniChess.move_maker`, a lambda).
+            names += [target.id for target in stmt.targets if isinstance(target, ast.Name)]
     return names
 
 

@@ -213,6 +213,35 @@ def test_outside_functions_allows_what_the_rule_names():
     ]
 
 
+def test_outside_functions_takes_aliases_and_shims_as_constants():
+    source = """
+        try:
+            xrange
+        except NameError:
+            xrange = range
+        class MiniChess:
+            def move_maker(board, color):
+                return []
+        move_maker = MiniChess.move_maker
+        turns_played = 0
+    """
+    found = findings({"rule": "outside_functions", "allow": ["imports", "constants"]}, source)
+    assert [(f["line"], f["message"]) for f in found] == [
+        (10, "code outside functions: `turns_played = 0`"),
+    ]
+
+
+def test_an_alias_or_a_lambda_defines_its_name():
+    body = tree("""
+        class MiniChess:
+            pass
+        move_maker = MiniChess.move_maker
+        move_chooser = lambda moves, color: moves[0]
+        size = 3
+    """).body
+    assert probe.definitions(body) == ["MiniChess", "move_maker", "move_chooser"]
+
+
 def test_a_file_that_does_not_parse_or_defines_nothing_is_one_finding():
     # The parser's own message, which differs between Python versions.
     [broken] = findings({"rule": "no_global"}, "def f(:\n")
@@ -303,6 +332,16 @@ def test_a_header_names_its_author_in_any_script():
         assert checks.gives_name(line), line
     for line in ["", "Name:", "Name: 42", "作业 三", "written in Python", "ann lee", "game rules by hand",
                  "José garcía"]:
+        assert not checks.gives_name(line), line
+
+
+def test_a_one_line_header_gives_a_name_between_its_file_name_and_date():
+    for line in ["prog67.py - Jane Doe - 3/8/2016", "prog67.py -- Jane Doe -- Mar 8 2016",
+                 "prog67.py | José García | March 8, 2016", "Jane Doe, prog67.py, 2016-03-08",
+                 "prog67.py \u2014 Ann Lee-Smith \u2014 8 March"]:
+        assert checks.gives_name(line), line
+    for line in ["prog67.py - move generator - 3/8/2016", "prog67.py - 3/8/2016", "prog67.py, jane doe",
+                 "miniChess - ECS 10 - 2016"]:
         assert not checks.gives_name(line), line
 
 

@@ -77,6 +77,7 @@ NAME_LABEL = Pattern(
 )
 BY_NAME = Pattern(r"\bby\s+(" + LETTER + NAME_REST + "+)")
 BARE_NAME = Pattern(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
+FIELD_SEPARATOR = Pattern(r"\s+[-\u2013\u2014|]+\s+|[,;|]")
 
 
 _LINES = {}
@@ -162,6 +163,8 @@ def allowed_outside(stmt, allow):
     if "imports" in allow and isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return True
     if "constants" in allow:
+        if is_alias(stmt):
+            return True
         if isinstance(stmt, ast.Assign):
             targets = []
             for target in stmt.targets:
@@ -182,8 +185,21 @@ def allowed_outside(stmt, allow):
         parts = stmt.body + stmt.orelse + stmt.finalbody
         for handler in stmt.handlers:
             parts += handler.body
-        return all(isinstance(s, ast.Pass) or allowed_outside(s, allow) for s in parts)
+        return all(isinstance(s, ast.Pass) or looks_up(s) or allowed_outside(s, allow) for s in parts)
     return False
+
+
+def is_alias(stmt):
+    """`name = other` or `name = Class.method`: another name for a function or a value, as a
+    Python 2 shim (`xrange = range`) or a function asked for kept in a class
+    (`move_maker = MiniChess.move_maker`) gives; nothing runs."""
+    return (isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets)
+            and dotted(stmt.value) is not None)
+
+
+def looks_up(stmt):
+    """A statement that only looks a name up, as a shim tests one (`try: xrange`)."""
+    return isinstance(stmt, ast.Expr) and dotted(stmt.value) is not None
 
 
 def is_main_guard(test):
@@ -360,9 +376,23 @@ def gives_name(header):
         # Capitalised, or in a script without case (`by 李明`): not `by hand`.
         if by and not by.group(1)[0].islower():
             return True
-        if BARE_NAME.match(line) and all(capitalised(word) for word in line.split()):
+        if any(bare_name(field) for field in fields(line)):
             return True
     return False
+
+
+def fields(line):
+    """The line, and the fields of a one-line header (`prog67.py - Jane Doe - 3/8/2016`): what
+    is left between dashes, bars, commas and semicolons once its file name and date are out."""
+    yield line
+    rest = DATE.sub(" ", FILE_NAME.sub(" ", line))
+    for field in FIELD_SEPARATOR.split(rest):
+        yield field.strip()
+
+
+def bare_name(text):
+    """Whether `text` is a name alone: two to four words, each capitalised."""
+    return bool(BARE_NAME.match(text)) and all(capitalised(word) for word in text.split())
 
 
 def capitalised(word):
