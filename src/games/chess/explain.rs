@@ -164,7 +164,8 @@ fn describe(replayed: &Replayed, rule: Option<&Rule>, step: &str, actual: &str) 
 /// Whether an answer (judged part or raw return value) played the move; `None` for an error.
 fn accepted(actual: &str) -> Option<bool> {
     let answer = actual.trim();
-    if answer.starts_with("!error") || answer.is_empty() {
+    // `None` (a function that forgot its return) says neither: the move may have been played.
+    if answer.starts_with("!error") || answer.is_empty() || answer == "None" {
         return None;
     }
     Some(!(answer == "''" || answer == "\"\"" || answer == "refused"))
@@ -307,5 +308,17 @@ mod tests {
             notes(ScenarioOptions::default(), &sent, "''")[0],
             "game end: a checkmate is not reported by result"
         );
+    }
+
+    #[test]
+    fn an_answer_of_none_says_neither_played_nor_refused() {
+        let sent = ["play_move e2-e4"];
+        let found = notes(ScenarioOptions::default(), &sent, "None");
+        assert_eq!(
+            found[0],
+            "move shape: a malformed move \"e2-e4\" was answered wrongly"
+        );
+        assert_eq!(accepted("''"), Some(false));
+        assert_eq!(accepted("e4"), Some(true));
     }
 }
