@@ -267,7 +267,6 @@ mod tests {
             [
                 "move shape: a legal move g1f3 was refused",
                 "moves played before this step (2): e2e4 e7e5",
-                "shortest case: play_move g1f3 from the start position",
                 "position before this step (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
                 "rnbqkbnr\npppp.ppp\n........\n....p...\n....P...\n........\nPPPP.PPP\nRNBQKBNR",
             ]
@@ -319,12 +318,20 @@ mod tests {
             notes[1],
             "moves played before this step (8): e2e4 e7e5 g1f3 g8f6 a2a3 b8c6 f1c4 f8c5"
         );
+        // The case offered to shorten: this game's moves, the castle replayed last.
+        let case = case(ScenarioOptions::default(), &sent).unwrap();
+        assert_eq!(case.items().len(), 8);
+        let shrunk =
+            crate::shrink::ddmin(case.items().to_vec(), 400, &mut |kept| case.same_case(kept));
+        let note = case.note(&shrunk.items);
         assert!(
-            notes[2].starts_with("shortest case (6 moves, then play_move e1g1): "),
-            "{}",
-            notes[2]
+            note.starts_with("shortest case (6 moves, then play_move e1g1): "),
+            "{note}"
         );
-        assert!(notes[2].contains("\nrnbqk"), "{}", notes[2]);
+        assert!(note.contains("\nrnbqk"), "{note}");
+        let lines = case.lines(&shrunk.items);
+        assert_eq!(lines.len(), 7);
+        assert_eq!(lines[6], "play_move e1g1");
     }
 
     #[test]
