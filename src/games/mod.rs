@@ -7,6 +7,7 @@
 
 pub mod battery;
 pub mod board_text;
+pub mod case_shrink;
 pub mod chess;
 pub mod matches;
 pub mod minichess;
@@ -62,6 +63,7 @@ use std::fmt;
 
 pub use crate::compare::framed::Response;
 pub use board_text::{BoardReader, CellDiff, FoundBoard};
+pub use case_shrink::CaseShrink;
 pub use policy_rules::{OptionsOnly, PolicyRules, UnsetPart, NO_POLICY_RULES};
 pub use rule_events::RuleEvent;
 
@@ -462,6 +464,12 @@ pub trait Game: Sync {
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The divergent step's case, for the harness to shorten on the reference and check on
+    /// the submission ([`CaseShrink`]); none by default.
+    fn shortest_case(&self, _step: &DivergentStep<'_>) -> Option<Box<dyn CaseShrink>> {
+        None
     }
 
     /// Every rule event its reference sessions count, in report order (none by default).

@@ -12,6 +12,7 @@ pub mod matchplay;
 pub mod outcome;
 pub mod run;
 pub mod scoring;
+mod shortest;
 mod stray;
 
 pub use code::Checks;

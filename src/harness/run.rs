@@ -115,7 +115,19 @@ pub fn run_one(
             return error_outcome(scenario, format!("the scenario cannot run: {problem}"))
         }
     };
-    let run = run_program(scenario, &expectations, target, limits);
+    let mut outcome = run_timed_fairly(scenario, &expectations, target, limits);
+    super::shortest::note_shortest_case(scenario, target, limits, &mut outcome);
+    outcome
+}
+
+/// One run of a scenario, judged; a timeout while other programs ran is run again alone.
+fn run_timed_fairly(
+    scenario: &Scenario,
+    expectations: &[Expectation],
+    target: &Target,
+    limits: &Limits,
+) -> Outcome {
+    let run = run_program(scenario, expectations, target, limits);
     // A call already seen past its limit with the machine alone is not timed alone again.
     let known = run
         .overran
@@ -129,7 +141,7 @@ pub fn run_one(
     }
     // Other programs may have slowed it down: only a timeout seen alone counts.
     let _alone = crate::execution::sandbox::share::alone();
-    let alone = run_program(scenario, &expectations, target, limits);
+    let alone = run_program(scenario, expectations, target, limits);
     if let Some(call) = alone.overran {
         target.note_overrun(call);
     }
@@ -137,8 +149,8 @@ pub fn run_one(
 }
 
 /// One run of a scenario, judged.
-struct Ran {
-    outcome: Outcome,
+pub(super) struct Ran {
+    pub(super) outcome: Outcome,
     /// It timed out while other programs ran beside it: it must be run again alone before
     /// the timeout counts.
     slowed_by_company: bool,
@@ -147,7 +159,7 @@ struct Ran {
 }
 
 /// One run of a scenario, judged.
-fn run_program(
+pub(super) fn run_program(
     scenario: &Scenario,
     expectations: &[Expectation],
     target: &Target,

@@ -1,8 +1,8 @@
 //! Notes for a divergence in a chess scenario: the rule the divergent step exercises
 //! ("castling: a legal queen-side castle was refused"), the moves the reference accepted
-//! before it in this game (since the last `new_game`), the shortest sequence that reaches the
-//! same rule, and the position there as FEN and as a board, so the case can be set up and
-//! replayed.
+//! before it in this game (since the last `new_game`), and the position there as FEN and as a
+//! board, so the case can be set up and replayed. The shorter sequences of those moves that
+//! reach the same rule are a [`ChessCase`], for the harness to try on the submission.
 
 use super::ecs198f::ScenarioOptions;
 use super::moves::Move;
@@ -10,12 +10,10 @@ use super::position::Position;
 use super::render::board_lines;
 use super::rules::{classify_text, History, Kind, Rule};
 use super::Outcome;
-use crate::shrink::ddmin;
+use crate::games::CaseShrink;
 
 /// Most moves listed in a note; the FEN carries the rest.
 const MAX_LISTED: usize = 60;
-/// Most replays of the reference while shortening the sequence.
-const SHRINK_BUDGET: usize = 400;
 
 /// One game as replayed on the reference: the moves it accepted, with their history.
 struct Replayed {
@@ -58,12 +56,7 @@ fn played_move(before: &Position, after: &Position) -> Option<Move> {
 /// Replays the moves sent before the divergent step (the last line of `sent`) on the
 /// reference and describes where the game stood and which rule the step is about.
 pub fn notes(options: ScenarioOptions, sent: &[&str], actual: &str) -> Vec<String> {
-    // A battery plays many games in one session: only this game's lines matter.
-    let start = sent
-        .iter()
-        .rposition(|line| line.trim() == "new_game")
-        .map_or(0, |i| i + 1);
-    let game = &sent[start..];
+    let game = this_game(sent);
     let (before, step) = match game.split_last() {
         Some((step, before)) => (before, *step),
         None => (game, ""),
@@ -87,11 +80,6 @@ pub fn notes(options: ScenarioOptions, sent: &[&str], actual: &str) -> Vec<Strin
         n => format!("moves played before this step ({n}): {}", played.join(" ")),
     };
     notes.push(moves);
-    if let Some(rule) = &rule {
-        if let Some(shorter) = shortest(options, played, step, rule) {
-            notes.push(shorter);
-        }
-    }
     notes.push(format!(
         "position before this step (FEN): {}",
         replayed.position.to_fen()
@@ -171,46 +159,91 @@ fn accepted(actual: &str) -> Option<bool> {
     Some(!(answer == "''" || answer == "\"\"" || answer == "refused"))
 }
 
-/// The shortest sequence of the game's moves (kept in order) after which the step still
-/// exercises the same rule, when it is shorter than the game: a failing case to replay.
-fn shortest(
+/// A `play_move` step and the moves the reference accepted before it in its game.
+pub struct ChessCase {
     options: ScenarioOptions,
-    played: &[String],
-    step: &str,
-    rule: &Rule,
-) -> Option<String> {
-    let mv = step.split_whitespace().nth(1)?;
-    let mut same_rule = |moves: &[String]| {
-        let lines: Vec<String> = moves.iter().map(|m| format!("play_move {m}")).collect();
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let replayed = replay(options, &refs);
-        replayed.played.len() == moves.len()
-            && classify_text(&replayed.position, &replayed.history, mv) == *rule
+    played: Vec<String>,
+    mv: String,
+    rule: Rule,
+}
+
+/// The case of the divergent `play_move` step (the last line of `sent`); `None` for any other
+/// step, or one that is the first of its game.
+pub fn case(options: ScenarioOptions, sent: &[&str]) -> Option<ChessCase> {
+    let (step, before) = this_game(sent).split_last()?;
+    let ["play_move", mv] = step.split_whitespace().collect::<Vec<_>>()[..] else {
+        return None;
     };
-    let shrunk = ddmin(played.to_vec(), SHRINK_BUDGET, &mut same_rule);
-    (shrunk.items.len() < played.len()).then(|| {
-        if shrunk.items.is_empty() {
+    let replayed = replay(options, before);
+    let rule = classify_text(&replayed.position, &replayed.history, mv);
+    (!replayed.played.is_empty()).then(|| ChessCase {
+        options,
+        played: replayed.played,
+        mv: mv.to_string(),
+        rule,
+    })
+}
+
+/// The lines of the game `sent` ends in: a battery plays many games in one session.
+fn this_game<'s>(sent: &'s [&'s str]) -> &'s [&'s str] {
+    let start = sent
+        .iter()
+        .rposition(|line| line.trim() == "new_game")
+        .map_or(0, |i| i + 1);
+    &sent[start..]
+}
+
+fn move_lines(moves: &[String]) -> Vec<String> {
+    moves.iter().map(|m| format!("play_move {m}")).collect()
+}
+
+fn replay_moves(options: ScenarioOptions, moves: &[String]) -> Replayed {
+    let lines = move_lines(moves);
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    replay(options, &refs)
+}
+
+impl CaseShrink for ChessCase {
+    fn items(&self) -> &[String] {
+        &self.played
+    }
+
+    /// Every kept move is still legal, and the step still exercises the same rule.
+    fn same_case(&self, kept: &[String]) -> bool {
+        let replayed = replay_moves(self.options, kept);
+        replayed.played.len() == kept.len()
+            && classify_text(&replayed.position, &replayed.history, &self.mv) == self.rule
+    }
+
+    fn lines(&self, kept: &[String]) -> Vec<String> {
+        let mut lines = move_lines(kept);
+        lines.push(format!("play_move {}", self.mv));
+        lines
+    }
+
+    fn worth_noting(&self, kept: &[String]) -> bool {
+        kept.len() < self.played.len()
+    }
+
+    fn note(&self, kept: &[String]) -> String {
+        let mv = &self.mv;
+        if kept.is_empty() {
             return format!("shortest case: play_move {mv} from the start position");
         }
-        let mut line = format!(
-            "shortest case ({} moves, then play_move {mv}): {}",
-            shrunk.items.len(),
-            shrunk.items.join(" ")
-        );
-        let lines: Vec<String> = shrunk
-            .items
-            .iter()
-            .map(|m| format!("play_move {m}"))
-            .collect();
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let position = replay(options, &refs).position;
-        line.push_str(&format!(
-            "\nthat position (FEN {}):\n{}",
+        let position = replay_moves(self.options, kept).position;
+        format!(
+            "shortest case ({} moves, then play_move {mv}): {}\nthat position (FEN {}):\n{}",
+            kept.len(),
+            kept.join(" "),
             position.to_fen(),
             board_lines(&board_rows(&position)).trim_end()
-        ));
-        line
-    })
+        )
+    }
+
+    /// After the rule and the moves played before the step.
+    fn after_notes(&self) -> usize {
+        2
+    }
 }
 
 fn board_rows(position: &Position) -> [[char; 8]; 8] {
@@ -235,7 +268,6 @@ mod tests {
             [
                 "move shape: a legal move g1f3 was refused",
                 "moves played before this step (2): e2e4 e7e5",
-                "shortest case: play_move g1f3 from the start position",
                 "position before this step (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
                 "rnbqkbnr\npppp.ppp\n........\n....p...\n....P...\n........\nPPPP.PPP\nRNBQKBNR",
             ]
@@ -287,12 +319,20 @@ mod tests {
             notes[1],
             "moves played before this step (8): e2e4 e7e5 g1f3 g8f6 a2a3 b8c6 f1c4 f8c5"
         );
+        // The case offered to shorten: this game's moves, the castle replayed last.
+        let case = case(ScenarioOptions::default(), &sent).unwrap();
+        assert_eq!(case.items().len(), 8);
+        let shrunk =
+            crate::shrink::ddmin(case.items().to_vec(), 400, &mut |kept| case.same_case(kept));
+        let note = case.note(&shrunk.items);
         assert!(
-            notes[2].starts_with("shortest case (6 moves, then play_move e1g1): "),
-            "{}",
-            notes[2]
+            note.starts_with("shortest case (6 moves, then play_move e1g1): "),
+            "{note}"
         );
-        assert!(notes[2].contains("\nrnbqk"), "{}", notes[2]);
+        assert!(note.contains("\nrnbqk"), "{note}");
+        let lines = case.lines(&shrunk.items);
+        assert_eq!(lines.len(), 7);
+        assert_eq!(lines[6], "play_move e1g1");
     }
 
     #[test]

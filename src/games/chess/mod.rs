@@ -40,8 +40,8 @@ use std::time::Duration;
 use crate::execution::PythonLaunch;
 use crate::games::variant::{Derive, Derived};
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin, Protocol,
-    RuleEvent, Session,
+    BoardReader, CaseShrink, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin,
+    Protocol, RuleEvent, Session,
 };
 
 /// The ecs198f adapter: it serves the class, method and fields of the interface it is given
@@ -102,6 +102,12 @@ impl Game for Chess {
             Ok(options) => explain::notes(options, step.sent, step.actual),
             Err(_) => Vec::new(),
         }
+    }
+
+    fn shortest_case(&self, step: &DivergentStep<'_>) -> Option<Box<dyn CaseShrink>> {
+        let options = ScenarioOptions::parse(step.options).ok()?;
+        let case = explain::case(options, step.sent)?;
+        Some(Box::new(case))
     }
 }
 

@@ -13,8 +13,8 @@ use super::square::{Color, Square};
 use crate::execution::PythonLaunch;
 use crate::games::board_text::{BoardDrawing, Piece, Side};
 use crate::games::{
-    BoardReader, Dialect, DivergentStep, FoundBoard, Game, GameOptions, OptionError, Origin,
-    Protocol, Reply, RuleEvent, Session,
+    BoardReader, CaseShrink, Dialect, DivergentStep, FoundBoard, Game, GameOptions, OptionError,
+    Origin, Protocol, Reply, RuleEvent, Session,
 };
 
 static DIALECTS: &[Dialect] = &[
@@ -181,9 +181,18 @@ impl Game for PownChess {
             before.len() + 1,
             program.rule_for(last)
         );
-        std::iter::once(rule)
-            .chain(super::shortest::shortest_case(options, before, last))
-            .collect()
+        vec![rule]
+    }
+
+    /// The line typed last and the lines before it, as the reference sees its case.
+    fn shortest_case(&self, step: &DivergentStep<'_>) -> Option<Box<dyn CaseShrink>> {
+        let (Protocol::Program, Ok(options)) = (step.dialect.protocol, options(step.options))
+        else {
+            return None;
+        };
+        let (last, before) = step.sent.split_last()?;
+        let case = super::shortest::case(options, before, last)?;
+        Some(Box::new(case))
     }
 
     fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {

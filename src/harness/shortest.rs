@@ -1,0 +1,170 @@
+//! The shortest case of a failure: the game offers the divergent step's case, shortened on
+//! its reference ([`CaseShrink`]); each shorter candidate the reference still takes for the
+//! same case is run on the submission, and kept only when it fails there the same way. The
+//! reference alone cannot tell: a bug may need more than the rule the step exercises (a move
+//! typed by the player whose turn it is, an en passant square left from an earlier double
+//! step), and a case it shortened past that passes when a student replays it.
+
+use super::expectation::expectations;
+use super::outcome::{Outcome, Verdict};
+use super::run::run_program;
+use crate::execution::{Limits, Target};
+use crate::games::{CaseShrink, DivergentStep};
+use crate::scenario::{Kind, Scenario, Step, Steps};
+use crate::shrink::ddmin;
+
+/// Most tests while shortening, on the reference or the submission.
+const SHRINK_BUDGET: usize = 400;
+/// Most runs of the submission while shortening one failure.
+const MOST_RUNS: usize = 40;
+
+/// Adds to `outcome`'s divergence the shortest case of it that failed on `target` as it did.
+pub fn note_shortest_case(
+    scenario: &Scenario,
+    target: &Target,
+    limits: &Limits,
+    outcome: &mut Outcome,
+) {
+    // A timeout's case would cost a time limit a run; an error is no failure of the program.
+    if matches!(
+        outcome.verdict,
+        Verdict::Timeout | Verdict::Error | Verdict::Pass
+    ) {
+        return;
+    }
+    let Some(divergence) = &outcome.first_divergence else {
+        return;
+    };
+    let sent: Vec<&str> = (scenario.steps.iter().take(divergence.step))
+        .map(|s| s.send.as_str())
+        .collect();
+    if divergence.step == 0 || sent.len() < divergence.step {
+        return;
+    }
+    let Some(case) = scenario.game.shortest_case(&DivergentStep {
+        dialect: scenario.dialect,
+        options: &scenario.options,
+        sent: &sent,
+        expected: &divergence.expected,
+        actual: &divergence.actual,
+        differing: &[],
+    }) else {
+        return;
+    };
+    let verdict = outcome.verdict;
+    let fails = |lines: Vec<String>| fails_alike(scenario, target, limits, lines, verdict);
+    let Some(note) = verified_note(case.as_ref(), fails) else {
+        return;
+    };
+    if let Some(divergence) = &mut outcome.first_divergence {
+        let at = case.after_notes().min(divergence.notes.len());
+        divergence.notes.insert(at, note);
+    }
+}
+
+/// The note of the shortest case `case` offers that the reference takes for the same case and
+/// `fails` confirms (at most [`MOST_RUNS`] times); `None` when none shorter was confirmed.
+fn verified_note(
+    case: &dyn CaseShrink,
+    mut fails: impl FnMut(Vec<String>) -> bool,
+) -> Option<String> {
+    let items = case.items().to_vec();
+    let mut runs = 0;
+    let shrunk = ddmin(items.clone(), SHRINK_BUDGET, &mut |kept: &[String]| {
+        if !case.same_case(kept) || runs >= MOST_RUNS {
+            return false;
+        }
+        runs += 1;
+        fails(case.lines(kept))
+    });
+    // Each shortening ddmin keeps passed the test: a shorter list is one the submission
+    // failed. The whole list was never run in this form (a battery's game may hold lines the
+    // reference refused), so it is no case to note.
+    let confirmed = shrunk.items.len() < items.len();
+    (confirmed && case.worth_noting(&shrunk.items)).then(|| case.note(&shrunk.items))
+}
+
+/// Whether `lines`, sent from the start of a scenario like `scenario`, fail on `target` with
+/// `verdict` at their last line.
+fn fails_alike(
+    scenario: &Scenario,
+    target: &Target,
+    limits: &Limits,
+    lines: Vec<String>,
+    verdict: Verdict,
+) -> bool {
+    let replay = replay_scenario(scenario, lines);
+    let Ok(expected) = expectations(&replay) else {
+        return false;
+    };
+    let outcome = run_program(&replay, &expected, target, limits).outcome;
+    let at = outcome.first_divergence.as_ref().map(|d| d.step);
+    outcome.verdict == verdict && at == Some(replay.steps.len())
+}
+
+/// `scenario` sending `lines` alone, each expecting what the reference answers.
+fn replay_scenario(scenario: &Scenario, lines: Vec<String>) -> Scenario {
+    let line = scenario.steps.first().map_or(scenario.line, |s| s.line);
+    let steps: Vec<Step> = lines
+        .into_iter()
+        .map(|send| Step {
+            send,
+            expect: None,
+            accept: Vec::new(),
+            line,
+        })
+        .collect();
+    Scenario {
+        steps: Steps::written(steps),
+        kind: Kind::Steps,
+        ..scenario.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Items `0..n`; the reference takes any list holding 7 for the same case.
+    struct Case(Vec<String>);
+
+    impl CaseShrink for Case {
+        fn items(&self) -> &[String] {
+            &self.0
+        }
+        fn same_case(&self, kept: &[String]) -> bool {
+            kept.iter().any(|k| k == "7")
+        }
+        fn lines(&self, kept: &[String]) -> Vec<String> {
+            kept.iter().cloned().chain(["step".to_string()]).collect()
+        }
+        fn worth_noting(&self, kept: &[String]) -> bool {
+            kept.len() < self.0.len()
+        }
+        fn note(&self, kept: &[String]) -> String {
+            kept.join(" ")
+        }
+        fn after_notes(&self) -> usize {
+            0
+        }
+    }
+
+    fn case() -> Case {
+        Case((0..10).map(|i| i.to_string()).collect())
+    }
+
+    #[test]
+    fn notes_the_shortest_case_the_submission_failed() {
+        // The submission fails only when 3 comes before 7.
+        let fails = |lines: Vec<String>| {
+            let at = |x: &str| lines.iter().position(|l| l == x);
+            matches!((at("3"), at("7")), (Some(a), Some(b)) if a < b)
+        };
+        assert_eq!(verified_note(&case(), fails).as_deref(), Some("3 7"));
+    }
+
+    #[test]
+    fn notes_nothing_the_submission_did_not_fail() {
+        assert_eq!(verified_note(&case(), |_| false), None);
+    }
+}
