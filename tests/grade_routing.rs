@@ -146,6 +146,48 @@ fn a_class_is_routed_by_the_names_its_code_defines() {
 }
 
 #[test]
+fn a_whole_program_is_routed_by_the_names_it_binds_whatever_its_file_is_called() {
+    // A pown program defines `display_board` and `moves_remaining` and keeps its board in a
+    // top-level `game_board = {}`, as its handout asks; saved under another name, in a class
+    // graded under every game, those names route it, and no other game's file is taken for
+    // one.
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    hand_in(&class, "snake", "pown-chess/pown-chess.py", "pown_chess.py");
+    hand_in(&class, "camel", "pown-chess/pown-chess.py", "PownChess.py");
+    hand_in(
+        &class,
+        "oned",
+        "one-d-chess/project5/one_d_chess.py",
+        "one_d_chess.py",
+    );
+    common::copy_tree(
+        &root().join("fixtures/chess/ecs198f/correct"),
+        &class.join("team"),
+    );
+    let (code, report, stderr) = grade(&[
+        class.to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for (id, dialect, file) in [
+        ("snake", "pown", "pown_chess.py"),
+        ("camel", "pown", "PownChess.py"),
+        ("oned", "project5", "one_d_chess.py"),
+        ("team", "ecs198f", "pychess/logic/chess_logic.py"),
+    ] {
+        let r = result(&report, id);
+        assert_eq!(
+            (r["dialect"].as_str(), r["file"].as_str()),
+            (Some(dialect), Some(file)),
+            "{r:#}"
+        );
+        assert_eq!(r["score"], r["max_score"], "{r:#}");
+    }
+}
+
+#[test]
 fn a_missing_module_does_not_load_and_a_renamed_function_is_suggested() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");

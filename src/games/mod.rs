@@ -99,9 +99,9 @@ pub struct Dialect {
     pub handout: &'static str,
     /// The file name a submission of this dialect is expected to have.
     pub entry_file: &'static str,
-    /// The top-level names (functions, classes) the handout asks a submission to define: a
-    /// submission is routed to the dialect whose names its code defines, whatever its file is
-    /// called. Empty for whole programs that need no particular name.
+    /// The top-level names (functions, classes, variables) the handout asks a submission to
+    /// define: a submission is routed to the dialect whose names its code defines, whatever
+    /// its file is called. Empty for whole programs that need no particular name.
     pub defines: &'static [&'static str],
     pub python: PythonLaunch,
     /// Starts a reference session of this dialect. Unknown or ill-typed options are errors.

@@ -4,7 +4,8 @@ stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}, 
 base64 of its bytes (a folder name need not be UTF-8); `root` is the
 submission folder the file belongs to (its own modules are importable from there).
 stdout: one JSON object per line, in the order given:
-{"names": [top-level def/class names], "error": null or {"line": N, "message": "..."},
+{"names": [top-level def/class names], "variables": [top-level variable names],
+ "error": null or {"line": N, "message": "..."},
  "imports": [top-level modules imported unconditionally],
  "star": [modules whose names it takes with `from M import *`],
  "all": [the names of its literal `__all__`] or null}
@@ -58,6 +59,36 @@ def definitions(body):
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, (ast.Name, ast.Attribute, ast.Lambda)):
             # Another name for a function (`move_maker = MiniChess.move_maker`, a lambda).
             names += [target.id for target in stmt.targets if isinstance(target, ast.Name)]
+    return names
+
+
+def bound_by(target):
+    """The names an assignment target binds: `x`, and each name of `x, (y, *z)`."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return bound_by(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in bound_by(element)]
+    return []
+
+
+def variables(body):
+    """Top-level variable names, also those under a top-level if/try, each once: a handout
+    may ask for a variable by name (`game_board = {}`) as others ask for a function. Kept
+    apart from `definitions`, so a variable is never suggested for a missing function."""
+    names, seen = [], set()
+    for stmt in top_level(body):
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target]
+        else:
+            continue
+        for name in (name for target in targets for name in bound_by(target)):
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
     return names
 
 
@@ -170,10 +201,11 @@ def probe(path, available):
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
         error = {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
-        return [], error, [], [], None
+        return [], [], error, [], [], None
     except (ValueError, RecursionError, MemoryError) as error:
-        return [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None
+        return [], [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None
     names = kept(definitions(tree.body))
+    assigned = kept(variables(tree.body))
     modules = kept(sorted({top for _, top in imports(tree)}))
     star = kept(star_imports(tree.body))
     exports = exported(tree.body)
@@ -182,8 +214,8 @@ def probe(path, available):
     if missing:
         line, name = missing
         error = {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}
-        return names, error, modules, star, exports
-    return names, None, modules, star, exports
+        return names, assigned, error, modules, star, exports
+    return names, assigned, None, modules, star, exports
 
 
 def main():
@@ -198,12 +230,12 @@ def main():
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
-            names, error, modules, star, exports = probe(path, roots[root])
+            names, assigned, error, modules, star, exports = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             error = {"line": 1, "message": "cannot read: %s" % short(failure)}
-            names, modules, star, exports = [], [], [], None
-        answer = json.dumps({"names": names, "error": error, "imports": modules, "star": star,
-                             "all": exports}, ensure_ascii=False)
+            names, assigned, modules, star, exports = [], [], [], [], None
+        answer = json.dumps({"names": names, "variables": assigned, "error": error, "imports": modules,
+                             "star": star, "all": exports}, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile

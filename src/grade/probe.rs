@@ -1,10 +1,11 @@
 //! What each Python file of a class defines, read by the grading interpreter itself.
 //!
 //! A small Python script (`probe.py`) compiles every candidate file once, in one process for
-//! the whole class, and lists its top-level function and class names and the first reason it
-//! cannot load (a syntax error, a module no finder can locate). Python's own parser is the
-//! only one that agrees with the interpreter the submission runs on (version-specific syntax,
-//! Python 2 leftovers, encoding errors), and the probe runs none of the student's code.
+//! the whole class, and lists its top-level function, class and variable names and the first
+//! reason it cannot load (a syntax error, a module no finder can locate). Python's own parser
+//! is the only one that agrees with the interpreter the submission runs on (version-specific
+//! syntax, Python 2 leftovers, encoding errors), and the probe runs none of the student's
+//! code.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -44,6 +45,9 @@ impl std::fmt::Display for LoadError {
 pub struct Definitions {
     /// Top-level `def` and `class` names.
     pub names: Vec<String>,
+    /// Top-level variable names (`game_board = {}`): what a handout may ask for besides
+    /// functions. Apart from `names`, so no variable is suggested for a missing function.
+    pub variables: Vec<String>,
     /// The first reason the file does not load (line and message; the file is the caller's).
     pub error: Option<(usize, String)>,
     /// Top-level modules it imports unconditionally.
@@ -52,6 +56,13 @@ pub struct Definitions {
     pub star_imports: Vec<String>,
     /// The names of its literal `__all__`, where it has one: what a star import of it takes.
     pub exports: Option<Vec<String>>,
+}
+
+impl Definitions {
+    /// Whether the file binds `name` at its top level, as a function, a class or a variable.
+    pub fn binds(&self, name: &str) -> bool {
+        self.names.iter().chain(&self.variables).any(|n| n == name)
+    }
 }
 
 /// One file to read, and the folder its own modules are imported from.
@@ -78,6 +89,8 @@ fn path_bytes(path: &Path) -> String {
 #[derive(Deserialize)]
 struct Answer {
     names: Vec<String>,
+    #[serde(default)]
+    variables: Vec<String>,
     error: Option<AnswerError>,
     #[serde(default)]
     imports: Vec<String>,
@@ -262,6 +275,7 @@ impl<'a> Probe<'a> {
             .map(|line| {
                 serde_json::from_str::<Answer>(line).map(|a| Definitions {
                     names: a.names,
+                    variables: a.variables,
                     error: a.error.map(|e| (e.line, e.message)),
                     imports: a.imports,
                     star_imports: a.star,

@@ -193,11 +193,10 @@ struct Fit {
 }
 
 fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
-    let names = &candidate.definitions.names;
     let defined = dialect
         .defines
         .iter()
-        .filter(|n| names.iter().any(|m| m == *n))
+        .filter(|n| candidate.definitions.binds(n))
         .count();
     let entry = Path::new(dialect.entry_file);
     let hint = if candidate.relative.ends_with(entry) {
@@ -358,8 +357,7 @@ pub fn better_fit(
     chosen: &Candidate,
     variants: &Catalogue,
 ) -> Option<BetterFit> {
-    let names = &chosen.definitions.names;
-    let defined = |n: &&str| names.iter().any(|m| m == *n);
+    let defined = |n: &&str| chosen.definitions.binds(n);
     let complete = |d: &Dialect| !d.defines.is_empty() && d.defines.iter().all(defined);
     let graded_complete = complete(graded);
     let better = variants
@@ -546,7 +544,7 @@ fn variant_note(dialect: &Dialect, chosen: &Candidate) -> Option<String> {
         .defines
         .iter()
         .filter(|n| !base.defines.contains(n))
-        .filter(|n| chosen.definitions.names.iter().any(|m| m == *n))
+        .filter(|n| chosen.definitions.binds(n))
         .map(|n| format!("`{n}`"))
         .collect();
     let why = if own.is_empty() {
@@ -567,7 +565,7 @@ fn missing_names(dialect: &'static Dialect, chosen: &Candidate) -> Vec<String> {
         .defines
         .iter()
         .enumerate()
-        .filter(|(_, wanted)| !names.iter().any(|n| n == *wanted))
+        .filter(|(_, wanted)| !chosen.definitions.binds(wanted))
         .map(|(index, wanted)| {
             let file = chosen.relative.display();
             match suggestion(dialect, index, names) {
@@ -632,6 +630,7 @@ mod tests {
             relative: PathBuf::from(relative),
             definitions: Definitions {
                 names: names.iter().map(|n| n.to_string()).collect(),
+                variables: Vec::new(),
                 error: error.map(|(l, m)| (l, m.to_string())),
                 imports: Vec::new(),
                 star_imports: Vec::new(),
@@ -702,6 +701,48 @@ mod tests {
         ) else {
             panic!("not graded")
         };
+        assert_eq!(chosen.dialect.name, "project5");
+    }
+
+    #[test]
+    fn a_variable_the_handout_names_routes_as_a_function_does() {
+        let (p5, pown) = (
+            dialect("one-d-chess", "project5"),
+            dialect("pown-chess", "pown"),
+        );
+        let dialects = [dialect("chess", "ecs198f"), p5, pown];
+        let graded = |file: Candidate| match super::route(
+            &folder(),
+            &[file],
+            &dialects,
+            None,
+            Catalogue::bundled(),
+        ) {
+            Routing::Graded(route) => route,
+            other => panic!("{other:?}"),
+        };
+        let with_variables = |mut file: Candidate, variables: &[&str]| {
+            file.definitions.variables = variables.iter().map(|n| n.to_string()).collect();
+            file
+        };
+        // `game_board = {}` is bound at the top level, not defined by a def.
+        let program = candidate("PownChess.py", &["display_board", "moves_remaining"], None);
+        let chosen = graded(with_variables(program, &["rows", "game_board"]));
+        assert_eq!(chosen.dialect.name, "pown");
+        assert!(chosen.notes.is_empty(), "{:?}", chosen.notes);
+        // Most of the names without the file name route it; a variable is never offered
+        // for a missing function.
+        let partial = candidate("pown_chess.py", &["display_board"], None);
+        let chosen = graded(with_variables(partial, &["game_board", "moves_remainin"]));
+        assert_eq!(chosen.dialect.name, "pown");
+        assert_eq!(
+            chosen.notes,
+            ["pown_chess.py does not define `moves_remaining`"]
+        );
+        // A file answering another dialect in full keeps it, whatever pown names it binds.
+        let both = [p5.defines, &["display_board"]].concat();
+        let one_d = candidate("one_d_chess.py", &both, None);
+        let chosen = graded(with_variables(one_d, &["game_board"]));
         assert_eq!(chosen.dialect.name, "project5");
     }
 

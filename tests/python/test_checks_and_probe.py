@@ -41,6 +41,24 @@ def test_definitions_include_fallbacks_guards_and_names_taken_from_helpers():
                                        "guarded"]
 
 
+def test_variables_are_the_names_top_level_assignments_bind_each_once():
+    body = tree("""
+        game_board = {}
+        rows, (cols, *rest) = "12", "AB"
+        size: int = 8
+        hint: str
+        game_board["A1"] = "w"
+        total += 1
+        if __name__ == "__main__":
+            player = "w"
+        def display_board():
+            local = 1
+        game_board = dict()
+    """).body
+    assert probe.variables(body) == ["game_board", "rows", "cols", "rest", "size", "player"]
+    assert "game_board" not in probe.definitions(body)
+
+
 def test_star_imports_are_the_modules_every_name_is_taken_from():
     body = tree("""
         from helpers import *
@@ -117,7 +135,7 @@ def run_probe(files, provided=()):
 
 def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     good = tmp_path / "good.py"
-    good.write_text("import helper\nfrom helper import *\ndef move(): pass\n")
+    good.write_text("import helper\nfrom helper import *\ndef move(): pass\nboard = {}\n")
     (tmp_path / "helper.py").write_text("")
     python2 = tmp_path / "old.py"
     python2.write_text("def f():\n    print 'hello'\n")
@@ -127,15 +145,16 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     latin.write_bytes(b"# -*- coding: latin-1 -*-\ndef caf\xe9(): pass\n")
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
-    assert answers[0] == {"names": ["move"], "error": None, "imports": ["helper"], "star": ["helper"],
-                          "all": None}
+    assert answers[0] == {"names": ["move"], "variables": ["board"], "error": None, "imports": ["helper"],
+                          "star": ["helper"], "all": None}
     assert answers[1]["names"] == []
     assert answers[1]["error"]["line"] == 2
     assert answers[1]["error"]["message"].startswith("SyntaxError: ")
-    assert answers[2] == {"names": ["g"],
+    assert answers[2] == {"names": ["g"], "variables": [],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
                           "imports": ["pygame_not_here"], "star": [], "all": None}
-    assert answers[3] == {"names": ["caf\u00e9"], "error": None, "imports": [], "star": [], "all": None}
+    assert answers[3] == {"names": ["caf\u00e9"], "variables": [], "error": None, "imports": [], "star": [],
+                          "all": None}
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):
