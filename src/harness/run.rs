@@ -116,7 +116,9 @@ pub fn run_one(
         }
     };
     let mut outcome = run_timed_fairly(scenario, &expectations, target, limits);
-    super::shortest::note_shortest_case(scenario, target, limits, &mut outcome);
+    super::shortest::note_shortest_case(scenario, &mut outcome, |replay, expected| {
+        run_program(replay, expected, target, limits).outcome
+    });
     outcome
 }
 
@@ -149,8 +151,8 @@ fn run_timed_fairly(
 }
 
 /// One run of a scenario, judged.
-pub(super) struct Ran {
-    pub(super) outcome: Outcome,
+struct Ran {
+    outcome: Outcome,
     /// It timed out while other programs ran beside it: it must be run again alone before
     /// the timeout counts.
     slowed_by_company: bool,
@@ -159,7 +161,7 @@ pub(super) struct Ran {
 }
 
 /// One run of a scenario, judged.
-pub(super) fn run_program(
+fn run_program(
     scenario: &Scenario,
     expectations: &[Expectation],
     target: &Target,

@@ -5,25 +5,24 @@
 //! typed by the player whose turn it is, an en passant square left from an earlier double
 //! step), and a case it shortened past that passes when a student replays it.
 
-use super::expectation::expectations;
+use super::expectation::{expectations, Expectation};
 use super::outcome::{Outcome, Verdict};
-use super::run::run_program;
-use crate::execution::{Limits, Target};
 use crate::games::{CaseShrink, DivergentStep};
 use crate::scenario::{Kind, Scenario, Step, Steps};
 use crate::shrink::ddmin;
 
 /// Most tests while shortening, on the reference or the submission.
 const SHRINK_BUDGET: usize = 400;
-/// Most runs of the submission while shortening one failure.
-const MOST_RUNS: usize = 40;
+/// Most runs of the submission while shortening one failure past the reference's case (each
+/// is a scenario's run: a class's failures must not cost it many times its grading).
+const MOST_RUNS: usize = 12;
 
-/// Adds to `outcome`'s divergence the shortest case of it that failed on `target` as it did.
+/// Adds to `outcome`'s divergence the shortest case of it that failed as it did when `run`
+/// (the submission's program, judged) ran it.
 pub fn note_shortest_case(
     scenario: &Scenario,
-    target: &Target,
-    limits: &Limits,
     outcome: &mut Outcome,
+    run: impl Fn(&Scenario, &[Expectation]) -> Outcome,
 ) {
     // A timeout's case would cost a time limit a run; an error is no failure of the program.
     if matches!(
@@ -52,7 +51,7 @@ pub fn note_shortest_case(
         return;
     };
     let verdict = outcome.verdict;
-    let fails = |lines: Vec<String>| fails_alike(scenario, target, limits, lines, verdict);
+    let fails = |lines: Vec<String>| fails_alike(scenario, &run, lines, verdict);
     let Some(note) = verified_note(case.as_ref(), fails) else {
         return;
     };
@@ -63,12 +62,25 @@ pub fn note_shortest_case(
 }
 
 /// The note of the shortest case `case` offers that the reference takes for the same case and
-/// `fails` confirms (at most [`MOST_RUNS`] times); `None` when none shorter was confirmed.
+/// `fails` confirms: the reference's own shortest when the submission fails it, else one
+/// shortened with the submission run at most [`MOST_RUNS`] times; `None` when none shorter
+/// was confirmed.
 fn verified_note(
     case: &dyn CaseShrink,
     mut fails: impl FnMut(Vec<String>) -> bool,
 ) -> Option<String> {
     let items = case.items().to_vec();
+    // The case the reference alone shortens to, tried first: one run of the submission,
+    // and mostly the bug's case too.
+    let by_reference = ddmin(items.clone(), SHRINK_BUDGET, &mut |kept: &[String]| {
+        case.same_case(kept)
+    });
+    if by_reference.items.len() < items.len()
+        && case.worth_noting(&by_reference.items)
+        && fails(case.lines(&by_reference.items))
+    {
+        return Some(case.note(&by_reference.items));
+    }
     let mut runs = 0;
     let shrunk = ddmin(items.clone(), SHRINK_BUDGET, &mut |kept: &[String]| {
         if !case.same_case(kept) || runs >= MOST_RUNS {
@@ -84,12 +96,11 @@ fn verified_note(
     (confirmed && case.worth_noting(&shrunk.items)).then(|| case.note(&shrunk.items))
 }
 
-/// Whether `lines`, sent from the start of a scenario like `scenario`, fail on `target` with
-/// `verdict` at their last line.
+/// Whether `lines`, sent from the start of a scenario like `scenario`, fail with `verdict` at
+/// their last line when `run`.
 fn fails_alike(
     scenario: &Scenario,
-    target: &Target,
-    limits: &Limits,
+    run: &impl Fn(&Scenario, &[Expectation]) -> Outcome,
     lines: Vec<String>,
     verdict: Verdict,
 ) -> bool {
@@ -97,7 +108,7 @@ fn fails_alike(
     let Ok(expected) = expectations(&replay) else {
         return false;
     };
-    let outcome = run_program(&replay, &expected, target, limits).outcome;
+    let outcome = run(&replay, &expected);
     let at = outcome.first_divergence.as_ref().map(|d| d.step);
     outcome.verdict == verdict && at == Some(replay.steps.len())
 }
@@ -165,6 +176,22 @@ mod tests {
 
     #[test]
     fn notes_nothing_the_submission_did_not_fail() {
-        assert_eq!(verified_note(&case(), |_| false), None);
+        let mut runs = 0;
+        let note = verified_note(&case(), |_| {
+            runs += 1;
+            false
+        });
+        assert_eq!(note, None);
+        assert!(runs <= 1 + MOST_RUNS, "{runs} runs");
+    }
+
+    #[test]
+    fn the_references_case_failed_costs_one_run() {
+        let mut runs = 0;
+        let note = verified_note(&case(), |_| {
+            runs += 1;
+            true
+        });
+        assert_eq!((note.as_deref(), runs), (Some("7"), 1));
     }
 }
