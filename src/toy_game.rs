@@ -79,3 +79,35 @@ fn the_toy_game_checks_its_own_match_table() {
     assert!(error.contains("match.opponents[0]"), "{error}");
     assert!(error.contains("the only player"), "{error}");
 }
+
+const CODE_CHECK: &str = r#"
+game = "counter"
+dialect = "tally"
+
+[[scenario]]
+name = "no global statement"
+code = { rule = "no_global" }
+"#;
+
+#[test]
+fn code_checks_judged_while_the_runners_loaded_are_not_judged_again() {
+    use crate::execution::Company;
+    use crate::harness::{check_all, run_all_checked};
+    let scenarios = parse_file("counter.toml", CODE_CHECK).expect("the toy's file loads");
+    let target = Target::new(program(CORRECT), std::path::Path::new("python3")).expect("target");
+    let config = RunConfig {
+        jobs: 2,
+        ..RunConfig::default()
+    };
+    let mut judged = check_all(&scenarios, &target, &config.limits, Company::Scenarios);
+    // A command has no code to read: the check is the grader's error, run or not.
+    let outcome = judged[0].as_mut().expect("a code check's outcome");
+    assert_eq!(outcome.verdict, Verdict::Error);
+    outcome.detail = Some("judged before".into());
+    let run = |checked| run_all_checked(&scenarios, &target, &config, "toy", &mut |_| {}, checked);
+    assert_eq!(
+        run(Some(judged))[0].detail.as_deref(),
+        Some("judged before")
+    );
+    assert_ne!(run(None)[0].detail.as_deref(), Some("judged before"));
+}

@@ -9,6 +9,7 @@
 //! for both: [`graded_as`] for a class run, [`run_kept`] for a self-check.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use super::choice::{self, keep_better, Kept, Scored};
 use super::probe::LoadError;
@@ -16,11 +17,11 @@ use super::route::{Route, Routing};
 use super::submission::Submission;
 use super::{harness_errors, plan, GradeConfig, SubmissionResult, RERUN};
 use crate::error::{ClassError, Error};
-use crate::execution::{Target, TargetSpec};
+use crate::execution::{Company, Target, TargetSpec};
 use crate::games::Dialect;
 use crate::harness::outcome::not_run_outcome;
 use crate::harness::run::level;
-use crate::harness::{run_all, Event, Outcome, RunConfig, Summary};
+use crate::harness::{check_all, run_all_checked, Event, Outcome, RunConfig, Summary};
 use crate::scenario::Scenario;
 use crate::verdict::Verdict;
 
@@ -77,6 +78,35 @@ pub struct Run {
     pub target: Box<Target>,
     pub scenarios: Vec<Scenario>,
     pub dialect: &'static Dialect,
+    /// The code checks among `scenarios`, when they were judged while the runners loaded.
+    checked: Mutex<Option<Vec<Option<Outcome>>>>,
+}
+
+impl Run {
+    fn new(target: Target, scenarios: Vec<Scenario>, dialect: &'static Dialect) -> Run {
+        Run {
+            target: Box::new(target),
+            scenarios,
+            dialect,
+            checked: Mutex::new(None),
+        }
+    }
+
+    /// Its scenarios run against its target, the code checks judged before taken as they
+    /// were judged.
+    fn run_all(
+        &self,
+        config: &RunConfig,
+        name: &str,
+        listen: &mut dyn FnMut(Event<'_>),
+    ) -> Vec<Outcome> {
+        let checked = self
+            .checked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        run_all_checked(&self.scenarios, &self.target, config, name, listen, checked)
+    }
 }
 
 /// A student's own submission's runs: the dialect it was routed to, then each other of its
@@ -108,13 +138,7 @@ pub fn run_kept<'a>(
 ) -> Ran<'a> {
     let all: Vec<&Run> = std::iter::once(&runs.first).chain(&runs.also).collect();
     if all.len() == 1 {
-        let outcomes = run_all(
-            &runs.first.scenarios,
-            &runs.first.target,
-            config,
-            name,
-            listen,
-        );
+        let outcomes = runs.first.run_all(config, name, listen);
         return Ran {
             outcomes,
             run: &runs.first,
@@ -130,7 +154,7 @@ pub fn run_kept<'a>(
     } = keep_better(all.len(), |index| {
         let run = all[index];
         let mut finished: Vec<(usize, Outcome)> = Vec::new();
-        let outcomes = run_all(&run.scenarios, &run.target, config, name, &mut |event| {
+        let outcomes = run.run_all(config, name, &mut |event| {
             if let Event::Finished { index, outcome } = event {
                 finished.push((index, outcome.clone()));
             }
@@ -227,7 +251,8 @@ pub fn prepare(
     Ok(match loads {
         Ok(route) => {
             let target = launch(&route, config)?;
-            match stalled(&target, &route, &mine, config.jobs, config) {
+            let (stall, checked) = stalled_and_checked(&target, &route, &mine, config);
+            match stall {
                 Some(error) => Prepared::DoesNotLoad {
                     error,
                     scenarios: mine,
@@ -236,18 +261,15 @@ pub fn prepare(
                     // The same file's import passed: the other dialects' runs need no check.
                     let also = (route.also.iter())
                         .map(|other| {
-                            Ok(Run {
-                                target: Box::new(launch(other, config)?),
-                                scenarios: of(other.dialect),
-                                dialect: other.dialect,
-                            })
+                            Ok(Run::new(
+                                launch(other, config)?,
+                                of(other.dialect),
+                                other.dialect,
+                            ))
                         })
                         .collect::<Result<Vec<Run>, Error>>()?;
-                    let first = Run {
-                        target: Box::new(target),
-                        scenarios: mine,
-                        dialect,
-                    };
+                    let first = Run::new(target, mine, dialect);
+                    *first.checked.lock().unwrap_or_else(|e| e.into_inner()) = checked;
                     Prepared::Runs {
                         runs: Runs { first, also },
                         route,
@@ -260,6 +282,27 @@ pub fn prepare(
             scenarios: mine,
         },
     })
+}
+
+/// [`stalled`] of a self-check's first run and, when its scenarios run in more than one
+/// job, the code checks among them judged beside it: the checker's interpreter then starts
+/// while the runners load (part of which is the kernel's wait to move each into its cgroup),
+/// not beside the scenarios, where it would take a core from them.
+fn stalled_and_checked(
+    target: &Target,
+    route: &Route,
+    scenarios: &[Scenario],
+    config: &GradeConfig,
+) -> (Option<LoadError>, Option<Vec<Option<Outcome>>>) {
+    let any = scenarios.iter().any(|s| s.code_check().is_some());
+    if config.jobs <= 1 || !any {
+        return (stalled(target, route, scenarios, config.jobs, config), None);
+    }
+    let (checked, stall) = crate::pool::beside(
+        || check_all(scenarios, target, &config.limits, Company::Scenarios),
+        || stalled(target, route, scenarios, config.jobs, config),
+    );
+    (stall, Some(checked))
 }
 
 /// Why the routed submission does not load when its import, tried once within the run's

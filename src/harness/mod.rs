@@ -15,7 +15,7 @@ pub mod scoring;
 mod shortest;
 mod stray;
 
-pub use code::Checks;
+pub use code::{check_all, Checks};
 pub use expectation::Expected;
 pub use outcome::{Divergence, Finding, Outcome, Verdict};
-pub use run::{run_all, run_one, Event, RunConfig, Summary};
+pub use run::{run_all, run_all_checked, run_one, Event, RunConfig, Summary};

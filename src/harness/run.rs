@@ -259,12 +259,25 @@ pub fn run_all(
     target_name: &str,
     listen: &mut dyn FnMut(Event<'_>),
 ) -> Vec<Outcome> {
+    run_all_checked(scenarios, target, config, target_name, listen, None)
+}
+
+/// [`run_all`], the code checks among `scenarios` taken from `checked` when they were
+/// judged already ([`crate::harness::code::check_all`] of the same scenarios and target).
+pub fn run_all_checked(
+    scenarios: &[Scenario],
+    target: &Target,
+    config: &RunConfig,
+    target_name: &str,
+    listen: &mut dyn FnMut(Event<'_>),
+    checked: Option<Vec<Option<Outcome>>>,
+) -> Vec<Outcome> {
     listen(Event::Started {
         scenarios: scenarios.len(),
         target: target_name,
     });
     let mut outcomes = Vec::with_capacity(scenarios.len());
-    let checks = Checks::new(scenarios, target, &config.limits, config.jobs);
+    let checks = Checks::new(scenarios, target, &config.limits, config.jobs).judged_before(checked);
     let expected = Expected::of(scenarios);
     checks.around(|| {
         crate::pool::ordered_by_level(

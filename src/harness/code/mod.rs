@@ -82,6 +82,15 @@ impl<'a, S: Borrow<Scenario>> Checks<'a, S> {
         }
     }
 
+    /// The checks of `scenarios` already judged (by [`check_all`] of the same scenarios and
+    /// target, while its runners loaded): nothing is judged again.
+    pub fn judged_before(mut self, judged: Option<Vec<Option<Outcome>>>) -> Self {
+        if let Some(judged) = judged.filter(|judged| judged.len() == self.scenarios.len()) {
+            self.judged = OnceLock::from(judged);
+        }
+        self
+    }
+
     /// Runs `scenarios` (the run's scenarios, which ask [`Checks::outcome`]) with the code
     /// checks judged beside them, or before them.
     pub fn around<R>(&self, scenarios: impl FnOnce() -> R) -> R
@@ -89,7 +98,7 @@ impl<'a, S: Borrow<Scenario>> Checks<'a, S> {
         S: Sync,
     {
         let any = (self.scenarios.iter()).any(|s| s.borrow().code_check().is_some());
-        if !any {
+        if !any || self.judged.get().is_some() {
             return scenarios();
         }
         if self.company == Company::Alone {
