@@ -500,12 +500,38 @@ fn the_castling_o_variant_grades_o_o_as_right_and_0_0_as_the_one_bug() {
     assert!(!failed_names(&base).is_empty());
     let castling: Vec<String> = failed_names(&report).into_iter().take(3).collect();
     assert_eq!(castling[1], "castling returns O-O on the king side");
-    // (The rule battery is the base dialect's own: a variant does not inherit it.)
-    let base: Vec<String> = failed_names(&base)
-        .into_iter()
-        .filter(|name| !name.starts_with("rules: "))
-        .collect();
-    assert_eq!(failed_names(&report)[3..], base[..]);
+    // The rule battery included: a variant that plays one inherits it.
+    assert!(failed_names(&base).contains(&"rules: en passant".to_string()));
+    assert_eq!(failed_names(&report)[3..], failed_names(&base)[..]);
+}
+
+#[test]
+fn a_rule_bug_of_a_team_that_spells_castling_o_o_fails_the_rule_battery() {
+    // A team whose only difference from a rule bug's is castling spelled O-O is graded as
+    // the castling-o variant, and its rule battery catches the bug as seed 004's does.
+    let dir = tempfile::tempdir().unwrap();
+    let team = dir.path().join("team");
+    common::copy_tree(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/chess/ecs198f/bug-false-check-capture"),
+        &team,
+    );
+    let logic = team.join("pychess/logic/chess_logic.py");
+    let source = std::fs::read_to_string(&logic).unwrap();
+    assert!(source.contains("\"0-0\" if king_side else \"0-0-0\""));
+    let spelled_o = source.replace(
+        "\"0-0\" if king_side else \"0-0-0\"",
+        "\"O-O\" if king_side else \"O-O-O\"",
+    );
+    std::fs::write(&logic, spelled_o).unwrap();
+    let (code, report) = test_json(&["--python", team.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(failed_names(&report), ["rules: check and pins"]);
+    assert!(report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["dialect"] == "ecs198f-castling-o"));
 }
 
 #[test]

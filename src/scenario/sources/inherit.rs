@@ -149,8 +149,12 @@ fn lexical(path: &Path) -> PathBuf {
 /// otherwise (its own winner's message, another token), the variant's answer takes its
 /// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
-    // A rule battery is its base dialect's: a variant may rename or change what it calls.
-    if !std::ptr::eq(scenario.dialect, variant.base()) || scenario.is_battery() {
+    // A rule battery runs under a variant that plays one (its lines call what the base's
+    // call, and its answers are respelled below as any step's); under another, the variant
+    // may rename or change what the battery calls.
+    let plays_battery = variant.dialect.battery.is_some();
+    if !std::ptr::eq(scenario.dialect, variant.base()) || (scenario.is_battery() && !plays_battery)
+    {
         return None;
     }
     let inherit = variant.inherit.as_ref()?;
