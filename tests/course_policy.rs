@@ -102,10 +102,15 @@ fn a_chess_spelling_fails_under_the_handout_and_passes_with_its_option() {
         let (code, _) = test_json(&[HANDOUT, "--python", &team, "--policy", &policy]);
         assert_eq!(code, 1, "{team} under {other}");
     }
-    // Where the course grades the variant that spells castling with the letter O beside
-    // the handout's dialect, that spelling is graded as the variant, whole.
+    // Where the course grades the variant that spells castling with the letter O, that
+    // spelling is graded as the variant, whole.
     let team = "fixtures/chess/ecs198f/bug-castling-o-spelling";
-    let (code, report) = test_json(&["specs/chess", "--python", team]);
+    let enables = write(
+        dir.path(),
+        "castling-o.toml",
+        "variants = [\"ecs198f-castling-o\"]\n",
+    );
+    let (code, report) = test_json(&["specs/chess", "--python", team, "--policy", &enables]);
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(report["summary"]["score"], report["summary"]["max_score"]);
     // The correct team passes under all three.

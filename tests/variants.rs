@@ -507,8 +507,8 @@ fn the_castling_o_variant_grades_o_o_as_right_and_0_0_as_the_one_bug() {
 
 #[test]
 fn a_rule_bug_of_a_team_that_spells_castling_o_o_fails_the_rule_battery() {
-    // A team whose only difference from a rule bug's is castling spelled O-O is graded as
-    // the castling-o variant, and its rule battery catches the bug as seed 004's does.
+    // A team whose only difference from a rule bug's is castling spelled O-O, graded as the
+    // castling-o variant, has its rule bug caught by the battery as seed 004's is.
     let dir = tempfile::tempdir().unwrap();
     let team = dir.path().join("team");
     common::copy_tree(
@@ -524,7 +524,12 @@ fn a_rule_bug_of_a_team_that_spells_castling_o_o_fails_the_rule_battery() {
         "\"O-O\" if king_side else \"O-O-O\"",
     );
     std::fs::write(&logic, spelled_o).unwrap();
-    let (code, report) = test_json(&["--python", team.to_str().unwrap()]);
+    let (code, report) = test_json(&[
+        "--dialect",
+        "ecs198f-castling-o",
+        "--python",
+        team.to_str().unwrap(),
+    ]);
     assert_eq!(code, 1);
     assert_eq!(failed_names(&report), ["rules: check and pins"]);
     assert!(report["scenarios"]
@@ -678,19 +683,15 @@ fn a_file_that_answers_both_texts_keeps_the_better_grade_in_every_class_output()
 
 #[test]
 fn a_self_check_keeps_the_better_grade_as_the_class_run_does() {
+    let (_dir, _class, course) = helper_class();
     for (file, dialect, score) in [
         (HELPER, "project5", 40.0),
         (FALL2023_CORRECT, "project5-fall2023", 41.0),
     ] {
         let output = boardgrade()
-            .args([
-                "test",
-                "specs/one-d-chess",
-                "--python",
-                file,
-                "--format",
-                "json",
-            ])
+            .args(["test", "specs/one-d-chess", "--python", file, "--policy"])
+            .arg(&course)
+            .args(["--format", "json"])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -710,6 +711,27 @@ fn a_self_check_keeps_the_better_grade_as_the_class_run_does() {
             "{file}: {stderr}"
         );
     }
+}
+
+#[test]
+fn a_self_check_without_the_course_grades_as_a_class_run_without_it() {
+    // No course enables the variant: the self-check grades the base, as `grade` would, and
+    // tells the student which variant the file answers, with the command that tests it.
+    let output = boardgrade()
+        .args(["test", "specs/one-d-chess", "--python", FALL2023_CORRECT])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert!(scenarios.iter().all(|s| s["dialect"] == "project5"));
+    assert_eq!(report["summary"]["max_score"], 40.0);
+    assert!(
+        stderr.contains("your course may use project5-fall2023; run `boardgrade test --dialect project5-fall2023 --python"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("also tried"), "{stderr}");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::variant::Catalogue;
 use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::pipeline::{self, Prepared, Runs};
-use boardgrade::grade::{GradeConfig, LoadError};
+use boardgrade::grade::{GradeConfig, LoadError, UnknownVariant};
 use boardgrade::harness::RunConfig;
 use boardgrade::points::Points;
 use boardgrade::report::Style;
@@ -315,8 +315,9 @@ pub fn graded_scenarios(
         .into_iter()
         .filter(|s| keeps(only, s))
         .collect();
-    let (scenarios, mut notes) = boardgrade::grade::enabled(scenarios)?;
-    let (scenarios, optional) = boardgrade::grade::set_by_course(scenarios);
+    let enabled = boardgrade::grade::enabled(scenarios, UnknownVariant::Refused)?;
+    let mut notes = enabled.notes();
+    let (scenarios, optional) = boardgrade::grade::set_by_course(enabled.scenarios);
     notes.extend(optional);
     for note in notes {
         super::console::note(&note);
@@ -485,6 +486,11 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     );
     let (loaded, scenarios) = selection?;
     let any_valid = !scenarios.is_empty() || !loaded.scenarios.is_empty();
+    let scenarios = if python {
+        graded_as_in_class(scenarios)?
+    } else {
+        scenarios
+    };
     let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
     for note in notes {
         super::console::note(&note);
@@ -538,6 +544,17 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         config,
         notes,
     })
+}
+
+/// A student's self-check runs the scenarios a class run grades: a variant the course does
+/// not enable is left out as `grade` leaves it out (the route still tells the student when
+/// the file answers it better), and one that takes its base's place does so here too.
+fn graded_as_in_class(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, Error> {
+    let enabled = boardgrade::grade::enabled(scenarios, UnknownVariant::Passed)?;
+    for note in &enabled.replaced {
+        super::console::note(note);
+    }
+    Ok(enabled.scenarios)
 }
 
 /// Why the `--jobs` asked for are not used, where they are not: the sandbox runs one

@@ -30,10 +30,39 @@ impl std::fmt::Display for LeftOut {
     }
 }
 
-/// The scenarios graded, and notes for the user: the variants left out, and the base
-/// dialects an enabled variant replaces. A name in `variants` that names no
-/// variant among the specs is an error (a typo must not pass silently).
-pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>), Error> {
+/// The scenarios a class is graded on, and what the instructor is told of the variants.
+#[derive(Debug)]
+pub struct Enabled {
+    pub scenarios: Vec<Scenario>,
+    /// The variants left out: the course does not enable them.
+    pub left_out: Vec<LeftOut>,
+    /// The base dialects an enabled variant replaces, each said.
+    pub replaced: Vec<String>,
+}
+
+impl Enabled {
+    /// Everything a class run tells its instructor: the variants left out, then the bases
+    /// replaced.
+    pub fn notes(&self) -> Vec<String> {
+        (self.left_out.iter().map(ToString::to_string))
+            .chain(self.replaced.iter().cloned())
+            .collect()
+    }
+}
+
+/// Whether a name in `variants` that names no variant among the scenarios is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownVariant {
+    /// A class run's specs are the course's: a typo must not pass silently.
+    Refused,
+    /// A student's self-check may run some of the course's files only.
+    Passed,
+}
+
+/// The scenarios graded, the variants left out and the base dialects an enabled variant
+/// replaces. A name in `variants` that names no variant among the specs is an error when
+/// `unknown` refuses it.
+pub fn enabled(scenarios: Vec<Scenario>, unknown: UnknownVariant) -> Result<Enabled, Error> {
     let mut wanted: Vec<(&str, &str)> = Vec::new();
     for s in &scenarios {
         for name in s.policy.words(VARIANTS) {
@@ -60,7 +89,7 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             )),
         }
     }
-    for (name, source) in &wanted {
+    for (name, source) in wanted.iter().filter(|_| unknown == UnknownVariant::Refused) {
         if !present.iter().any(|(v, _)| v.name() == *name) {
             return Err(ClassError::VariantNotGraded {
                 file: source.to_string(),
@@ -99,8 +128,7 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             !out && !replaced.iter().any(|v| std::ptr::eq(v.base(), s.dialect))
         })
         .collect();
-    let mut notes: Vec<String> = left_out.iter().map(ToString::to_string).collect();
-    notes.extend(replaced.iter().map(|v| {
+    let replaced = replaced.iter().map(|v| {
         format!(
             "variant {}/{} asks for the same names as {} ({}), so code cannot tell them apart: \
              the course enables it, so every submission is graded under it, not under {}",
@@ -110,8 +138,12 @@ pub fn enabled(scenarios: Vec<Scenario>) -> Result<(Vec<Scenario>, Vec<String>),
             v.base().defines.join(", "),
             v.base().name
         )
-    }));
-    Ok((kept, notes))
+    });
+    Ok(Enabled {
+        scenarios: kept,
+        left_out,
+        replaced: replaced.collect(),
+    })
 }
 
 /// A variant dialect among the specs, with its game.

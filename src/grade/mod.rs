@@ -39,7 +39,7 @@ use crate::harness::{run_one, scoring, Checks, Expected, Outcome, Summary};
 use crate::points::Points;
 use crate::scenario::Scenario;
 use cpu_slots::CpuSlots;
-pub use enabled::{enabled, LeftOut};
+pub use enabled::{enabled, Enabled, LeftOut, UnknownVariant};
 pub use optional::set_by_course;
 pub use partition::Partition;
 pub use probe::LoadError;
