@@ -631,3 +631,42 @@ fn the_battery_seed_changes_the_games_and_keeps_the_verdicts() {
     assert_eq!(by_course, divergence(&["--seed", "7"]));
     assert_ne!(by_course, divergence(&[]));
 }
+
+/// The correct team with its logic file renamed to `game_logic.py`, which the course's GUI
+/// script (`main.py`, importing pygame) now imports the class from.
+fn renamed_logic(dir: &Path) -> std::path::PathBuf {
+    let team = dir.join("class/renamed");
+    common::copy_tree(&common::root().join(fixture("correct")), &team);
+    let logic = team.join("pychess/logic");
+    std::fs::rename(logic.join("chess_logic.py"), logic.join("game_logic.py")).unwrap();
+    let main = team.join("pychess/main.py");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let edited = text.replace("from logic.chess_logic ", "from logic.game_logic ");
+    assert_ne!(edited, text, "main.py imports the logic");
+    std::fs::write(&main, edited).unwrap();
+    team
+}
+
+#[test]
+fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let team = renamed_logic(dir.path());
+    let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
+    assert_eq!(totals(&report), (72, 0, 68.5, 68.5), "{report:#}");
+    let class = dir.path().join("class");
+    let out = dir.path().join("out");
+    let (code, report, stderr) = common::grade_json(&[
+        class.to_str().unwrap(),
+        "--specs",
+        SCENARIOS,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let renamed = &report["submissions"][0];
+    assert_eq!(
+        renamed["file"], "pychess/logic/game_logic.py",
+        "{renamed:#}"
+    );
+    assert_eq!(renamed["score"], 68.5, "{renamed:#}");
+}

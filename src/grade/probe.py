@@ -8,6 +8,8 @@ stdout: one JSON object per line, in the order given:
  "error": null or {"line": N, "message": "..."},
  "imports": [top-level modules imported unconditionally],
  "star": [modules whose names it takes with `from M import *`],
+ "taken": [[name, module], ...] for the names in "names" it only takes with `from M import name`
+   (module as written, a relative one with its dots),
  "all": [the names of its literal `__all__`] or null}
 
 Nothing of the student's code is executed: each file is compiled (so a syntax error is the
@@ -60,6 +62,23 @@ def definitions(body):
             # Another name for a function (`move_maker = MiniChess.move_maker`, a lambda).
             names += [target.id for target in stmt.targets if isinstance(target, ast.Name)]
     return names
+
+
+def taken(body):
+    """[name, module] for each name a body binds only by `from module import name` (not
+    also by a def, a class or an assignment): routing prefers the file that defines a
+    required name to one that takes it from that file (a GUI script that imports the class
+    it shows). The module keeps its leading dots when relative."""
+    found, own = [], set()
+    for stmt in top_level(body):
+        if isinstance(stmt, ast.ImportFrom):
+            module = "." * stmt.level + (stmt.module or "")
+            found += [[alias.asname or alias.name, module] for alias in stmt.names if alias.name != "*"]
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            own.update(name for target in stmt.targets for name in bound_by(target))
+    return [pair for pair in found if pair[0] not in own]
 
 
 def bound_by(target):
@@ -201,21 +220,22 @@ def probe(path, available):
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
         error = {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
-        return [], [], error, [], [], None
+        return [], [], error, [], [], None, []
     except (ValueError, RecursionError, MemoryError) as error:
-        return [], [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None
+        return [], [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None, []
     names = kept(definitions(tree.body))
     assigned = kept(variables(tree.body))
     modules = kept(sorted({top for _, top in imports(tree)}))
     star = kept(star_imports(tree.body))
     exports = exported(tree.body)
     exports = None if exports is None else kept(exports)
+    borrowed = [pair for pair in taken(tree.body) if pair[0] in names and len(pair[1]) <= MAX_NAME_CHARS]
     missing = missing_import(tree, available)
     if missing:
         line, name = missing
         error = {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}
-        return names, assigned, error, modules, star, exports
-    return names, assigned, None, modules, star, exports
+        return names, assigned, error, modules, star, exports, borrowed
+    return names, assigned, None, modules, star, exports, borrowed
 
 
 def main():
@@ -230,12 +250,12 @@ def main():
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
-            names, assigned, error, modules, star, exports = probe(path, roots[root])
+            names, assigned, error, modules, star, exports, borrowed = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             error = {"line": 1, "message": "cannot read: %s" % short(failure)}
-            names, assigned, modules, star, exports = [], [], [], [], None
+            names, assigned, modules, star, exports, borrowed = [], [], [], [], None, []
         answer = json.dumps({"names": names, "variables": assigned, "error": error, "imports": modules,
-                             "star": star, "all": exports}, ensure_ascii=False)
+                             "star": star, "all": exports, "taken": borrowed}, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
         sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile

@@ -56,6 +56,9 @@ pub struct Definitions {
     pub star_imports: Vec<String>,
     /// The names of its literal `__all__`, where it has one: what a star import of it takes.
     pub exports: Option<Vec<String>>,
+    /// The names of `names` it only takes with `from module import name`, each with its
+    /// module as written (a relative one with its dots).
+    pub taken: Vec<(String, String)>,
 }
 
 impl Definitions {
@@ -98,6 +101,8 @@ struct Answer {
     star: Vec<String>,
     #[serde(default)]
     all: Option<Vec<String>>,
+    #[serde(default)]
+    taken: Vec<(String, String)>,
 }
 
 #[derive(Deserialize)]
@@ -280,6 +285,7 @@ impl<'a> Probe<'a> {
                     imports: a.imports,
                     star_imports: a.star,
                     exports: a.all,
+                    taken: a.taken,
                 })
             })
             .collect::<Result<_, _>>()

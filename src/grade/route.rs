@@ -168,9 +168,29 @@ fn with_star_imports(candidates: &[Candidate]) -> Vec<Candidate> {
         .map(|(candidate, names)| {
             let mut taken = candidate.clone();
             taken.definitions.names = names;
+            taken.definitions.taken = taken_from_own_files(candidate, &files);
             taken
         })
         .collect()
+}
+
+/// The names `candidate` takes by `from module import name` from another file of its
+/// submission (`files`): a module outside it (the course's, a library) defines no file here
+/// that could be graded instead.
+fn taken_from_own_files(candidate: &Candidate, files: &[star::File]) -> Vec<(String, String)> {
+    let importer = candidate.relative.as_path();
+    (candidate.definitions.taken.iter())
+        .filter(|(_, module)| {
+            star::module_file(files, importer, module).is_some_and(|(file, _)| file != importer)
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether `candidate` binds `name` itself, not only by taking it from another of the
+/// submission's files.
+fn defines_itself(candidate: &Candidate, name: &str) -> bool {
+    candidate.definitions.binds(name) && !candidate.definitions.taken.iter().any(|(n, _)| n == name)
 }
 
 /// How well a file fits a dialect; larger is better.
@@ -181,6 +201,10 @@ struct Fit {
     /// How many required names, when all are defined: of two dialects a file answers in
     /// full, the one asking for more (a variant that adds `whos_the_winner`) is its own.
     specific: usize,
+    /// How many required names it defines itself, when all are defined: of two files
+    /// answering in full, the one defining the class beats a script that imports it from
+    /// there (a GUI's `main.py`). Names a file takes from a helper still make it complete.
+    own: usize,
     /// The share below when it is at least half: most of a dialect's names outweigh the
     /// file name, a few names shared by chance (`move`) do not.
     most: usize,
@@ -213,6 +237,13 @@ fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
         complete: !dialect.defines.is_empty() && defined == dialect.defines.len(),
         specific: if defined == dialect.defines.len() {
             defined
+        } else {
+            0
+        },
+        own: if defined == dialect.defines.len() {
+            (dialect.defines.iter())
+                .filter(|n| defines_itself(candidate, n))
+                .count()
         } else {
             0
         },
@@ -635,6 +666,7 @@ mod tests {
                 imports: Vec::new(),
                 star_imports: Vec::new(),
                 exports: None,
+                taken: Vec::new(),
             },
         }
     }
@@ -760,6 +792,39 @@ mod tests {
         };
         assert_eq!(chosen.file, "my chess (final).py");
         assert_eq!(chosen.target, PathBuf::from("/class/x"));
+    }
+
+    #[test]
+    fn the_file_defining_the_names_beats_one_importing_them_from_it() {
+        let chess = dialect("chess", "ecs198f");
+        let names = chess.defines;
+        let mut script = candidate("pychess/main.py", names, Some((4, "no pygame")));
+        script.definitions.taken = (names.iter())
+            .map(|n| (n.to_string(), "logic.game_logic".to_string()))
+            .collect();
+        let files = [
+            script,
+            candidate("pychess/logic/game_logic.py", names, None),
+        ];
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &files, &[chess], None, Catalogue::bundled())
+        else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.file, "pychess/logic/game_logic.py");
+        // Taken from a module outside the submission, a name is the file's own.
+        let mut outside = files[0].clone();
+        outside.definitions.error = None;
+        for (_, module) in &mut outside.definitions.taken {
+            *module = "course_logic".to_string();
+        }
+        let files = [outside, files[1].clone()];
+        let Routing::Graded(chosen) =
+            super::route(&folder(), &files, &[chess], None, Catalogue::bundled())
+        else {
+            panic!("not graded")
+        };
+        assert_eq!(chosen.file, "pychess/main.py");
     }
 
     #[test]

@@ -60,10 +60,32 @@ fn taken_from(module: &Definitions) -> impl Iterator<Item = String> + '_ {
 fn find<'a>(files: &[File<'a>], importer: &Path, module: &str) -> Option<File<'a>> {
     let path: PathBuf = module.split('.').collect();
     let beside = importer.parent().unwrap_or(Path::new(""));
-    let places = [beside.join(&path), path];
-    places
+    [beside.join(&path), path]
         .iter()
-        .flat_map(|place| [place.with_extension("py"), place.join("__init__.py")])
+        .find_map(|place| file_at(files, place))
+}
+
+/// The file of `files` that `written` (the module of a `from` import, with its dots when
+/// relative) names for the file at `importer`: a relative module from the importer's folder,
+/// one folder up per dot past the first; an absolute one as a star import's is found.
+pub fn module_file<'a>(files: &[File<'a>], importer: &Path, written: &str) -> Option<File<'a>> {
+    let module = written.trim_start_matches('.');
+    let dots = written.len() - module.len();
+    if dots == 0 {
+        return find(files, importer, module);
+    }
+    // `from . import x` takes a module, not a name a file defines.
+    if module.is_empty() {
+        return None;
+    }
+    let folder = importer.ancestors().nth(dots)?;
+    file_at(files, &folder.join(module.split('.').collect::<PathBuf>()))
+}
+
+/// The module file or package of `files` at `place` (a path without extension).
+fn file_at<'a>(files: &[File<'a>], place: &Path) -> Option<File<'a>> {
+    [place.with_extension("py"), place.join("__init__.py")]
+        .iter()
         .find_map(|file| {
             files
                 .iter()
@@ -132,5 +154,30 @@ mod tests {
         // (and what that module star-imported in turn).
         assert_eq!(names[8], ["shown"]);
         assert_eq!(names[11], ["move_knight"]);
+    }
+
+    #[test]
+    fn a_from_import_names_a_module_beside_at_the_top_or_up_its_dots() {
+        let none = Definitions::default();
+        let paths = [
+            "pychess/main.py",
+            "pychess/logic/game_logic.py",
+            "pychess/logic/moves.py",
+            "helpers.py",
+        ];
+        let files: Vec<File> = paths.iter().map(|p| (Path::new(*p), &none)).collect();
+        let found = |importer: &str, written: &str| {
+            module_file(&files, Path::new(importer), written).map(|(path, _)| path)
+        };
+        let logic = Some(Path::new("pychess/logic/game_logic.py"));
+        assert_eq!(found("pychess/main.py", "logic.game_logic"), logic);
+        assert_eq!(found("pychess/logic/moves.py", ".game_logic"), logic);
+        assert_eq!(found("pychess/logic/moves.py", "..logic.game_logic"), logic);
+        assert_eq!(
+            found("pychess/main.py", "helpers"),
+            Some(Path::new("helpers.py"))
+        );
+        assert_eq!(found("pychess/logic/moves.py", "."), None);
+        assert_eq!(found("pychess/main.py", "pygame"), None);
     }
 }

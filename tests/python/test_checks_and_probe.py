@@ -75,6 +75,20 @@ def test_star_imports_are_the_modules_every_name_is_taken_from():
     assert probe.star_imports(body) == ["helpers", "py3_version", "py2_version"]
 
 
+def test_taken_names_are_those_bound_only_by_a_from_import():
+    body = tree("""
+        from logic.game_logic import ChessLogic
+        from .moves import targets as moves_of
+        from helpers import move_knight, draw
+        from old import *
+        def draw():
+            pass
+    """).body
+    # `draw` is defined here too, so it is the file's own.
+    assert probe.taken(body) == [["ChessLogic", "logic.game_logic"], ["moves_of", ".moves"],
+                                 ["move_knight", "helpers"]]
+
+
 def test_exported_names_are_a_literal_all_or_none():
     assert probe.exported(tree("__all__ = ['move', 'board']\ndef move(): pass").body) == ["move", "board"]
     assert probe.exported(tree("__all__ = ('move',)").body) == ["move"]
@@ -146,15 +160,15 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
     assert answers[0] == {"names": ["move"], "variables": ["board"], "error": None, "imports": ["helper"],
-                          "star": ["helper"], "all": None}
+                          "star": ["helper"], "all": None, "taken": []}
     assert answers[1]["names"] == []
     assert answers[1]["error"]["line"] == 2
     assert answers[1]["error"]["message"].startswith("SyntaxError: ")
     assert answers[2] == {"names": ["g"], "variables": [],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
-                          "imports": ["pygame_not_here"], "star": [], "all": None}
+                          "imports": ["pygame_not_here"], "star": [], "all": None, "taken": []}
     assert answers[3] == {"names": ["caf\u00e9"], "variables": [], "error": None, "imports": [], "star": [],
-                          "all": None}
+                          "all": None, "taken": []}
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):
