@@ -10,7 +10,7 @@ use std::path::Path;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use common::{boardgrade, cells, failures, test_json, totals};
+use common::{boardgrade, cells, copy_tree, failures, test_json, totals};
 
 const SPECS: &str = "specs/chess";
 const SCENARIOS: &str = "specs/chess/ecs198f";
@@ -473,6 +473,29 @@ fn a_test_game_left_at_the_bottom_of_the_class_file_does_not_matter() {
     let (code, report) = grade(SCENARIOS, Some(&fixture("quirk-test-game-at-bottom")));
     assert_eq!(code, 0, "{:?}", failed(&report));
     assert!(report["summary"]["passed"].as_u64().unwrap() > 50);
+}
+
+#[test]
+fn a_team_laid_out_as_packages_with_a_relative_import_above_logic_scores_full_marks() {
+    // `__init__.py` in `pychess/` and `pychess/logic/`, and an import reaching above `logic`:
+    // it resolves only when the class file is imported as `pychess.logic.chess_logic`.
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(Path::new(&fixture("correct")), dir.path());
+    let pychess = dir.path().join("pychess");
+    for package in [pychess.clone(), pychess.join("logic")] {
+        std::fs::write(package.join("__init__.py"), "").unwrap();
+    }
+    let entry = pychess.join("logic/chess_logic.py");
+    let source = std::fs::read_to_string(&entry).unwrap();
+    let relative = source.replacen("from logic.utils import", "from ..logic.utils import", 1);
+    assert_ne!(relative, source, "the fixture's import moved");
+    std::fs::write(&entry, relative).unwrap();
+    let team = dir.path().display().to_string();
+    for runner in ["fork", "fresh"] {
+        let (code, report) = test_json(&[SCENARIOS, "--python", &team, "--python-runner", runner]);
+        assert_eq!(code, 0, "{runner}: {:?}", failed(&report));
+        assert_eq!(totals(&report), (72, 0, 68.5, 68.5), "{runner}");
+    }
 }
 
 #[test]

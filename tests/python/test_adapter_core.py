@@ -115,6 +115,30 @@ def test_a_missing_student_function_raises_name_error():
 # Reading the file
 
 
+def test_a_file_in_packages_is_named_from_above_the_topmost_one(tmp_path):
+    logic = tmp_path / "team" / "pychess" / "logic"
+    logic.mkdir(parents=True)
+    for folder in (logic, logic.parent):
+        (folder / "__init__.py").write_text("")
+    entry = logic / "chess_logic.py"
+    entry.write_text("")
+    assert core.package_name(str(entry)) == (str(tmp_path / "team"), "pychess.logic.chess_logic")
+    (logic.parent / "__init__.py").unlink()
+    assert core.package_name(str(entry)) == (str(logic.parent), "logic.chess_logic")
+    (logic / "__init__.py").unlink()
+    assert core.package_name(str(entry)) is None
+
+
+def test_a_folder_python_cannot_name_ends_the_package_chain(tmp_path):
+    logic = tmp_path / "team-1" / "logic"
+    logic.mkdir(parents=True)
+    for folder in (logic, logic.parent):
+        (folder / "__init__.py").write_text("")
+    entry = logic / "chess_logic.py"
+    entry.write_text("")
+    assert core.package_name(str(entry)) == (str(logic.parent), "logic.chess_logic")
+
+
 def test_source_is_read_in_the_encoding_it_declares(tmp_path):
     cookie = tmp_path / "latin.py"
     cookie.write_bytes(b"# -*- coding: latin-1 -*-\nname = '\xe9'\n")

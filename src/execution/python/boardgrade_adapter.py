@@ -384,6 +384,21 @@ def frames_of(tb):
     return found
 
 
+def package_name(path):
+    """For a file in a package (its folder holds `__init__.py`): the folder above the topmost
+    package of that chain and the file's full dotted name (`pychess.logic.chess_logic`), the
+    name Python resolves its relative imports from. None for a file in no package."""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts = [os.path.splitext(os.path.basename(path))[0]]
+    # Up while the folder is a package Python could import by name.
+    while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.basename(folder).isidentifier():
+        parts.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    if len(parts) == 1 or not parts[-1].isidentifier():
+        return None
+    return folder, ".".join(parts)
+
+
 def load_submission(path, name=None, package=None):
     """Runs the definitions of the student's file as a module and returns it; `package` is
     the package it belongs to, for its relative imports."""

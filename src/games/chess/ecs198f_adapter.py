@@ -6,7 +6,9 @@ A submission is the course template's `pychess/` folder: the class lives in
 (`pychess/main.py`, never imported here) imports it. `pychess/`, `pychess/logic/` and the
 folder above `pychess/` go on the import path, so helper modules load whether they are
 imported relatively (`from .utils import`), as a package (`from logic.utils import`,
-`from pychess.logic.utils import`) or flat (`from utils import`).
+`from pychess.logic.utils import`) or flat (`from utils import`). A team whose folders are
+packages (`__init__.py` in `pychess/logic/` and up) has the file imported by its full dotted
+name (`pychess.logic.chess_logic`), so that `from ..config import` resolves as in Python.
 
 Whatever student code prints goes to stderr: a response is only the return value or field.
 
@@ -20,8 +22,8 @@ import importlib
 import os
 import sys
 
-from boardgrade_adapter import (NOTHING, claim_protocol_stdout, frames_of, load_submission, parse, read_source,
-                                serve, standard_fds_kept)
+from boardgrade_adapter import (NOTHING, claim_protocol_stdout, frames_of, load_submission, package_name, parse,
+                                read_source, serve, standard_fds_kept)
 
 CLASS = "ChessLogic"
 """The class served; `serve_interface` sets the one the interface names."""
@@ -83,6 +85,13 @@ def import_submission(entry):
         roots = [folder]
         module_name = name
         shown = folder
+    package = package_name(entry)
+    if package is not None:
+        # In a package (`pychess/__init__.py`, `pychess/logic/__init__.py`) the file is
+        # imported by its full name from above the topmost package, as `python -m` would:
+        # as `logic.chess_logic`, `from ..config import` would go past its top-level package.
+        above, module_name = package
+        roots.insert(0, above)
     sys.path[:0] = roots
     # Should anything reach for pygame, no window or sound opens and no banner prints.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
