@@ -534,6 +534,9 @@ fn target_of(
     if layout.components().count() > 1 && in_layout {
         return (chosen.path.clone(), None);
     }
+    if let Some((root, entry)) = renamed_in_layout(submission, chosen, layout) {
+        return (root, Some(entry));
+    }
     let folder = chosen
         .path
         .parent()
@@ -543,6 +546,32 @@ fn target_of(
         .file_name()
         .map(|n| n.to_string_lossy().to_string());
     (folder, name)
+}
+
+/// A file renamed inside the handout's folders (`pychess/logic/game_logic.py` where the
+/// layout is `pychess/logic/chess_logic.py`): the folder the layout starts from (never above
+/// the submission) and the file's path inside it, so that it runs where its folders put it,
+/// its imports (`from logic.utils import`, `from .moves import`) found as in the team's own
+/// runs.
+fn renamed_in_layout(
+    submission: &Submission,
+    chosen: &Candidate,
+    layout: &Path,
+) -> Option<(PathBuf, String)> {
+    let folders = layout.parent().filter(|p| !p.as_os_str().is_empty())?;
+    let own = chosen.relative.parent()?;
+    let named = submission.path.file_name().map(|n| Path::new(n).join(own));
+    if !(own.ends_with(folders) || named.is_some_and(|n| n.ends_with(folders))) {
+        return None;
+    }
+    let above = chosen.path.ancestors().nth(layout.components().count())?;
+    let root = if above.starts_with(&submission.path) {
+        above
+    } else {
+        submission.path.as_path()
+    };
+    let entry = chosen.path.strip_prefix(root).ok()?;
+    Some((root.to_path_buf(), entry.to_str()?.to_string()))
 }
 
 /// Why the file graded is not the one the handout names, where the submission has one.
