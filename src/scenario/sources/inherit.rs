@@ -150,8 +150,7 @@ fn lexical(path: &Path) -> PathBuf {
 /// place, as a course option's does.
 pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Scenario> {
     // A rule battery runs under a variant that plays one (its lines call what the base's
-    // call, and its answers are respelled below as any step's); under another, the variant
-    // may rename or change what the battery calls.
+    // call); under another, the variant may rename or change what the battery calls.
     let plays_battery = variant.dialect.battery.is_some();
     if !std::ptr::eq(scenario.dialect, variant.base()) || (scenario.is_battery() && !plays_battery)
     {
@@ -169,6 +168,19 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
     {
         return None;
     }
+    // A battery's steps expect what the variant's own reference answers when it runs:
+    // there is nothing written to respell.
+    if !scenario.is_battery() {
+        respell(&mut scenario, variant)?;
+    }
+    scenario.dialect = variant.dialect;
+    scenario.policy = Policy::defaults(variant.dialect.policy.options());
+    Some(scenario)
+}
+
+/// The base scenario's steps with the variant's answers where it answers otherwise; `None`
+/// when a step calls what the variant does not define.
+fn respell(scenario: &mut Scenario, variant: &'static Variant) -> Option<()> {
     let mut session = scenario
         .game
         .start(variant.dialect, &scenario.options)
@@ -191,7 +203,5 @@ pub fn retarget(mut scenario: Scenario, variant: &'static Variant) -> Option<Sce
         }
     }
     scenario.steps = steps.into();
-    scenario.dialect = variant.dialect;
-    scenario.policy = Policy::defaults(variant.dialect.policy.options());
-    Some(scenario)
+    Some(())
 }
