@@ -10,12 +10,18 @@ use super::outcome::{Outcome, Verdict};
 use crate::games::{CaseShrink, DivergentStep};
 use crate::scenario::{Kind, Scenario, Step, Steps};
 use crate::shrink::ddmin;
+use std::time::{Duration, Instant};
 
 /// Most tests while shortening, on the reference or the submission.
 const SHRINK_BUDGET: usize = 400;
 /// Most runs of the submission while shortening one failure past the reference's case (each
 /// is a scenario's run: a class's failures must not cost it many times its grading).
 const MOST_RUNS: usize = 12;
+/// Most wall-clock time the runs of the submission take, together, while shortening one
+/// failure: a program can tell a shortened case from the scenario (its lines differ) and
+/// stall in each, which must cost the class run no more than this. A run past it counts as
+/// not failing alike, and no hint is worse than a hint that does not reproduce.
+const SHORTENING_WALL: Duration = Duration::from_secs(2);
 
 /// Adds to `outcome`'s divergence the shortest case of it that failed as it did when `run`
 /// (the submission's program, judged) ran it.
@@ -51,7 +57,8 @@ pub fn note_shortest_case(
         return;
     };
     let verdict = outcome.verdict;
-    let fails = |lines: Vec<String>| fails_alike(scenario, &run, lines, verdict);
+    let deadline = Instant::now() + SHORTENING_WALL;
+    let fails = |lines: Vec<String>| fails_alike(scenario, &run, lines, verdict, deadline);
     let Some(note) = verified_note(case.as_ref(), fails) else {
         return;
     };
@@ -97,14 +104,20 @@ fn verified_note(
 }
 
 /// Whether `lines`, sent from the start of a scenario like `scenario`, fail with `verdict` at
-/// their last line when `run`.
+/// their last line when `run` before `deadline` (the scenario's own time limit no longer).
 fn fails_alike(
     scenario: &Scenario,
     run: &impl Fn(&Scenario, &[Expectation]) -> Outcome,
     lines: Vec<String>,
     verdict: Verdict,
+    deadline: Instant,
 ) -> bool {
-    let replay = replay_scenario(scenario, lines);
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return false;
+    }
+    let mut replay = replay_scenario(scenario, lines);
+    replay.time_limit = replay.time_limit.min(left);
     let Ok(expected) = expectations(&replay) else {
         return false;
     };
@@ -183,6 +196,32 @@ mod tests {
         });
         assert_eq!(note, None);
         assert!(runs <= 1 + MOST_RUNS, "{runs} runs");
+    }
+
+    #[test]
+    fn the_runs_while_shortening_share_one_deadline() {
+        let source = "game = \"counter\"\ndialect = \"tally\"\ntime_limit = 10\n\n\
+                      [[scenario]]\nname = \"adds up\"\nsteps = [{ send = \"add 2\" }]\n";
+        let scenarios = crate::scenario::load::parse_file("counter.toml", source).unwrap();
+        let limits = std::cell::RefCell::new(Vec::new());
+        let run = |replay: &Scenario, _: &[Expectation]| {
+            limits.borrow_mut().push(replay.time_limit);
+            super::super::outcome::base_outcome(replay, Verdict::Wrong)
+        };
+        let lines = || vec!["add 2".to_string()];
+        let soon = Instant::now() + Duration::from_millis(500);
+        fails_alike(&scenarios[0], &run, lines(), Verdict::Wrong, soon);
+        // A run is given what is left of the deadline, not the scenario's 10 s.
+        assert!(limits.borrow()[0] <= Duration::from_millis(500));
+        // Past the deadline, nothing more runs: a stalling program is not waited for.
+        assert!(!fails_alike(
+            &scenarios[0],
+            &run,
+            lines(),
+            Verdict::Wrong,
+            Instant::now()
+        ));
+        assert_eq!(limits.borrow().len(), 1);
     }
 
     #[test]
