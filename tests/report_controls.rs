@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{boardgrade, root};
 
 /// The characters that command a terminal (with `--color never` boardgrade prints none of
@@ -14,6 +16,20 @@ fn commands(text: &str) -> Vec<char> {
             (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c)
         })
         .collect()
+}
+
+/// `boardgrade grade CLASS --specs SPECS --out OUT`, with no colour of its own.
+fn grade_without_color(class: &Path, specs: &Path, out: &Path) -> std::process::Output {
+    boardgrade()
+        .arg("grade")
+        .arg(class)
+        .arg("--specs")
+        .arg(specs)
+        .arg("--out")
+        .arg(out)
+        .args(["--color", "never"])
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -56,16 +72,7 @@ fn a_class_members_name_and_output_cannot_command_the_terminal() {
         specs.join("game.toml"),
     )
     .unwrap();
-    let output = boardgrade()
-        .arg("grade")
-        .arg(&class)
-        .arg("--specs")
-        .arg(&specs)
-        .arg("--out")
-        .arg(dir.path().join("out"))
-        .args(["--color", "never"])
-        .output()
-        .unwrap();
+    let output = grade_without_color(&class, &specs, &dir.path().join("out"));
     let (stdout, stderr) = (
         String::from_utf8(output.stdout).unwrap(),
         String::from_utf8(output.stderr).unwrap(),
@@ -98,16 +105,7 @@ fn a_file_name_in_a_note_cannot_start_a_line_of_its_own() {
     )
     .unwrap();
     let specs = root().join("specs/one-d-chess/project5");
-    let graded = boardgrade()
-        .arg("grade")
-        .arg(dir.path().join("class"))
-        .arg("--specs")
-        .arg(&specs)
-        .arg("--out")
-        .arg(dir.path().join("out"))
-        .args(["--color", "never"])
-        .output()
-        .unwrap();
+    let graded = grade_without_color(&dir.path().join("class"), &specs, &dir.path().join("out"));
     let stdout = String::from_utf8(graded.stdout).unwrap();
     assert!(stdout.contains("graded solution␊␊zed"), "{stdout}");
     assert!(!stdout.lines().any(|l| l.starts_with("zed")), "{stdout}");

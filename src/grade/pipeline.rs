@@ -9,7 +9,6 @@
 //! for both: [`graded_as`] for a class run, [`run_kept`] for a self-check.
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use super::choice::{self, keep_better, Kept, Scored};
 use super::probe::LoadError;
@@ -79,16 +78,21 @@ pub struct Run {
     pub scenarios: Vec<Scenario>,
     pub dialect: &'static Dialect,
     /// The code checks among `scenarios`, when they were judged while the runners loaded.
-    checked: Mutex<Option<Vec<Option<Outcome>>>>,
+    checked: Option<Vec<Option<Outcome>>>,
 }
 
 impl Run {
-    fn new(target: Target, scenarios: Vec<Scenario>, dialect: &'static Dialect) -> Run {
+    fn new(
+        target: Target,
+        scenarios: Vec<Scenario>,
+        dialect: &'static Dialect,
+        checked: Option<Vec<Option<Outcome>>>,
+    ) -> Run {
         Run {
             target: Box::new(target),
             scenarios,
             dialect,
-            checked: Mutex::new(None),
+            checked,
         }
     }
 
@@ -100,11 +104,7 @@ impl Run {
         name: &str,
         listen: &mut dyn FnMut(Event<'_>),
     ) -> Vec<Outcome> {
-        let checked = self
-            .checked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let checked = self.checked.clone();
         run_all_checked(&self.scenarios, &self.target, config, name, listen, checked)
     }
 }
@@ -265,11 +265,11 @@ pub fn prepare(
                                 launch(other, config)?,
                                 of(other.dialect),
                                 other.dialect,
+                                None,
                             ))
                         })
                         .collect::<Result<Vec<Run>, Error>>()?;
-                    let first = Run::new(target, mine, dialect);
-                    *first.checked.lock().unwrap_or_else(|e| e.into_inner()) = checked;
+                    let first = Run::new(target, mine, dialect, checked);
                     Prepared::Runs {
                         runs: Runs { first, also },
                         route,

@@ -77,15 +77,14 @@ fn verified_note(
     mut fails: impl FnMut(Vec<String>) -> bool,
 ) -> Option<String> {
     let items = case.items().to_vec();
+    // A list shorter than the case's, and short enough to note.
+    let noted = |kept: &[String]| kept.len() < items.len() && case.worth_noting(kept);
     // The case the reference alone shortens to, tried first: one run of the submission,
     // and mostly the bug's case too.
     let by_reference = ddmin(items.clone(), SHRINK_BUDGET, &mut |kept: &[String]| {
         case.same_case(kept)
     });
-    if by_reference.items.len() < items.len()
-        && case.worth_noting(&by_reference.items)
-        && fails(case.lines(&by_reference.items))
-    {
+    if noted(&by_reference.items) && fails(case.lines(&by_reference.items)) {
         return Some(case.note(&by_reference.items));
     }
     let mut runs = 0;
@@ -99,8 +98,7 @@ fn verified_note(
     // Each shortening ddmin keeps passed the test: a shorter list is one the submission
     // failed. The whole list was never run in this form (a battery's game may hold lines the
     // reference refused), so it is no case to note.
-    let confirmed = shrunk.items.len() < items.len();
-    (confirmed && case.worth_noting(&shrunk.items)).then(|| case.note(&shrunk.items))
+    noted(&shrunk.items).then(|| case.note(&shrunk.items))
 }
 
 /// Whether `lines`, sent from the start of a scenario like `scenario`, fail with `verdict` at
@@ -187,13 +185,19 @@ mod tests {
         assert_eq!(verified_note(&case(), fails).as_deref(), Some("3 7"));
     }
 
-    #[test]
-    fn notes_nothing_the_submission_did_not_fail() {
+    /// The note when the submission always (or never) fails, and how many runs it took.
+    fn always(failing: bool) -> (Option<String>, usize) {
         let mut runs = 0;
         let note = verified_note(&case(), |_| {
             runs += 1;
-            false
+            failing
         });
+        (note, runs)
+    }
+
+    #[test]
+    fn notes_nothing_the_submission_did_not_fail() {
+        let (note, runs) = always(false);
         assert_eq!(note, None);
         assert!(runs <= 1 + MOST_RUNS, "{runs} runs");
     }
@@ -226,11 +230,7 @@ mod tests {
 
     #[test]
     fn the_references_case_failed_costs_one_run() {
-        let mut runs = 0;
-        let note = verified_note(&case(), |_| {
-            runs += 1;
-            true
-        });
+        let (note, runs) = always(true);
         assert_eq!((note.as_deref(), runs), (Some("7"), 1));
     }
 }

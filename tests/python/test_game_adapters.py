@@ -218,24 +218,34 @@ def test_ecs198f_session_on_the_template_layout(tmp_path, serve_adapter):
     assert "its top-level program stopped the import" in served.stderr
 
 
-def test_ecs198f_a_package_layout_resolves_relative_imports_as_python_does(tmp_path, serve_adapter):
-    # `from ..config` goes above `logic`: only the full name `pychess.logic.chess_logic`
-    # reaches `pychess.config`.
+# A class file in packages whose only legal move is the package's `FIRST`, imported as `import`.
+PACKAGED_CLASS = """
+    {import}
+    class ChessLogic:
+        def __init__(self):
+            self.board = [[""] * 8 for _ in range(8)]
+            self.result = ""
+        def play_move(self, move):
+            return move if move == FIRST else ""
+"""
+
+
+def packages(tmp_path):
+    """`pychess/` and `pychess/logic/` as packages, `pychess/config.py` holding `FIRST`."""
     write(tmp_path, "pychess/__init__.py", "")
     write(tmp_path, "pychess/config.py", "FIRST = 'e2e4'\n")
     write(tmp_path, "pychess/logic/__init__.py", "")
+
+
+def test_ecs198f_a_package_layout_resolves_relative_imports_as_python_does(tmp_path, serve_adapter):
+    # `from ..config` goes above `logic`: only the full name `pychess.logic.chess_logic`
+    # reaches `pychess.config`.
+    packages(tmp_path)
     write(tmp_path, "pychess/logic/utils.py", """
         from ..config import FIRST
     """)
-    entry = write(tmp_path, "pychess/logic/chess_logic.py", """
-        from .utils import FIRST
-        class ChessLogic:
-            def __init__(self):
-                self.board = [[""] * 8 for _ in range(8)]
-                self.result = ""
-            def play_move(self, move):
-                return move if move == FIRST else ""
-    """)
+    entry = write(tmp_path, "pychess/logic/chess_logic.py",
+                  PACKAGED_CLASS.replace("{import}", "from .utils import FIRST"))
     served = serve_adapter(source_of("games/chess/ecs198f_adapter.py") + ECS198F, entry, [
         "play_move e2e4",
         "play_move e2e5",
@@ -245,19 +255,9 @@ def test_ecs198f_a_package_layout_resolves_relative_imports_as_python_does(tmp_p
 
 
 def test_ecs198f_a_program_left_in_a_package_module_still_loads_its_class(tmp_path, serve_adapter):
-    write(tmp_path, "pychess/__init__.py", "")
-    write(tmp_path, "pychess/config.py", "FIRST = 'e2e4'\n")
-    write(tmp_path, "pychess/logic/__init__.py", "")
-    entry = write(tmp_path, "pychess/logic/chess_logic.py", """
-        from ..config import FIRST
-        class ChessLogic:
-            def __init__(self):
-                self.board = [[""] * 8 for _ in range(8)]
-                self.result = ""
-            def play_move(self, move):
-                return move if move == FIRST else ""
-        ChessLogic().play_move(input("move: "))
-    """)
+    packages(tmp_path)
+    program = PACKAGED_CLASS.replace("{import}", "from ..config import FIRST")
+    entry = write(tmp_path, "pychess/logic/chess_logic.py", program + '    ChessLogic().play_move(input("move: "))\n')
     served = serve_adapter(source_of("games/chess/ecs198f_adapter.py") + ECS198F, entry, ["play_move e2e4"])
     assert served.status == 0, served.stderr
     assert served.responses == [["='e2e4'", "."]]
