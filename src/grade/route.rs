@@ -534,7 +534,7 @@ fn target_of(
     if layout.components().count() > 1 && in_layout {
         return (chosen.path.clone(), None);
     }
-    if let Some((root, entry)) = renamed_in_layout(submission, chosen, layout) {
+    if let Some((root, entry)) = in_layout_folders(submission, chosen, layout) {
         return (root, Some(entry));
     }
     let folder = chosen
@@ -548,23 +548,24 @@ fn target_of(
     (folder, name)
 }
 
-/// A file renamed inside the handout's folders (`pychess/logic/game_logic.py` where the
-/// layout is `pychess/logic/chess_logic.py`): the folder the layout starts from (never above
-/// the submission) and the file's path inside it, so that it runs where its folders put it,
-/// its imports (`from logic.utils import`, `from .moves import`) found as in the team's own
-/// runs.
-fn renamed_in_layout(
+/// A file inside the handout's folders, under its own names (`pychess/logic/game_logic.py`
+/// where the layout is `pychess/logic/chess_logic.py`, or a team folder standing for
+/// `pychess/` under another name: `team 7/logic/chess_logic.py`): the folder above the
+/// innermost of the layout's folders it sits in (never above the submission) and the
+/// file's path inside it, so that it runs where its folders put it, its imports
+/// (`from logic.utils import`, `from .moves import`) found as in the team's own runs.
+fn in_layout_folders(
     submission: &Submission,
     chosen: &Candidate,
     layout: &Path,
 ) -> Option<(PathBuf, String)> {
-    let folders = layout.parent().filter(|p| !p.as_os_str().is_empty())?;
-    let own = chosen.relative.parent()?;
-    let named = submission.path.file_name().map(|n| Path::new(n).join(own));
-    if !(own.ends_with(folders) || named.is_some_and(|n| n.ends_with(folders))) {
+    let folders = layout.parent()?.components().rev();
+    let own = chosen.relative.parent()?.components().rev();
+    let matched = folders.zip(own).take_while(|(a, b)| a == b).count();
+    if matched == 0 {
         return None;
     }
-    let above = chosen.path.ancestors().nth(layout.components().count())?;
+    let above = chosen.path.ancestors().nth(matched + 1)?;
     let root = if above.starts_with(&submission.path) {
         above
     } else {
