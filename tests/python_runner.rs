@@ -402,6 +402,7 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
             ("reaps_children", "runner/reaps_children.py", ONE_D),
             ("reaps_on_signal", "runner/reaps_on_signal.py", ONE_D),
             ("shared_page", "runner/shared_page.py", ONE_D),
+            ("maps_in_each_copy", "runner/maps_in_each_copy.py", ONE_D),
             ("tmp_carried", "runner/tmp_carried.py", ONE_D),
             ("sysv_carried", "runner/sysv_carried.py", ONE_D),
             ("sysv_at_import", "runner/sysv_at_import.py", ONE_D),
@@ -465,6 +466,12 @@ fn what_an_import_does_to_the_runner_never_changes_a_grade() {
         fell_back("sparse_files", "its import left more in its folder");
         fell_back("reaps_children", "handles signals");
         fell_back("shared_page", "maps shared memory");
+        // A mapping made in each copy before it is ready, its descriptor closed, is seen
+        // there: that copy's scenario, and the next ones, run afresh.
+        fell_back(
+            "maps_in_each_copy",
+            "a copy of the runner maps shared memory",
+        );
         fell_back("sysv_at_import", "makes IPC objects");
         fell_back("writes_memory", "leaves a process running beside it");
         fell_back("keeps_dumpable", "keeps the runner open to its scenarios");

@@ -80,15 +80,29 @@ impl Baseline {
         self
     }
 
+    /// Why scenario process `pid`, a copy of the runner that says it is ready, cannot run
+    /// its scenario, if it cannot: it maps shared memory the runner did not before its import
+    /// (a mapping outlives the descriptor it was made from, which the copy then closes, and
+    /// memory every copy maps carries one scenario's steps into the next).
+    pub(crate) fn check_copy(&self, pid: i32) -> Result<(), String> {
+        self.check_no_new_sharing(pid, "a copy of the runner maps shared memory")
+    }
+
+    fn check_no_new_sharing(&self, pid: i32, why: &str) -> Result<(), String> {
+        if shared_mappings(pid)?.is_subset(&self.shared) {
+            Ok(())
+        } else {
+            Err(why.to_string())
+        }
+    }
+
     /// Why runner `pid`, loaded, cannot be forked from, if it cannot.
     pub(crate) fn check_loaded(&self, pid: i32) -> Result<(), String> {
         self.check_signals(pid)?;
         if !files(pid)?.is_subset(&self.files) {
             return Err("its import keeps a file open".into());
         }
-        if !shared_mappings(pid)?.is_subset(&self.shared) {
-            return Err("its import maps shared memory".into());
-        }
+        self.check_no_new_sharing(pid, "its import maps shared memory")?;
         for (folder, held) in &self.temporary {
             if let Some(left) = added_in(folder, held).first() {
                 let name = left.strip_prefix(folder).unwrap_or(left);

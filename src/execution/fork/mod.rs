@@ -439,7 +439,10 @@ impl Server {
         let forked = self.adopt(&ready, copy)?;
         limits::verify(ready.pid, &scenario_limits)?;
         // Any runner of this submission would hold the same: fresh processes from now.
-        if let Err(why) = inspect::check_descriptors(ready.pid.as_raw_nonzero().get(), &given) {
+        let pid = ready.pid.as_raw_nonzero().get();
+        let checked =
+            inspect::check_descriptors(pid, &given).and_then(|()| self.baseline.check_copy(pid));
+        if let Err(why) = checked {
             self.distrust(why.clone());
             return Err(why);
         }
