@@ -671,6 +671,20 @@ fn renamed_logic(dir: &Path) -> std::path::PathBuf {
 }
 
 #[test]
+fn a_team_folder_standing_for_pychess_under_its_own_name_scores_full_marks() {
+    // The team handed in `pychess/` itself, named its own way: its `logic/` still holds
+    // the class, whose relative imports resolve from above `logic/`.
+    let dir = tempfile::tempdir().unwrap();
+    let team = dir.path().join("team 7 FINAL");
+    common::copy_tree(
+        &common::root().join(fixture("correct")).join("pychess"),
+        &team,
+    );
+    let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
+    assert_eq!(totals(&report), (72, 0, 68.5, 68.5), "{report:#}");
+}
+
+#[test]
 fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
     let dir = tempfile::tempdir().unwrap();
     let team = renamed_logic(dir.path());
