@@ -514,3 +514,60 @@ fn the_file_the_handout_names_is_graded_with_what_it_star_imports() {
     let text = String::from_utf8_lossy(&checked.stdout);
     assert!(text.contains("score 40/40"), "{text}");
 }
+
+#[test]
+fn a_file_of_functions_is_never_taken_for_a_program_it_cannot_play() {
+    // project5's functions with seed 001's name `print_board` and a test `main()` define every
+    // name csc110 asks for; but csc110 is a game typed into a program, and nothing in the file
+    // reads what a player types. It is graded as project5, its renamed function pointed out.
+    // A csc110 program that reads its moves in a helper module still plays csc110.
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let renamed = hand_in(
+        &class,
+        "renamed",
+        "one-d-chess/project5/one_d_chess.py",
+        "one_d_chess.py",
+    );
+    let source = std::fs::read_to_string(&renamed).unwrap();
+    let source = source.replace("printable_board", "print_board")
+        + "\n\ndef main():\n    board = create_board()\n    print(print_board(board))\n\n\nmain()\n";
+    std::fs::write(&renamed, source).unwrap();
+    hand_in(&class, "plain", "one-d-chess/csc110/chess.py", "chess.py");
+    let helper = hand_in(&class, "helper", "one-d-chess/csc110/chess.py", "chess.py");
+    let source = std::fs::read_to_string(&helper).unwrap();
+    assert!(source.contains("input()"));
+    std::fs::write(
+        &helper,
+        format!(
+            "from prompts import ask\n{}",
+            source.replace("input()", "ask()")
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        class.join("helper/prompts.py"),
+        "def ask():\n    \"\"\"One line the player types.\"\"\"\n    return input()\n",
+    )
+    .unwrap();
+    let (code, report, stderr) = grade(&[
+        class.to_str().unwrap(),
+        "--specs",
+        "specs/one-d-chess",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let renamed = result(&report, "renamed");
+    assert_eq!(renamed["dialect"], "project5", "{renamed:#}");
+    assert_eq!(
+        common::notes(renamed),
+        ["one_d_chess.py does not define `printable_board` (did you mean `print_board`?)"]
+    );
+    for id in ["plain", "helper"] {
+        let r = result(&report, id);
+        assert_eq!(r["dialect"], "csc110", "{r:#}");
+    }
+    let plain = result(&report, "plain");
+    assert_eq!(plain["score"], plain["max_score"], "{plain:#}");
+}

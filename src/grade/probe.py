@@ -10,7 +10,8 @@ stdout: one JSON object per line, in the order given:
  "star": [modules whose names it takes with `from M import *`],
  "taken": [[name, module], ...] for the names in "names" it only takes with `from M import name`
    (module as written, a relative one with its dots),
- "all": [the names of its literal `__all__`] or null}
+ "all": [the names of its literal `__all__`] or null,
+ "stdin": whether its code reads standard input anywhere}
 
 Nothing of the student's code is executed: each file is compiled (so a syntax error is the
 interpreter's own, with its line) and its tree read; an unconditional top-level import is
@@ -24,12 +25,14 @@ import sys
 
 # Read as the adapter that loads the file reads it (and without `ast` and `tokenize`, which
 # would double what starting the probe costs).
-from boardgrade_source import ast, parse, read_source
+from boardgrade_source import ast, parse, read_source, walk
 
 MAX_NAMES = 500
 MAX_NAME_CHARS = 200
 MAX_DEPTH = 32
 MAX_MESSAGE = 200
+# What reads standard input, as a name or an attribute.
+STDIN_NAMES = frozenset(["input", "raw_input", "stdin"])
 
 
 def top_level(body):
@@ -212,6 +215,25 @@ def short(text):
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
 
 
+def reads_stdin(tree):
+    """Whether the code reads standard input anywhere: `input`, `raw_input`, `sys.stdin`,
+    `fileinput.input`, `open(0)`. A program that reads none cannot play a game typed into it."""
+    for node in walk(tree):
+        if isinstance(node, ast.Name) and node.id in STDIN_NAMES:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in STDIN_NAMES:
+            return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open"
+                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0):
+            return True
+    return False
+
+
+def answer(names=(), variables=(), error=None, imports=(), star=(), exports=None, taken=(), stdin=False):
+    return {"names": list(names), "variables": list(variables), "error": error, "imports": list(imports),
+            "star": list(star), "all": exports, "taken": list(taken), "stdin": stdin}
+
+
 def probe(path, available):
     source = read_source(path)
     try:
@@ -219,23 +241,25 @@ def probe(path, available):
         tree = parse(source, path)
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
-        error = {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
-        return [], [], error, [], [], None, []
+        return answer(error={"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))})
     except (ValueError, RecursionError, MemoryError) as error:
-        return [], [], {"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))}, [], [], None, []
+        return answer(error={"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))})
     names = kept(definitions(tree.body))
-    assigned = kept(variables(tree.body))
-    modules = kept(sorted({top for _, top in imports(tree)}))
-    star = kept(star_imports(tree.body))
     exports = exported(tree.body)
-    exports = None if exports is None else kept(exports)
-    borrowed = [pair for pair in taken(tree.body) if pair[0] in names and len(pair[1]) <= MAX_NAME_CHARS]
+    found = answer(
+        names=names,
+        variables=kept(variables(tree.body)),
+        imports=kept(sorted({top for _, top in imports(tree)})),
+        star=kept(star_imports(tree.body)),
+        exports=None if exports is None else kept(exports),
+        taken=[pair for pair in taken(tree.body) if pair[0] in names and len(pair[1]) <= MAX_NAME_CHARS],
+        stdin=reads_stdin(tree),
+    )
     missing = missing_import(tree, available)
     if missing:
         line, name = missing
-        error = {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}
-        return names, assigned, error, modules, star, exports, borrowed
-    return names, assigned, None, modules, star, exports, borrowed
+        found["error"] = {"line": line, "message": "ModuleNotFoundError: No module named %r" % name}
+    return found
 
 
 def main():
@@ -250,14 +274,12 @@ def main():
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
-            names, assigned, error, modules, star, exports, borrowed = probe(path, roots[root])
+            found = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
-            error = {"line": 1, "message": "cannot read: %s" % short(failure)}
-            names, assigned, modules, star, exports, borrowed = [], [], [], [], None, []
-        answer = json.dumps({"names": names, "variables": assigned, "error": error, "imports": modules,
-                             "star": star, "all": exports, "taken": borrowed}, ensure_ascii=False)
+            found = answer(error={"line": 1, "message": "cannot read: %s" % short(failure)})
+        line = json.dumps(found, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
-        sys.stdout.write(answer.encode("utf-8", "replace").decode("utf-8") + "\n")
+        sys.stdout.write(line.encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile
         # has given the files before it.
         sys.stdout.flush()

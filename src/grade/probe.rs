@@ -59,6 +59,9 @@ pub struct Definitions {
     /// The names of `names` it only takes with `from module import name`, each with its
     /// module as written (a relative one with its dots).
     pub taken: Vec<(String, String)>,
+    /// Whether its code reads standard input anywhere (`input`, `sys.stdin`): a file that
+    /// reads none cannot play a game typed into it.
+    pub reads_stdin: bool,
 }
 
 impl Definitions {
@@ -103,6 +106,8 @@ struct Answer {
     all: Option<Vec<String>>,
     #[serde(default)]
     taken: Vec<(String, String)>,
+    #[serde(default)]
+    stdin: bool,
 }
 
 #[derive(Deserialize)]
@@ -286,6 +291,7 @@ impl<'a> Probe<'a> {
                     star_imports: a.star,
                     exports: a.all,
                     taken: a.taken,
+                    reads_stdin: a.stdin,
                 })
             })
             .collect::<Result<_, _>>()

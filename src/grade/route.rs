@@ -8,7 +8,7 @@ use super::probe::{Definitions, LoadError};
 use super::star;
 use super::submission::Submission;
 use crate::games::variant::Catalogue;
-use crate::games::{self, Dialect, Origin};
+use crate::games::{self, Dialect, Origin, Protocol};
 
 /// Most files read in one submission folder (an upload of a whole virtualenv stops here).
 const MAX_FILES: usize = 300;
@@ -196,6 +196,11 @@ fn defines_itself(candidate: &Candidate, name: &str) -> bool {
 /// How well a file fits a dialect; larger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Fit {
+    /// The submission can play the dialect: it reads standard input somewhere where the
+    /// dialect is a game typed into a program. A file of functions that only shares a
+    /// program's names (project5's functions with `print_board` and a test `main`) is not
+    /// that program, however many names it shares.
+    plays: bool,
     /// Defines every required name.
     complete: bool,
     /// How many required names, when all are defined: of two dialects a file answers in
@@ -216,7 +221,7 @@ struct Fit {
     shallow: std::cmp::Reverse<usize>,
 }
 
-fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
+fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
     let defined = dialect
         .defines
         .iter()
@@ -234,6 +239,7 @@ fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
         .checked_div(dialect.defines.len())
         .unwrap_or(0);
     Fit {
+        plays: reads_stdin || dialect.protocol != Protocol::Program,
         complete: !dialect.defines.is_empty() && defined == dialect.defines.len(),
         specific: if defined == dialect.defines.len() {
             defined
@@ -252,6 +258,12 @@ fn fit(dialect: &Dialect, candidate: &Candidate) -> Fit {
         share,
         shallow: std::cmp::Reverse(candidate.relative.components().count()),
     }
+}
+
+/// Whether any of a submission's files reads standard input (a program may read its moves
+/// in a helper module).
+fn reads_stdin(candidates: &[Candidate]) -> bool {
+    candidates.iter().any(|c| c.definitions.reads_stdin)
 }
 
 fn load_error(candidate: &Candidate) -> Option<LoadError> {
@@ -289,10 +301,11 @@ pub fn route(
             why,
         };
     }
+    let reads_stdin = reads_stdin(candidates);
     let mut best: Option<(Fit, &'static Dialect, &Candidate)> = None;
     for &dialect in dialects {
         for candidate in candidates {
-            let fit = fit(dialect, candidate);
+            let fit = fit(dialect, candidate, reads_stdin);
             // A name or two shared by chance (`main`, `move`) never picks a dialect alone.
             let eligible = fit.most > 0 || fit.hint > 0;
             if eligible && best.as_ref().is_none_or(|(b, _, _)| fit > *b) {
@@ -320,7 +333,7 @@ pub fn route(
     if let Some(error) = load_error(chosen).or_else(|| broken_import(chosen, candidates)) {
         return Routing::DoesNotLoad { dialect, error };
     }
-    let also = also_fits(dialect, chosen, dialects)
+    let also = also_fits(dialect, chosen, dialects, reads_stdin)
         .into_iter()
         .map(|other| routed(submission, chosen, other, candidates, dialects, variants))
         .collect();
@@ -339,15 +352,16 @@ fn also_fits(
     routed: &'static Dialect,
     chosen: &Candidate,
     dialects: &[&'static Dialect],
+    reads_stdin: bool,
 ) -> Vec<&'static Dialect> {
-    if !fit(routed, chosen).complete {
+    if !fit(routed, chosen, reads_stdin).complete {
         return Vec::new();
     }
     let mut others: Vec<(Fit, &'static Dialect)> = dialects
         .iter()
         .filter(|d| !std::ptr::eq(**d, routed) && std::ptr::eq(d.base(), routed.base()))
-        .map(|d| (fit(d, chosen), *d))
-        .filter(|(fit, _)| fit.complete)
+        .map(|d| (fit(d, chosen, reads_stdin), *d))
+        .filter(|(fit, _)| fit.complete && fit.plays)
         .collect();
     others.sort_by_key(|(fit, _)| std::cmp::Reverse(*fit));
     others.into_iter().take(MAX_ALSO).map(|(_, d)| d).collect()
@@ -693,10 +707,7 @@ mod tests {
                 names: names.iter().map(|n| n.to_string()).collect(),
                 variables: Vec::new(),
                 error: error.map(|(l, m)| (l, m.to_string())),
-                imports: Vec::new(),
-                star_imports: Vec::new(),
-                exports: None,
-                taken: Vec::new(),
+                ..Definitions::default()
             },
         }
     }

@@ -96,6 +96,25 @@ def test_exported_names_are_a_literal_all_or_none():
     assert probe.exported(tree("def move(): pass").body) is None
 
 
+def test_reading_standard_input_is_seen_anywhere_in_the_code():
+    for source in [
+        "def main():\n    position = int(input())",
+        "try:\n    ask = raw_input\nexcept NameError:\n    ask = input",
+        "import sys\nclass Game:\n    def turn(self):\n        return sys.stdin.readline()",
+        "import fileinput\nfor line in fileinput.input():\n    pass",
+        "def lines():\n    return open(0).read().split()",
+        "def later():\n    return [input() for _ in range(3)]",
+    ]:
+        assert probe.reads_stdin(tree(source)), source
+    for source in [
+        "def main():\n    board = create_board()\n    print(printable_board(board))",
+        "def inputs(board):\n    return 'input'",
+        "def read(path):\n    return open(path).read()",
+        "def zero():\n    return open('0')",
+    ]:
+        assert not probe.reads_stdin(tree(source)), source
+
+
 def test_only_unconditional_top_level_imports_count():
     found = probe.imports(tree("""
         import os.path, numpy as np
@@ -160,15 +179,15 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
     assert answers[0] == {"names": ["move"], "variables": ["board"], "error": None, "imports": ["helper"],
-                          "star": ["helper"], "all": None, "taken": []}
+                          "star": ["helper"], "all": None, "taken": [], "stdin": False}
     assert answers[1]["names"] == []
     assert answers[1]["error"]["line"] == 2
     assert answers[1]["error"]["message"].startswith("SyntaxError: ")
     assert answers[2] == {"names": ["g"], "variables": [],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
-                          "imports": ["pygame_not_here"], "star": [], "all": None, "taken": []}
+                          "imports": ["pygame_not_here"], "star": [], "all": None, "taken": [], "stdin": False}
     assert answers[3] == {"names": ["caf\u00e9"], "variables": [], "error": None, "imports": [], "star": [],
-                          "all": None, "taken": []}
+                          "all": None, "taken": [], "stdin": False}
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):
