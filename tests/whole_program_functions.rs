@@ -198,6 +198,32 @@ fn a_pown_board_filled_by_a_function_called_at_the_top_level_is_there_for_the_fu
 }
 
 #[test]
+fn a_pown_board_filled_at_the_start_of_main_is_the_start_position_for_the_functions() {
+    // The board filled by `main()` before it plays, and `main()` called at the bottom: the
+    // functions are called without `main()`, on the handout's starting position.
+    let submission = grade_pown("quirk-board-in-main.py");
+    let (score, max, failed) = scores(&submission);
+    assert_eq!((score, max), (33.0, 33.0), "{failed:?}");
+    assert_eq!(pown_function_points(&submission), 5.0);
+    // A board the file leaves holding anything is its own: it is left as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("pown-chess.py");
+    let source = std::fs::read_to_string("fixtures/pown-chess/quirk-board-in-main.py").unwrap();
+    let source = source.replace("game_board = {}\n", "game_board = {'A1': 'w'}\n");
+    std::fs::write(&started, source).unwrap();
+    let (_, report, stderr) =
+        grade_json(&[started.to_str().unwrap(), "--specs", "specs/pown-chess"]);
+    let (_, _, failed) = scores(&report["submissions"][0]);
+    assert!(
+        failed.contains(&(
+            "pown-functions".to_string(),
+            "moves_remaining('w') and ('b') are 8 at the start".to_string()
+        )),
+        "{failed:?} {stderr}"
+    );
+}
+
+#[test]
 fn a_pown_moves_remaining_that_counts_stuck_powns_fails_its_own_function_scenario() {
     let (score, max, failed) = scores(&grade_pown("bug-last-row.py"));
     // Its games fail where a pown stands on its last row, the rule battery's game-end family

@@ -150,6 +150,30 @@ def test_pown_functions_session_rewrites_game_board(tmp_path, serve_adapter):
     ]
 
 
+def test_pown_functions_an_empty_board_starts_at_the_start_and_a_filled_one_is_kept(tmp_path, serve_adapter):
+    functions = """
+        def moves_remaining(color):
+            return sum(1 for cell in game_board.values() if cell == color)
+        def display_board():
+            print(game_board["A1"] + game_board["A8"] + str(len(game_board)))
+        def main():
+            game_board.update((c + r, "") for c in "ABCDEFGH" for r in "12345678")
+            while True:
+                input("w move: ")
+        main()
+    """
+    empty = write(tmp_path, "pown-chess.py", "game_board = {}\n" + textwrap.dedent(functions))
+    served = serve_adapter(source_of("games/pown_chess/functions_adapter.py"), empty,
+                           ["moves_remaining w", "moves_remaining b", "display_board"])
+    assert served.status == 0, served.stderr
+    assert served.responses == [["=8", "."], ["=8", "."], [":wb64", "."]]
+    (tmp_path / "own").mkdir()
+    own = write(tmp_path / "own", "pown-chess.py", "game_board = {'A1': 'w'}\n" + textwrap.dedent(functions))
+    served = serve_adapter(source_of("games/pown_chess/functions_adapter.py"), own, ["moves_remaining w"])
+    assert served.status == 0, served.stderr
+    assert served.responses == [["=1", "."]]
+
+
 # chess ecs198f: a class, its method and fields
 
 

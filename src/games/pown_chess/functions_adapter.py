@@ -4,6 +4,11 @@ of a student's whole pown-chess.py one by one (specs/pown-chess/PROTOCOL.md).
 The file's definitions and its `game_board` load; its game loop does not run. `set_board`
 rewrites that dictionary in place as the handout keys it (`game_board['A1']` is '', 'w' or
 'b'), so the functions, which read it, see the position.
+
+A program that fills its board when its game starts (at the top of a `main()` that then
+plays) leaves `game_board` empty here, where `main()` does not run: the board starts as the
+handout's starting position, keyed as the handout keys it, as the program's own start would
+have filled it. A board the file fills itself is left as it is.
 """
 
 import sys
@@ -12,11 +17,27 @@ from boardgrade_adapter import NOTHING, call, load_submission, serve
 
 COLS = "ABCDEFGH"
 CELLS = {".": "", "w": "w", "b": "b"}
+START = ["w" * 8] + ["." * 8] * 6 + ["b" * 8]
+
+
+def fill(board, rows):
+    """Sets each of the 64 squares of `board` from eight rows of w, b and . (row 1 first)."""
+    for number, row in enumerate(rows, start=1):
+        for col, cell in zip(COLS, row):
+            board[col + str(number)] = CELLS[cell]
+
+
+def start_unfilled(student):
+    """The handout's starting position in a `game_board` the file left empty."""
+    board = getattr(student, "game_board", None)
+    if isinstance(board, dict) and not board:
+        fill(board, START)
 
 
 def main():
     """Loads the submission named on the command line and serves its functions."""
     student = load_submission(sys.argv[1])
+    start_unfilled(student)
 
     def set_board(*rows):
         """Set-up: `game_board` becomes this position (row 1 first); no student code runs."""
@@ -25,11 +46,10 @@ def main():
             raise TypeError("game_board is not a dictionary (the handout asks for one)")
         if len(rows) != 8 or any(len(row) != 8 for row in rows):
             raise ValueError("set_board takes 8 rows of 8 cells")
-        for number, row in enumerate(rows, start=1):
-            for col, cell in zip(COLS, row):
-                if cell not in CELLS:
-                    raise ValueError("a cell is w, b or ., got %r" % cell)
-                board[col + str(number)] = CELLS[cell]
+        strange = [cell for row in rows for cell in row if cell not in CELLS]
+        if strange:
+            raise ValueError("a cell is w, b or ., got %r" % strange[0])
+        fill(board, rows)
         return NOTHING
 
     def display_board():
