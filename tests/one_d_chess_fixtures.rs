@@ -160,6 +160,37 @@ fn the_csc110_program_with_its_starter_main_passes() {
     assert_eq!(code, 0);
 }
 
+#[test]
+fn csc110_reads_a_negative_position_either_way_and_project5_as_off_the_board() {
+    // Seed 001's "a valid index into the board list" leaves open whether -1 is the last cell,
+    // as Python's lists read it: a program reading it so scores full marks.
+    let (code, report) = test_json(&[
+        "specs/one-d-chess",
+        "--python",
+        "fixtures/one-d-chess/csc110/quirk-negative-from-the-end.py",
+    ]);
+    assert_eq!(failures(&report), vec![]);
+    assert_eq!(code, 0);
+    // No lower bound at all: -10 is no index either way, and its IndexError is the student's.
+    let dir = tempfile::tempdir().unwrap();
+    let unbounded = dir.path().join("chess.py");
+    let source = std::fs::read_to_string("fixtures/one-d-chess/csc110/chess.py").unwrap();
+    let source = source.replace(
+        "if position < 0 or position >= len(board):",
+        "if position >= len(board):",
+    );
+    std::fs::write(&unbounded, source).unwrap();
+    let (_, report) = test_json(&["specs/one-d-chess", "--python", unbounded.to_str().unwrap()]);
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(
+        failed[0].0,
+        "is_valid_move: the player's own pieces, on the board"
+    );
+    assert_eq!(failed[0].2["send"], "is_valid_move -10 WHITE", "{failed:?}");
+    // Seed 000 asserts `is_valid_move(board, -1, "BLACK") == False`: see BUGS below.
+}
+
 /// (fixture, scenario name, verdict, step, cells named) for the first failure the bug causes.
 const BUGS: &[(&str, &str, &str, u64, &[&str])] = &[
     (

@@ -74,6 +74,19 @@ pub struct Shape {
     pub cells: usize,
 }
 
+/// How `is_valid_move` reads a negative position.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NegativePositions {
+    /// Off the board: seed 000 asserts `is_valid_move(board, -1, "BLACK") == False`, where
+    /// `board[-1]` is Black's king.
+    #[default]
+    OffBoard,
+    /// Either off the board or counted from the end, as Python's lists count: seed 001 asks
+    /// only for "a valid index into the board list", and leaves that open.
+    Either,
+}
+
 /// Everything a variant may change, with the handout's values by default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,6 +97,8 @@ pub struct Interface {
     pub tokens: Tokens,
     pub messages: Messages,
     pub board: Shape,
+    #[serde(default)]
+    pub negative_positions: NegativePositions,
 }
 
 /// The JSON of the handout's interface, as the built-in adapter is given it.

@@ -4,7 +4,7 @@
 use super::engine::{Board, Direction, Kind, Piece, Side, CELLS};
 use super::events::{self, Event};
 use super::inputs::{own_cells, refused_positions};
-use super::interface::{Interface, Printed, HANDOUT};
+use super::interface::{Interface, NegativePositions, Printed, HANDOUT};
 use super::policy::{EITHER_ORDER, PRINTS_BOARD, REVERSED};
 use super::render::{list_repr, render};
 use crate::games::rule_events::EventLog;
@@ -333,7 +333,14 @@ impl Project5 {
                 let board = &self.board;
                 self.events
                     .note_with(|| [events::of_validity(board, position, side)]);
-                Reply::new(truth(self.board.is_valid_move(position, side)))
+                let valid = self.board.is_valid_move(position, side);
+                let from_the_end = position < 0
+                    && self.interface.negative_positions == NegativePositions::Either
+                    && self.board.is_valid_move(position + CELLS as i64, side);
+                match from_the_end {
+                    true => Reply::new(truth(valid)).or(truth(true)),
+                    false => Reply::new(truth(valid)),
+                }
             }
             Command::Move(position, direction, kind) => {
                 let mut after = self.board;
