@@ -87,6 +87,16 @@ pub enum NegativePositions {
     Either,
 }
 
+impl NegativePositions {
+    /// The word a variant file writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NegativePositions::OffBoard => "off_board",
+            NegativePositions::Either => "either",
+        }
+    }
+}
+
 /// Everything a variant may change, with the handout's values by default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,10 +158,15 @@ impl Interface {
                 "tokens" => interface.tokens = overlay(&interface.tokens, value, key)?,
                 "messages" => interface.messages = overlay(&interface.messages, value, key)?,
                 "board" => interface.board = overlay(&interface.board, value, key)?,
+                "negative_positions" => {
+                    interface.negative_positions = value.clone().try_into().map_err(|_| {
+                        OptionError::new(key.clone(), "is \"off_board\" or \"either\"")
+                    })?
+                }
                 _ => {
                     return Err(OptionError::new(
                         key.clone(),
-                        "not something a project5 variant can change (it changes entry_file, functions, tokens, messages and board)",
+                        "not something a project5 variant can change (it changes entry_file, negative_positions, functions, tokens, messages and board)",
                     ))
                 }
             }
@@ -287,6 +302,12 @@ impl Interface {
         let mut text = String::new();
         text.push_str("# The file a submission is expected to have (a hint: grading reads what files define).\n");
         text.push_str(&format!("entry_file = {}\n\n", quoted(&self.entry_file)));
+        text.push_str(&format!(
+            "# How is_valid_move reads a negative position: \"off_board\" (seed 000's asserts), or\n\
+             # \"either\" off the board or counted from the end, as Python's lists count.\n\
+             negative_positions = \"{}\"\n\n",
+            self.negative_positions.as_str()
+        ));
         text.push_str(
             "# The handout's functions, by the protocol command that calls them (scenarios keep\n\
              # these command names): each function's Python `name` and its `args` in the order\n\
@@ -442,6 +463,13 @@ mod tests {
         assert_eq!(derived.tokens.left, "l");
         assert_eq!(derived.tokens.right, "RIGHT");
         assert!(derived.messages.white_wins_prints.is_empty());
+        assert_eq!(derived.negative_positions, NegativePositions::OffBoard);
+        let either = Interface::derive(&keys("negative_positions = \"either\"\n")).unwrap();
+        assert_eq!(either.negative_positions, NegativePositions::Either);
+        assert_eq!(
+            CSC110_FUNCTIONS.negative_positions,
+            NegativePositions::Either
+        );
         assert_eq!(Interface::derive(&toml::Table::new()).unwrap(), *HANDOUT);
     }
 
@@ -460,6 +488,7 @@ mod tests {
             ("[rules]\nking_moves_one = true\n", "rules"),
             ("[tokens]\nup = \"u\"\n", "tokens.up"),
             ("[tokens]\nleft = 3\n", "tokens.left"),
+            ("negative_positions = \"wrap\"\n", "negative_positions"),
             ("[tokens]\nleft = \"RIGHT\"\n", "tokens.right"),
             (
                 "[functions]\nmove_king = { name = \"move\" }\n",
@@ -481,6 +510,11 @@ mod tests {
     fn the_keys_text_reads_back_as_the_same_interface() {
         let text = HANDOUT.keys_text();
         assert_eq!(Interface::derive(&keys(&text)).unwrap(), *HANDOUT);
+        let text = CSC110_FUNCTIONS.keys_text();
+        assert_eq!(
+            Interface::derive(&keys(&text)).unwrap().negative_positions,
+            NegativePositions::Either
+        );
         assert!(
             text.contains("# whos_the_winner = { name = \"whos_the_winner\", args = [\"board\"] }")
         );
