@@ -329,6 +329,47 @@ fn each_buggy_script_fails_where_its_bug_is() {
 }
 
 #[test]
+fn a_wrong_or_missing_capture_line_costs_the_scenarios_about_captures_only() {
+    // `b powns a w` is printed at every capture of every game; a program that leaves it out,
+    // or names the mover twice, fails the scenarios about captures and no other game.
+    let about_captures = [
+        "rules: captures",
+        "a capture: b powns a w",
+        "powns meeting in a column: the mover captures",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let twice = dir.path().join("pown-chess.py");
+    let source = std::fs::read_to_string("fixtures/pown-chess/pown-chess.py").unwrap();
+    let source = source.replace(
+        "print(player + ' powns a ' + captured)",
+        "print(player + ' powns a ' + player)",
+    );
+    assert!(source.contains("' powns a ' + player"));
+    std::fs::write(&twice, source).unwrap();
+    for fixture in [
+        "fixtures/pown-chess/bug-no-powns.py",
+        twice.to_str().unwrap(),
+    ] {
+        let (code, report) = test_json(&[SPECS, "--python", fixture]);
+        assert_eq!(code, 1);
+        let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+        assert_eq!(failed, about_captures, "{fixture}");
+        // The games it passes say what they left out.
+        let ending = (report["scenarios"].as_array().unwrap().iter())
+            .find(|s| s["name"] == "a player with no pieces left")
+            .unwrap();
+        assert_eq!(ending["verdict"], "pass");
+        let notes = common::notes(ending);
+        assert!(
+            notes.iter().any(|n| n
+                .starts_with("its lines about captures differ from the reference's")
+                && n.contains("expected `")),
+            "{fixture}: {notes:?}"
+        );
+    }
+}
+
+#[test]
 fn the_report_shows_typed_squares_after_their_prompts() {
     let (_, report) = grade(SPECS, "bug-same-player.py");
     let turn = report["scenarios"]

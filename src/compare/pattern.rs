@@ -56,14 +56,27 @@ impl StepPattern {
 
     /// The same pattern with every line of its texts rewritten by `f`.
     pub fn map_lines(&self, f: &dyn Fn(&str) -> String) -> StepPattern {
-        let map_text = |text: &str| {
+        self.rewrite_texts(&|text| {
             text.split_inclusive('\n')
                 .map(|line| match line.strip_suffix('\n') {
                     Some(body) => f(body) + "\n",
                     None => f(line),
                 })
-                .collect::<String>()
-        };
+                .collect()
+        })
+    }
+
+    /// The same pattern without the whole lines (ended by a newline) `drop` picks.
+    pub fn without_lines(&self, drop: &dyn Fn(&str) -> bool) -> StepPattern {
+        self.rewrite_texts(&|text| {
+            text.split_inclusive('\n')
+                .filter(|line| !line.strip_suffix('\n').is_some_and(drop))
+                .collect()
+        })
+    }
+
+    /// The same pattern with each of its texts rewritten by `f` (wildcards kept).
+    fn rewrite_texts(&self, f: &dyn Fn(&str) -> String) -> StepPattern {
         StepPattern {
             alternatives: self
                 .alternatives
@@ -71,7 +84,7 @@ impl StepPattern {
                 .map(|alt| {
                     alt.iter()
                         .map(|seg| match seg {
-                            Segment::Text(t) => Segment::Text(map_text(t)),
+                            Segment::Text(t) => Segment::Text(f(t)),
                             Segment::AnyLines => Segment::AnyLines,
                         })
                         .collect()

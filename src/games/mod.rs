@@ -460,6 +460,16 @@ pub trait Game: Sync {
         Cow::Borrowed(line)
     }
 
+    /// The topic of the scenarios that judge `line` (a line of output, without its newline),
+    /// where it is a message about one rule that the game prints in every game it plays
+    /// (a capture message is about `captures`): every other scenario judges
+    /// the game without such lines, so one wrong message costs the scenarios about it, not
+    /// every game. A scenario is about a topic when it is tagged so or is the battery family
+    /// of that name. None by default: every line is judged everywhere.
+    fn judged_apart(&self, _dialect: &Dialect, _line: &str) -> Option<&'static str> {
+        None
+    }
+
     /// Notes that explain a divergence in the game's own terms (missing and extra boards,
     /// the position as FEN, ...).
     fn explain(&self, _step: &DivergentStep<'_>) -> Vec<String> {

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::apart::without_apart;
 use super::banner::{banner_note, without_banner};
 use super::classify::{classify, later_steps_note, scored, Judged};
 use super::expectation::Expectation;
@@ -32,8 +33,35 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
     if scenario.dialect.protocol == Protocol::Call {
         return super::calls::judge_calls(scenario, expectation, run);
     }
+    let outcome = judge_noting_strays(scenario, expectation, run);
+    // Lines another scenario judges (a capture message) are left out where they differ.
+    if outcome.verdict == Verdict::Pass {
+        return outcome;
+    }
+    match without_apart(scenario, expectation, run) {
+        Some(apart) => further(
+            outcome,
+            judge_noting_strays(scenario, &apart.expectation, &apart.run),
+            apart.note,
+        ),
+        None => outcome,
+    }
+}
+
+/// `retried` (judged without some lines of the output, `note` saying which) where it passes
+/// or gets further than `outcome`, which stands otherwise.
+fn further(outcome: Outcome, mut retried: Outcome, note: String) -> Outcome {
+    if retried.verdict != Verdict::Pass && retried.steps_matched <= outcome.steps_matched {
+        return outcome;
+    }
+    retried.notes.insert(0, note);
+    retried
+}
+
+/// The outcome of a whole program's run, judged without the lines the game never prints
+/// where the scenario notes them.
+fn judge_noting_strays(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
     let outcome = judge_past_banner(scenario, expectation, run);
-    // Where the scenario notes lines the game never prints, the game is judged without them.
     if outcome.verdict == Verdict::Pass || scenario.extra_lines() == ExtraLines::Judged {
         return outcome;
     }
@@ -44,12 +72,11 @@ pub fn judge(scenario: &Scenario, expectation: &Expectation, run: &Execution) ->
         stdout: rest,
         ..run.clone()
     };
-    let mut retried = judge_past_banner(scenario, expectation, &without);
-    if retried.verdict != Verdict::Pass && retried.steps_matched <= outcome.steps_matched {
-        return outcome;
-    }
-    retried.notes.insert(0, stray_note(&stray));
-    retried
+    further(
+        outcome,
+        judge_past_banner(scenario, expectation, &without),
+        stray_note(&stray),
+    )
 }
 
 /// The outcome of a whole program's run, judged past the lines it printed before its
@@ -71,12 +98,11 @@ fn judge_past_banner(scenario: &Scenario, expectation: &Expectation, run: &Execu
         stdout: rest,
         ..run.clone()
     };
-    let mut retried = judge_program(scenario, expectation, &after_banner);
-    if retried.verdict != Verdict::Pass && retried.steps_matched <= outcome.steps_matched {
-        return outcome;
-    }
-    retried.notes.insert(0, banner_note(&banner));
-    retried
+    further(
+        outcome,
+        judge_program(scenario, expectation, &after_banner),
+        banner_note(&banner),
+    )
 }
 
 /// The outcome of a whole program's run, every line of its output judged.

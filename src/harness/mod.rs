@@ -1,6 +1,7 @@
 //! The harness: expectations from the reference ([`expectation`]), runs ([`run`]), verdicts
 //! ([`judge`]) and their results ([`outcome`]).
 
+mod apart;
 mod banner;
 mod calls;
 mod classify;

@@ -136,9 +136,15 @@ fn replay_scenario(scenario: &Scenario, lines: Vec<String>) -> Scenario {
             line,
         })
         .collect();
+    // It stays about what the scenario is about: a battery family's topic is its name.
+    let mut tags = scenario.tags.clone();
+    if let Kind::Battery(source) = &scenario.kind {
+        tags.push(source.family.name.to_string());
+    }
     Scenario {
         steps: Steps::written(steps),
         kind: Kind::Steps,
+        tags,
         ..scenario.clone()
     }
 }

@@ -39,7 +39,7 @@ pub(crate) fn without_stray(stdout: &[u8], expected: &[String]) -> Option<(Vec<S
 }
 
 /// `stdout` cut after each line end and each read mark.
-fn pieces(stdout: &[u8]) -> Vec<&[u8]> {
+pub(super) fn pieces(stdout: &[u8]) -> Vec<&[u8]> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut at = 0;

@@ -106,6 +106,12 @@ impl Scenario {
         matches!(self.kind, Kind::Battery(_))
     }
 
+    /// Whether the scenario is about `topic`: tagged so, or the battery family of that name.
+    pub fn is_about(&self, topic: &str) -> bool {
+        self.tags.iter().any(|t| t == topic)
+            || matches!(&self.kind, Kind::Battery(source) if source.family.name == topic)
+    }
+
     /// `game/dialect`.
     pub fn dialect_id(&self) -> String {
         format!("{}/{}", self.game.name(), self.dialect.name)

@@ -17,6 +17,10 @@ use super::square::{Color, Square};
 use crate::games::battery::{Battery, Family, Plan};
 use crate::rng::Rng;
 
+/// The topic of the scenarios about captures: this battery's family, and the tag of the
+/// written scenarios about them (`specs/pown-chess/pown/`). They alone judge the capture line.
+pub const CAPTURES: &str = "captures";
+
 static FAMILIES: [Family; 4] = [
     Family {
         name: "moves",
@@ -24,7 +28,7 @@ static FAMILIES: [Family; 4] = [
         judge: &[],
     },
     Family {
-        name: "captures",
+        name: CAPTURES,
         about: "powns meeting in their column: the mover takes the pown ahead (`b powns a w`), by either colour, in many columns",
         judge: &[],
     },

@@ -3,9 +3,10 @@
 
 use std::borrow::Cow;
 
+use super::battery::CAPTURES;
 use super::functions;
 use super::lenient::canonical_line;
-use super::messages::INVALID_MOVE;
+use super::messages::{self, INVALID_MOVE};
 use super::options::PownOptions;
 use super::policy;
 use super::program::PownProgram;
@@ -200,6 +201,12 @@ impl Game for PownChess {
 
     fn normalize_line<'a>(&self, _dialect: &Dialect, line: &'a str) -> Cow<'a, str> {
         canonical_line(line)
+    }
+
+    /// The capture line: printed at every capture of every game, judged by the scenarios
+    /// about captures.
+    fn judged_apart(&self, dialect: &Dialect, line: &str) -> Option<&'static str> {
+        (dialect.protocol == Protocol::Program && messages::is_powns_line(line)).then_some(CAPTURES)
     }
 }
 

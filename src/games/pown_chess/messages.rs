@@ -29,6 +29,15 @@ pub fn powns_line(mover: Color) -> String {
     format!("{mover} powns a {}", mover.opponent())
 }
 
+/// Whether `line` is a capture line of either colour (`w powns a b`, `b powns a b`), however
+/// wrong its colours.
+pub fn is_powns_line(line: &str) -> bool {
+    let colour = |word: &str| matches!(word, "w" | "b");
+    line.trim()
+        .split_once(" powns a ")
+        .is_some_and(|(mover, taken)| colour(mover) && colour(taken))
+}
+
 /// `There are no more moves for w`.
 pub fn no_more_moves(stuck: Color) -> String {
     format!("There are no more moves for {stuck}")
@@ -60,6 +69,17 @@ mod tests {
         assert_eq!(move_line(&outcome), "w moves from B1 to B2");
         assert_eq!(prompt(Color::Black), "b move: ");
         assert_eq!(powns_line(Color::Black), "b powns a w");
+        for line in ["b powns a w", "w powns a w", "  w powns a b "] {
+            assert!(is_powns_line(line), "{line:?}");
+        }
+        for line in [
+            "b powns a ",
+            "b powns a wb",
+            "x powns a w",
+            "b moves from C4 to C3",
+        ] {
+            assert!(!is_powns_line(line), "{line:?}");
+        }
         assert_eq!(no_more_moves(Color::White), "There are no more moves for w");
         assert_eq!(pieces_line(Color::Black, 3), "b has 3 pieces");
         assert_eq!(pieces_line(Color::White, 1), "w has 1 pieces");
