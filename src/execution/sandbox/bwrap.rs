@@ -1,6 +1,7 @@
 //! The bubblewrap command line that shows a student program only its submission: the system's
 //! read-only folders (`/usr` and the `/bin`, `/lib` links), its scratch folder, a private
-//! `/tmp`, `/dev` and `/proc`, every namespace unshared, a clean environment, and nothing of the
+//! `/tmp`, `/dev/shm`, `/dev` and `/proc` (its own root and `/dev` read-only, so that the
+//! scratch folder, `/tmp` and `/dev/shm` are all it writes), every namespace unshared, a clean environment, and nothing of the
 //! grader (no binary, specs, results or checkout; a copy of the grader binary in a system
 //! folder is covered by an empty file).
 //!
@@ -23,6 +24,9 @@ pub const STARTED: &str = "sandbox-started";
 pub const SYSTEM: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 ];
+/// Folders of the sandbox's own that no program writes in, made read-only last (each mount
+/// alone: what is mounted under them keeps its own mode).
+const READ_ONLY: &[&str] = &["/dev", "/"];
 /// Files of `/etc` that programs and Python read, when present.
 const ETC: &[&str] = &[
     "/etc/alternatives",
@@ -64,6 +68,9 @@ pub fn wrap(launch: &Launch, view: &View) -> Launch {
         "/proc",
         "--tmpfs",
         "/tmp",
+        // A `/dev/shm` of its own: the rest of `/dev` is made read-only below.
+        "--tmpfs",
+        "/dev/shm",
     ]
     .iter()
     .map(OsString::from)
@@ -99,6 +106,14 @@ pub fn wrap(launch: &Launch, view: &View) -> Launch {
                 path.as_os_str(),
             );
         }
+    }
+    // Bubblewrap's own root and `/dev` are folders of the student's user: a file left there
+    // would outlive its scenario, and a loaded runner's scenarios all share them (only `/tmp`,
+    // `/dev/shm` and the scratch folder are put back after each). Read-only once every
+    // mount point is made, so those three are all a program may write (a device such as
+    // `/dev/null` is still written to).
+    for folder in READ_ONLY {
+        args.extend(["--remount-ro".into(), folder.into()]);
     }
     for (key, value) in &launch.env {
         args.extend(["--setenv".into(), key.clone(), value.clone()]);
