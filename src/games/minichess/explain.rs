@@ -17,9 +17,10 @@ const PER_ROW: usize = 4;
 /// The line the adapter adds when a call changed a board it was given.
 pub const CHANGED_INPUT: &str = "!changed-input";
 
-/// Notes on a divergent step, given its expected and actual output (both already in the
-/// compared form: lists of boards sorted).
-pub fn explain(functions: &Functions, expected: &str, actual: &str) -> Vec<String> {
+/// Notes on a divergent step, given the line sent and its expected and actual output (both
+/// already in the compared form: lists of boards sorted, or only the parts a scenario
+/// judges).
+pub fn explain(functions: &Functions, sent: &str, expected: &str, actual: &str) -> Vec<String> {
     let answer = |text: &str| {
         text.lines()
             .find(|line| !line.starts_with(CHANGED_INPUT))
@@ -38,7 +39,7 @@ pub fn explain(functions: &Functions, expected: &str, actual: &str) -> Vec<Strin
                 functions.maker,
                 changed,
                 &expected_list,
-                origin,
+                origin.map(|(given, _)| given),
             ));
         }
         match notation::read_rows_list(actual_answer) {
@@ -56,8 +57,28 @@ pub fn explain(functions: &Functions, expected: &str, actual: &str) -> Vec<Strin
         }
     } else if notation::read_rows(expected_answer).is_some() {
         notes.extend(chooser_note(functions.chooser, actual_answer));
+    } else if let Some(changed) = changed_input(actual) {
+        // Only the input board is judged (the answer is another scenario's concern): the
+        // board given is read from the line sent.
+        notes.push(changed_note(
+            functions.maker,
+            &changed,
+            &[],
+            given_board(sent),
+        ));
     }
     notes
+}
+
+/// The board argument of a move generator's command line (`move_maker [[0,1],[2,0]] 2`, or
+/// `generateMoves 2 [[0,1],[2,0]]`), when it is a valid board.
+fn given_board(sent: &str) -> Option<Board> {
+    let (_, arguments) = sent.split_once(char::is_whitespace)?;
+    let values = notation::json_values(arguments).ok()?;
+    values.iter().find_map(|value| {
+        let rows = notation::rows_from_value(value, "board").ok()?;
+        notation::board_of(&rows).ok()
+    })
 }
 
 /// What an answer that is not a list is, in words.
@@ -111,15 +132,10 @@ fn changed_input(actual: &str) -> Option<Rows> {
         .and_then(notation::read_rows)
 }
 
-fn changed_note(
-    maker: &str,
-    after: &Rows,
-    expected: &[Rows],
-    origin: Option<(Board, Color)>,
-) -> String {
-    let after_grid = draw(after, origin.map(|(b, _)| (b, None)));
-    let blocks = match origin {
-        Some((given, _)) => vec![
+fn changed_note(maker: &str, after: &Rows, expected: &[Rows], given: Option<Board>) -> String {
+    let after_grid = draw(after, given.map(|b| (b, None)));
+    let blocks = match given {
+        Some(given) => vec![
             with_caption("given:", &render_grid(&given, None)),
             with_caption("after the call:", &after_grid),
         ],
@@ -359,7 +375,23 @@ mod tests {
     const EXAMPLE_MOVES: &str = "[[[0, 1, 1], [1, 0, 2], [2, 2, 0]], [[0, 1, 1], [1, 2, 0], [2, 0, 2]], [[0, 1, 1], [2, 0, 0], [2, 0, 2]]]";
 
     fn notes(expected: &str, actual: &str) -> String {
-        explain(functions("ecs10").unwrap(), expected, actual).join("\n")
+        let sent = "move_maker [[0,1,1],[1,0,0],[2,2,2]] 2";
+        explain(functions("ecs10").unwrap(), sent, expected, actual).join("\n")
+    }
+
+    #[test]
+    fn a_changed_input_judged_alone_is_drawn_from_the_board_sent() {
+        // A scenario that judges the input board only: no answer on either side.
+        let actual = "!changed-input [[2, 2, 2], [1, 0, 0], [0, 1, 1]]\n";
+        let text = notes("", actual);
+        assert!(
+            text.contains("move_maker changed the board it was given"),
+            "{text}"
+        );
+        assert!(
+            text.contains("given:") && text.contains("after the call:"),
+            "{text}"
+        );
     }
 
     #[test]

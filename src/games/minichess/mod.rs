@@ -101,7 +101,10 @@ impl Game for MiniChess {
 
     fn explain(&self, step: &DivergentStep<'_>) -> Vec<String> {
         match dialect::functions(step.dialect.name) {
-            Some(functions) => explain::explain(functions, step.expected, step.actual),
+            Some(functions) => {
+                let sent = step.sent.last().copied().unwrap_or("");
+                explain::explain(functions, sent, step.expected, step.actual)
+            }
             None => Vec::new(),
         }
     }
