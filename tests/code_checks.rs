@@ -381,6 +381,32 @@ fn ecs10_functions_that_print_lose_that_point() {
 }
 
 #[test]
+fn an_ecs10_play_program_left_in_costs_the_only_the_functions_point_alone() {
+    // "Do not include the program that lets a human play against the computer": a `main()`
+    // that asks for a board and prints the choice, called at the bottom, is that check's
+    // failure; the functions asked for print nothing, so the no-print point stays.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prog67.py");
+    let correct = std::fs::read_to_string("fixtures/minichess/ecs10/prog67.py").unwrap();
+    std::fs::write(
+        &file,
+        format!(
+            "{correct}\n\ndef main():\n    \"\"\"Plays against a human.\"\"\"\n    board = eval(input('board? '))\n    print(move_chooser(move_maker(board, 2), 2))\n\n\nmain()\n"
+        ),
+    )
+    .unwrap();
+    let (report, t) = bundled("minichess/ecs10", file.to_str().unwrap());
+    assert_eq!(failed(&report), vec!["code: only the functions"]);
+    let found = findings(&report, "code: only the functions");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].contains(
+        "function `main` is none of those asked for, nor run by one, and asks for input"
+    ));
+    assert!(found[1].ends_with("code outside functions: `main()`"));
+    assert_eq!((t.2, t.3), (3.0, 4.0));
+}
+
+#[test]
 fn the_course_turns_checks_off_and_optional_ones_on() {
     let dir = tempfile::tempdir().unwrap();
     let specs = dir.path().join("specs");

@@ -51,6 +51,13 @@ pub struct CodeDef {
     /// `header_comment`: what the header must give (`file_name`, `name`, `date`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub require: Option<Vec<String>>,
+    /// `no_print`, `outside_functions`: the functions the handout asks for. `no_print` then
+    /// checks only the code they run (these functions and those they name, in turn);
+    /// `outside_functions` also counts a function none of them runs that prints or asks for
+    /// input (a program that plays with a human, beside the functions asked for). Where the
+    /// file defines none of them, both check as without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Vec<String>>,
     /// `no_print`: the calls that count as printing (`print`, `input`, `sys.stdout.write`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls: Option<Vec<String>>,
@@ -75,7 +82,7 @@ struct RuleSpec {
 const RULES: &[RuleSpec] = &[
     RuleSpec {
         name: "outside_functions",
-        takes: &["allow"],
+        takes: &["allow", "asked"],
         needs: &[],
         about: "no code outside functions",
     },
@@ -111,7 +118,7 @@ const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         name: "no_print",
-        takes: &["functions", "calls"],
+        takes: &["functions", "calls", "asked"],
         needs: &[],
         about: "functions that do not print",
     },
@@ -215,6 +222,7 @@ fn present(def: &CodeDef) -> Vec<&'static str> {
     note("comments", def.comments.is_some());
     note("require", def.require.is_some());
     note("calls", def.calls.is_some());
+    note("asked", def.asked.is_some());
     note("modules", def.modules.is_some());
     note("max", def.max.is_some());
     found
@@ -350,6 +358,24 @@ mod tests {
         let mut long = def("line_length");
         long.max = Some(5);
         assert_eq!(resolve(&long).unwrap_err().key, "code.max");
+    }
+
+    #[test]
+    fn the_functions_asked_for_are_a_setting_of_the_two_rules_about_them() {
+        let asked = Some(vec!["move_maker".to_string()]);
+        for rule in ["no_print", "outside_functions"] {
+            let check = resolve(&CodeDef {
+                asked: asked.clone(),
+                ..def(rule)
+            })
+            .unwrap();
+            assert_eq!(check.settings["asked"][0], "move_maker");
+        }
+        let docstrings = CodeDef {
+            asked,
+            ..def("docstrings")
+        };
+        assert_eq!(resolve(&docstrings).unwrap_err().key, "code.asked");
     }
 
     #[test]

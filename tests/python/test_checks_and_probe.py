@@ -510,3 +510,48 @@ def test_every_rule_of_a_request_judges_the_file_as_written():
     answers = checks.check_all([unchanged, no_print, unchanged], files)
     assert answers[0] == [] and answers[2] == []
     assert [f["line"] for f in answers[1]] == [3], answers
+
+
+PLAYS_WITH_A_HUMAN = """
+    def score(board):
+        return sum(map(sum, board))
+    class Search:
+        def best(self, boards):
+            print("searching", len(boards))
+            return max(boards, key=score)
+    def move_maker(board, player):
+        return [board]
+    def move_chooser(boards, player):
+        return Search().best(boards)
+    def show(board):
+        print(board)
+    def main():
+        board = input("board? ")
+        show(move_chooser(move_maker(board, 1), 1))
+    main()
+"""
+
+
+def test_no_print_with_asked_checks_what_the_functions_asked_for_run():
+    rule = {"rule": "no_print", "functions": ["*"], "asked": ["move_maker", "move_chooser"]}
+    # `Search.best` runs (`Search().best`), `score` too (`key=score`); `main` and `show` do not.
+    assert [f["message"] for f in findings(rule, PLAYS_WITH_A_HUMAN)] == [
+        "function `Search.best` prints: `print(\"searching\", len(boards))`",
+    ]
+    # Without `asked`, or where the file defines none of them, every function is checked.
+    assert len(findings({"rule": "no_print", "functions": ["*"]}, PLAYS_WITH_A_HUMAN)) == 3
+    renamed = PLAYS_WITH_A_HUMAN.replace("move_maker", "moves").replace("move_chooser", "choose")
+    assert len(findings(rule, renamed)) == 3
+
+
+def test_outside_functions_with_asked_counts_a_program_that_plays_beside_them():
+    rule = {"rule": "outside_functions", "allow": ["imports", "constants"], "asked": ["move_maker", "move_chooser"]}
+    assert [(f["line"], f["message"]) for f in findings(rule, PLAYS_WITH_A_HUMAN)] == [
+        (13, "function `show` is none of those asked for, nor run by one, and prints: `print(board)`"),
+        (15, "function `main` is none of those asked for, nor run by one, and asks for input: "
+             "`input(\"board? \")`"),
+        (17, "code outside functions: `main()`"),
+    ]
+    # Without `asked`, only the call at the top level.
+    plain = {"rule": "outside_functions", "allow": ["imports", "constants"]}
+    assert [f["line"] for f in findings(plain, PLAYS_WITH_A_HUMAN)] == [17]

@@ -1,9 +1,9 @@
 //! The bubblewrap command line that shows a student program only its submission: the system's
 //! read-only folders (`/usr` and the `/bin`, `/lib` links), its scratch folder, a private
 //! `/tmp`, `/dev/shm`, `/dev` and `/proc` (its own root and `/dev` read-only, so that the
-//! scratch folder, `/tmp` and `/dev/shm` are all it writes), every namespace unshared, a clean environment, and nothing of the
-//! grader (no binary, specs, results or checkout; a copy of the grader binary in a system
-//! folder is covered by an empty file).
+//! scratch folder, `/tmp` and `/dev/shm` are all it writes), every namespace unshared, a
+//! clean environment, and nothing of the grader (no binary, specs, results or checkout; a
+//! copy of the grader binary in a system folder is covered by an empty file).
 //!
 //! Inside, a shell reports on descriptor 3 that the sandbox is set up before it runs the
 //! program (and closes that descriptor, so the program cannot report anything): a run with

@@ -217,6 +217,60 @@ def outside_functions(rule, source, tree, _file):
     for stmt in tree.body:
         if not allowed_outside(stmt, allow):
             yield stmt.lineno, "code outside functions: `%s`" % snippet(source, stmt)
+    run = reached(tree, rule.get("asked"))
+    if run is None:
+        return
+    for name, function in functions_of(tree):
+        talking = None if name in run else first_call(function, PLAY_CALLS)
+        if talking is not None:
+            yield talking.lineno, "function `%s` is none of those asked for, nor run by one, and %s: `%s`" % (
+                name, verb_of(talking), snippet(source, talking))
+
+
+# What a program that plays with a human calls, beside the functions asked for.
+PLAY_CALLS = ("print", "input")
+
+
+def reached(tree, asked):
+    """The qualified names of the functions `asked` names and of those they name in turn (a
+    call, `self.score(...)`, `key=evaluate`): what runs when a function asked for is called.
+    None when there is no such list, or the file defines none of them (nothing to go by)."""
+    if not asked:
+        return None
+    functions = functions_of(tree)
+    nodes = dict(functions)
+    by_name = {}
+    for name, _ in functions:
+        by_name.setdefault(name.split(".")[-1], []).append(name)
+    pending = [name for name, _ in functions if name in asked or name.split(".")[-1] in asked]
+    if not pending:
+        return None
+    seen = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(nodes[name]):
+            pending += [other for other in by_name.get(mentioned(node), ()) if other not in seen]
+    return seen
+
+
+def mentioned(node):
+    """The name a `Name` or an attribute (`self.score`) mentions, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def first_call(function, calls):
+    """The first call in `function` of one of `calls` (dotted names), else None."""
+    found = [node for node in ast.walk(function) if isinstance(node, ast.Call) and dotted(node.func) in calls]
+    return min(found, key=lambda node: (node.lineno, node.col_offset), default=None)
+
+
+def verb_of(call):
+    return "asks for input" if dotted(call.func) == "input" else "prints"
 
 
 def without(statements, removable):
@@ -416,13 +470,13 @@ def dotted(node):
 def no_print(rule, source, tree, _file):
     functions = rule.get("functions", ["*"])
     calls = rule.get("calls", ["print", "input"])
+    run = reached(tree, rule.get("asked"))
     for name, function in functions_of(tree):
-        if not named(name, functions):
+        if not named(name, functions) or (run is not None and name not in run):
             continue
         for node in ast.walk(function):
             if isinstance(node, ast.Call) and dotted(node.func) in calls:
-                verb = "asks for input" if dotted(node.func) == "input" else "prints"
-                yield node.lineno, "function `%s` %s: `%s`" % (name, verb, snippet(source, node))
+                yield node.lineno, "function `%s` %s: `%s`" % (name, verb_of(node), snippet(source, node))
 
 
 def forbidden_imports(rule, _source, tree, _file):
