@@ -51,14 +51,14 @@ fn fixture(name: &str) -> String {
 fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     let dir = tempfile::tempdir().unwrap();
     let course = course_file(dir.path(), "invalid_move_answer = \"empty_or_message\"");
-    // (course, team, passed, failed, score); every run is out of 71.5.
+    // (course, team, passed, failed, score); every run is out of 72.5.
     for (policy, team, passed, failed, score) in [
-        (None, "correct", 75, 0, 71.5),
-        (None, "quirk-invalid-message", 28, 47, 28.0),
-        (Some(&course), "correct", 75, 0, 71.5),
-        (Some(&course), "quirk-invalid-message", 75, 0, 71.5),
+        (None, "correct", 76, 0, 72.5),
+        (None, "quirk-invalid-message", 28, 48, 28.0),
+        (Some(&course), "correct", 76, 0, 72.5),
+        (Some(&course), "quirk-invalid-message", 76, 0, 72.5),
         // A wrong notation for a move is still wrong, under either reading.
-        (Some(&course), "bug-castling-notation", 72, 3, 68.5),
+        (Some(&course), "bug-castling-notation", 73, 3, 69.5),
     ] {
         let submission = format!("{FIXTURES}/{team}/pychess");
         let mut args = vec![SCENARIOS, "--python", submission.as_str()];
@@ -68,7 +68,7 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 71.5),
+            (passed, failed, score, 72.5),
             "{policy:?} {team}"
         );
     }
@@ -86,15 +86,15 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
     let dir = tempfile::tempdir().unwrap();
     let stalemate_only = course_file(dir.path(), "draw_rules = \"stalemate_only\"");
     let required = course_file(dir.path(), "draw_rules = \"required\"");
-    // (course, team: None for the reference, passed, failed, score); out of 71.5.
+    // (course, team: None for the reference, passed, failed, score); out of 72.5.
     for (policy, team, passed, wrong, score) in [
-        (None, Some("correct"), 75, 0, 71.5),
-        (None, Some("quirk-draw-rules"), 75, 0, 71.5),
-        (Some(&stalemate_only), Some("correct"), 75, 0, 71.5),
-        (Some(&stalemate_only), Some("quirk-draw-rules"), 74, 1, 70.5),
-        (Some(&required), None, 75, 0, 71.5),
-        (Some(&required), Some("correct"), 74, 1, 70.5),
-        (Some(&required), Some("quirk-draw-rules"), 75, 0, 71.5),
+        (None, Some("correct"), 76, 0, 72.5),
+        (None, Some("quirk-draw-rules"), 76, 0, 72.5),
+        (Some(&stalemate_only), Some("correct"), 76, 0, 72.5),
+        (Some(&stalemate_only), Some("quirk-draw-rules"), 75, 1, 71.5),
+        (Some(&required), None, 76, 0, 72.5),
+        (Some(&required), Some("correct"), 75, 1, 71.5),
+        (Some(&required), Some("quirk-draw-rules"), 76, 0, 72.5),
     ] {
         let submission = team.map(|team| format!("{FIXTURES}/{team}/pychess"));
         let mut args = vec![SCENARIOS];
@@ -107,7 +107,7 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, wrong, score, 71.5),
+            (passed, wrong, score, 72.5),
             "{policy:?} {team:?}"
         );
         if wrong == 1 {
@@ -202,6 +202,7 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
                     "check.toml",
                     "the handout's example: the king may not step onto e1 while the queen attacks it",
                 ),
+                ("check.toml", "the king may not take a defended piece"),
                 ("battery.toml", "rules: check and pins"),
             ],
         ),
@@ -265,9 +266,14 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
                 ("random_play.toml", "random game 4 of seed 2026"),
             ],
         ),
+        // Found by the battery alone until a scenario walked the king up the board:
+        // `the king may not take a defended piece` steps it to e3, in front of Black's pawn.
         (
             "bug-king-step-refused",
-            &[("battery.toml", "rules: check and pins")],
+            &[
+                ("check.toml", "the king may not take a defended piece"),
+                ("battery.toml", "rules: check and pins"),
+            ],
         ),
         (
             "bug-queen-side-castle-refused",
@@ -285,6 +291,17 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
                 "en_passant.toml",
                 "en passant is refused when it would open the king's rank",
             )],
+        ),
+        // A king's capture never tested for check: the scholar's mate is no mate for it (the
+        // king takes the defended queen), and the battery meets it in check and pins.
+        (
+            "bug-king-takes-defended",
+            &[
+                ("check.toml", "the king may not take a defended piece"),
+                ("checkmate.toml", "scholar's mate: White wins"),
+                ("battery.toml", "rules: check and pins"),
+                ("battery.toml", "rules: game end"),
+            ],
         ),
         (
             "bug-en-passant-by-any-piece",
@@ -514,7 +531,7 @@ fn a_team_laid_out_as_packages_with_a_relative_import_above_logic_scores_full_ma
     for runner in ["fork", "fresh"] {
         let (code, report) = test_json(&[SCENARIOS, "--python", &team, "--python-runner", runner]);
         assert_eq!(code, 0, "{runner}: {:?}", failed(&report));
-        assert_eq!(totals(&report), (75, 0, 71.5, 71.5), "{runner}");
+        assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{runner}");
     }
 }
 
@@ -583,7 +600,7 @@ fn every_other_team_is_the_correct_one_with_one_file_changed() {
             changed[0]
         );
     }
-    assert_eq!(teams, 24);
+    assert_eq!(teams, 25);
 }
 
 #[test]
@@ -701,7 +718,7 @@ fn a_team_folder_standing_for_pychess_under_its_own_name_scores_full_marks() {
         &team,
     );
     let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
-    assert_eq!(totals(&report), (75, 0, 71.5, 71.5), "{report:#}");
+    assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{report:#}");
 }
 
 #[test]
@@ -709,7 +726,7 @@ fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
     let dir = tempfile::tempdir().unwrap();
     let team = renamed_logic(dir.path());
     let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
-    assert_eq!(totals(&report), (75, 0, 71.5, 71.5), "{report:#}");
+    assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{report:#}");
     let class = dir.path().join("class");
     let out = dir.path().join("out");
     let (code, report, stderr) = common::grade_json(&[
@@ -725,5 +742,5 @@ fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
         renamed["file"], "pychess/logic/game_logic.py",
         "{renamed:#}"
     );
-    assert_eq!(renamed["score"], 71.5, "{renamed:#}");
+    assert_eq!(renamed["score"], 72.5, "{renamed:#}");
 }
