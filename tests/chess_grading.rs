@@ -708,6 +708,43 @@ fn renamed_logic(dir: &Path) -> std::path::PathBuf {
 }
 
 #[test]
+fn a_logic_file_given_alone_runs_in_its_folders_whatever_it_is_called_and_wherever_from() {
+    // `from logic.utils import ...` resolves when the file is handed in alone, renamed or
+    // not, by its whole path or from inside `logic/` as a student runs a self-check.
+    let dir = tempfile::tempdir().unwrap();
+    let team = renamed_logic(dir.path());
+    let logic = team.join("pychess/logic");
+    for (folder, file) in [
+        (common::root().to_path_buf(), logic.join("game_logic.py")),
+        (logic.clone(), "game_logic.py".into()),
+        (
+            common::root()
+                .join(fixture("correct"))
+                .join("pychess/logic"),
+            "chess_logic.py".into(),
+        ),
+    ] {
+        let output = boardgrade()
+            .current_dir(&folder)
+            .arg("test")
+            .arg(common::root().join(SCENARIOS))
+            .arg("--python")
+            .arg(&file)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        assert_eq!(
+            totals(&report),
+            (76, 0, 72.5, 72.5),
+            "{}: {report:#}",
+            file.display()
+        );
+    }
+}
+
+#[test]
 fn a_team_folder_standing_for_pychess_under_its_own_name_scores_full_marks() {
     // The team handed in `pychess/` itself, named its own way: its `logic/` still holds
     // the class, whose relative imports resolve from above `logic/`.

@@ -3,6 +3,7 @@
 //! Data only, below both the interpreter (`python.rs`) and the targets (`target.rs`) that
 //! act on it.
 
+use std::path::Path;
 use std::time::Duration;
 
 /// How a Python submission under an interface is started.
@@ -46,3 +47,46 @@ pub struct Layout {
 /// secret one: that gets a runner of its own.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Secrecy(pub u8);
+
+/// How many of the folders of `entry_file` (`pychess/logic/chess_logic.py`: `pychess`, then
+/// `logic`) `file` sits in, from its own folder up, whatever the file itself is called: 2 for
+/// `team/pychess/logic/game_logic.py`, 1 for `team 7/logic/chess_logic.py`, 0 for a file in
+/// no such folder or an entry file in no folder.
+pub fn folders_in_layout(file: &Path, entry_file: &str) -> usize {
+    let folders: Vec<&str> = entry_file.split('/').collect();
+    let folders = &folders[..folders.len() - 1];
+    let Some(parent) = file.parent() else {
+        return 0;
+    };
+    (parent.components().rev())
+        .zip(folders.iter().rev())
+        .take_while(|(own, name)| own.as_os_str() == **name)
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_layout_folders_a_file_sits_in_are_counted_whatever_it_is_called() {
+        let layout = "pychess/logic/chess_logic.py";
+        for (file, folders) in [
+            ("/class/t/pychess/logic/chess_logic.py", 2),
+            ("/class/t/pychess/logic/game_logic.py", 2),
+            ("/class/team 7/logic/chess_logic.py", 1),
+            ("/class/t/pychess/chess_logic.py", 0),
+            ("chess_logic.py", 0),
+        ] {
+            assert_eq!(
+                folders_in_layout(Path::new(file), layout),
+                folders,
+                "{file}"
+            );
+        }
+        assert_eq!(
+            folders_in_layout(Path::new("/a/logic/prog67.py"), "prog67.py"),
+            0
+        );
+    }
+}

@@ -1032,7 +1032,15 @@ fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf
         std::fs::create_dir_all(&place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
         copy_tree(&tree, &place)?;
-        return Ok(work.join(entry_name));
+        // A file given alone lands where its folders put it, under its own name.
+        let inside = std::fs::canonicalize(path)
+            .ok()
+            .filter(|file| file.is_file())
+            .and_then(|file| file.strip_prefix(&tree).ok().map(Path::to_path_buf));
+        return Ok(match inside {
+            Some(inside) => place.join(inside),
+            None => work.join(entry_name),
+        });
     }
     if path.is_dir() {
         copy_tree(path, work)?;
@@ -1080,9 +1088,10 @@ fn copy_beside(beside: &[PathBuf], entry: &Path) -> Result<(), Error> {
 /// For an entry file inside folders (`pychess/logic/chess_logic.py`): the folder of the
 /// submission to copy, and where it goes in the scratch folder, so that the entry file lands
 /// at its place in the layout. `path` may be a folder holding the layout's top folder (only
-/// that folder is copied), a folder of the layout itself, or the entry file (then the
-/// enclosing folders whose names fit the layout come too, for its helper modules). `None`
-/// for a one-file layout or a path that does not fit the layout.
+/// that folder is copied), a folder of the layout itself, or a file in the layout's folders,
+/// under the handout's name or its own (then the enclosing folders whose names fit the
+/// layout come too, for its helper modules). `None` for a one-file layout or a path that
+/// does not fit the layout.
 fn layout_tree(path: &Path, entry_file: &str) -> Option<(PathBuf, PathBuf)> {
     let layout: Vec<&str> = entry_file.split('/').collect();
     if layout.len() < 2 {
@@ -1096,18 +1105,12 @@ fn layout_tree(path: &Path, entry_file: &str) -> Option<(PathBuf, PathBuf)> {
         });
     }
     let file = std::fs::canonicalize(path).ok()?;
-    // How many of the layout's names, from the file up, the path repeats.
-    let matched = file
-        .components()
-        .rev()
-        .zip(layout.iter().rev())
-        .take_while(|(c, name)| c.as_os_str() == **name)
-        .count();
-    if matched < 2 {
+    let folders = super::layout::folders_in_layout(&file, entry_file);
+    if folders == 0 {
         return None;
     }
-    let tree = file.ancestors().nth(matched - 1)?.to_path_buf();
-    let place: PathBuf = layout[..=layout.len() - matched].iter().collect();
+    let tree = file.ancestors().nth(folders)?.to_path_buf();
+    let place: PathBuf = layout[..layout.len() - folders].iter().collect();
     Some((tree, place))
 }
 

@@ -293,15 +293,17 @@ fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
 
 /// The folder a one-file submission's modules come from when the file sits in a dialect's
 /// folder layout (`pychess/logic/chess_logic.py` handed in alone imports `logic.utils`, and
-/// runs with its package around it): the layout's top folder.
+/// runs with its package around it; so does a logic file renamed `game_logic.py`): the
+/// layout's top folder.
 fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<PathBuf> {
     if !path.is_file() {
         return None;
     }
+    // Its folders are read from the whole path (`chess_logic.py` given from inside `logic/`).
+    let path = std::fs::canonicalize(path).ok()?;
     dialects.iter().find_map(|d| {
-        let layout = std::path::Path::new(d.entry_file);
-        let depth = layout.components().count();
-        (depth > 1 && path.ends_with(layout))
+        let depth = std::path::Path::new(d.entry_file).components().count();
+        (depth > 1 && crate::execution::layout::folders_in_layout(&path, d.entry_file) == depth - 1)
             .then(|| {
                 path.ancestors()
                     .nth(depth - 1)
