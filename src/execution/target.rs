@@ -1027,20 +1027,12 @@ impl std::fmt::Debug for Slot {
 /// Copies the submission into `work` (a file alone, or a folder's contents) and returns its
 /// entry file there.
 fn copy_submission(path: &Path, entry_name: &str, work: &Path) -> Result<PathBuf, Error> {
-    if let Some((tree, place)) = layout_tree(path, entry_name) {
-        let place = work.join(place);
+    if let Some(laid) = layout_tree(path, entry_name) {
+        let place = work.join(&laid.place);
         std::fs::create_dir_all(&place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
-        copy_tree(&tree, &place)?;
-        // A file given alone lands where its folders put it, under its own name.
-        let inside = std::fs::canonicalize(path)
-            .ok()
-            .filter(|file| file.is_file())
-            .and_then(|file| file.strip_prefix(&tree).ok().map(Path::to_path_buf));
-        return Ok(match inside {
-            Some(inside) => place.join(inside),
-            None => work.join(entry_name),
-        });
+        copy_tree(&laid.tree, &place)?;
+        return Ok(work.join(laid.entry));
     }
     if path.is_dir() {
         copy_tree(path, work)?;
@@ -1085,6 +1077,16 @@ fn copy_beside(beside: &[PathBuf], entry: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// A submission inside a layout of folders: what to copy, and where it and its entry land.
+struct LaidOut {
+    /// The folder of the submission to copy.
+    tree: PathBuf,
+    /// Where it goes in the scratch folder.
+    place: PathBuf,
+    /// Where the entry file is in the scratch folder (a file given alone keeps its name).
+    entry: PathBuf,
+}
+
 /// For an entry file inside folders (`pychess/logic/chess_logic.py`): the folder of the
 /// submission to copy, and where it goes in the scratch folder, so that the entry file lands
 /// at its place in the layout. `path` may be a folder holding the layout's top folder (only
@@ -1092,17 +1094,19 @@ fn copy_beside(beside: &[PathBuf], entry: &Path) -> Result<(), Error> {
 /// under the handout's name or its own (then the enclosing folders whose names fit the
 /// layout come too, for its helper modules). `None` for a one-file layout or a path that
 /// does not fit the layout.
-fn layout_tree(path: &Path, entry_file: &str) -> Option<(PathBuf, PathBuf)> {
+fn layout_tree(path: &Path, entry_file: &str) -> Option<LaidOut> {
     let layout: Vec<&str> = entry_file.split('/').collect();
     if layout.len() < 2 {
         return None;
     }
     if path.is_dir() {
         let level = (0..layout.len()).find(|&k| path.join(layout[k..].join("/")).is_file())?;
-        return Some(match level {
+        let (tree, place) = match level {
             0 => (path.join(layout[0]), PathBuf::from(layout[0])),
             _ => (path.to_path_buf(), layout[..level].iter().collect()),
-        });
+        };
+        let entry = PathBuf::from(entry_file);
+        return Some(LaidOut { tree, place, entry });
     }
     let file = std::fs::canonicalize(path).ok()?;
     let folders = super::layout::folders_in_layout(&file, entry_file);
@@ -1111,7 +1115,9 @@ fn layout_tree(path: &Path, entry_file: &str) -> Option<(PathBuf, PathBuf)> {
     }
     let tree = file.ancestors().nth(folders)?.to_path_buf();
     let place: PathBuf = layout[..layout.len() - folders].iter().collect();
-    Some((tree, place))
+    // The file lands where its folders put it, under its own name.
+    let entry = place.join(file.strip_prefix(&tree).ok()?);
+    Some(LaidOut { tree, place, entry })
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {

@@ -238,15 +238,12 @@ fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
     let share = (defined * 1000)
         .checked_div(dialect.defines.len())
         .unwrap_or(0);
+    let all = defined == dialect.defines.len();
     Fit {
         plays: reads_stdin || dialect.protocol != Protocol::Program,
-        complete: !dialect.defines.is_empty() && defined == dialect.defines.len(),
-        specific: if defined == dialect.defines.len() {
-            defined
-        } else {
-            0
-        },
-        own: if defined == dialect.defines.len() {
+        complete: all && !dialect.defines.is_empty(),
+        specific: if all { defined } else { 0 },
+        own: if all {
             (dialect.defines.iter())
                 .filter(|n| defines_itself(candidate, n))
                 .count()

@@ -337,9 +337,11 @@ impl Project5 {
                 let from_the_end = position < 0
                     && self.interface.negative_positions == NegativePositions::Either
                     && self.board.is_valid_move(position + CELLS as i64, side);
-                match from_the_end {
-                    true => Reply::new(truth(valid)).or(truth(true)),
-                    false => Reply::new(truth(valid)),
+                let reply = Reply::new(truth(valid));
+                if from_the_end {
+                    reply.or(truth(true))
+                } else {
+                    reply
                 }
             }
             Command::Move(position, direction, kind) => {

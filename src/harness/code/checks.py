@@ -242,7 +242,7 @@ def reached(tree, asked):
     by_name = {}
     for name, _ in functions:
         by_name.setdefault(name.split(".")[-1], []).append(name)
-    pending = [name for name, _ in functions if name in asked or name.split(".")[-1] in asked]
+    pending = [name for name, _ in functions if named(name, asked)]
     if not pending:
         return None
     seen = set()
