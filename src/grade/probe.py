@@ -1,8 +1,9 @@
 """boardgrade's definition probe: what each Python file of a class defines, without running it.
 
-stdin: a JSON object {"files": [[path, root], ...], "provided": [module, ...]}, each path as
-base64 of its bytes (a folder name need not be UTF-8); `root` is the
-submission folder the file belongs to (its own modules are importable from there).
+stdin: a first line of the modules the harness provides (stubs), separated by spaces, then
+one line per file, `PATH ROOT`, each as base64 of its bytes (a folder name need not be
+UTF-8); `root` is the submission folder the file belongs to (its own modules are importable
+from there).
 stdout: one JSON object per line, in the order given:
 {"names": [top-level def/class names], "variables": [top-level variable names],
  "error": null or {"line": N, "message": "..."},
@@ -19,13 +20,12 @@ checked with importlib's finders, which only look for files.
 """
 
 import binascii
-import json
 import os
 import sys
 
-# Read as the adapter that loads the file reads it (and without `ast` and `tokenize`, which
-# would double what starting the probe costs).
-from boardgrade_source import ast, parse, read_source, walk
+# Read as the adapter that loads the file reads it (and without `ast`, `tokenize` and `json`,
+# whose imports would double what starting the probe costs).
+from boardgrade_source import ast, json_text, parse, read_source, walk
 
 MAX_NAMES = 500
 MAX_NAME_CHARS = 200
@@ -265,21 +265,20 @@ def probe(path, available):
 def main():
     # The probe's own folder is not a place student modules come from.
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != os.path.dirname(os.path.abspath(__file__))]
-    request = json.load(sys.stdin)
-    provided = set(request.get("provided", []))
+    lines = sys.stdin.buffer.read().decode("ascii").splitlines()
+    provided = set(lines[0].split()) if lines else set()
     roots = {}
-    for path, root in request["files"]:
+    for line in lines[1:]:
         # Paths come as base64 of their bytes: a folder name need not be UTF-8.
-        path, root = (os.fsdecode(binascii.a2b_base64(p)) for p in (path, root))
+        path, root = (os.fsdecode(binascii.a2b_base64(p)) for p in line.split())
         try:
             if root not in roots:
                 roots[root] = own_modules(root) | provided
             found = probe(path, roots[root])
         except Exception as failure:  # an unreadable file, or a tree the probe cannot walk
             found = answer(error={"line": 1, "message": "cannot read: %s" % short(failure)})
-        line = json.dumps(found, ensure_ascii=False)
         # A path's undecodable bytes (lone surrogates) in a message become U+FFFD.
-        sys.stdout.write(line.encode("utf-8", "replace").decode("utf-8") + "\n")
+        sys.stdout.write(json_text(found).encode("utf-8", "replace").decode("utf-8") + "\n")
         # Each answer leaves as it is made: a probe stopped on a file too slow to compile
         # has given the files before it.
         sys.stdout.flush()

@@ -78,12 +78,20 @@ pub struct ProbeFile {
     pub root: PathBuf,
 }
 
-#[derive(Serialize)]
-struct Request<'a> {
-    /// Each file and its root as base64 of the path's bytes (a folder name need not be UTF-8,
-    /// and one such name must not keep the whole class from being read).
-    files: Vec<(String, String)>,
-    provided: &'a [String],
+/// What the probe reads on stdin: the modules the harness provides on a first line, then a
+/// line per file, `PATH ROOT`, each as base64 of the path's bytes (a folder name need not
+/// be UTF-8, and one such name must not keep the whole class from being read). Lines, not
+/// JSON: the probe's start is on every class run's way, and `json` would double it.
+fn request(files: &[(&Path, &Path)], provided: &[String]) -> Vec<u8> {
+    let mut text = provided.join(" ");
+    for (path, root) in files {
+        text.push('\n');
+        text.push_str(&path_bytes(path));
+        text.push(' ');
+        text.push_str(&path_bytes(root));
+    }
+    text.push('\n');
+    text.into_bytes()
 }
 
 fn path_bytes(path: &Path) -> String {
@@ -242,19 +250,13 @@ impl<'a> Probe<'a> {
     fn run(&self, files: &[ProbeFile]) -> Result<(Vec<Definitions>, Option<Stopped>), Error> {
         // The probe runs in its own folder: relative paths are made absolute first.
         let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-        let request = Request {
-            files: (files.iter())
-                .map(|f| {
-                    (
-                        path_bytes(&absolute(&f.path)),
-                        path_bytes(&absolute(&f.root)),
-                    )
-                })
-                .collect(),
-            provided: self.provided,
-        };
-        let input =
-            serde_json::to_vec(&request).map_err(|e| Error::encode("the probe's request", e))?;
+        let absolute: Vec<(PathBuf, PathBuf)> = (files.iter())
+            .map(|f| (absolute(&f.path), absolute(&f.root)))
+            .collect();
+        let paths: Vec<(&Path, &Path)> = (absolute.iter())
+            .map(|(path, root)| (path.as_path(), root.as_path()))
+            .collect();
+        let input = request(&paths, self.provided);
         let folder = self.scratch.path();
         let script = folder.join(SCRIPT);
         let mut launch = Launch::new(

@@ -10,6 +10,8 @@ import sys
 import tempfile
 import textwrap
 
+import pytest
+
 from conftest import SRC, lay_out, load_script
 
 probe = load_script("grade/probe.py", "boardgrade_probe")
@@ -152,15 +154,13 @@ def test_own_modules_are_every_python_file_and_folder_of_the_submission(tmp_path
 
 
 def run_probe(files, provided=()):
-    request = {
-        "files": [[base64.b64encode(os.fsencode(p)).decode(), base64.b64encode(os.fsencode(r)).decode()]
-                  for p, r in files],
-        "provided": list(provided),
-    }
+    request = "".join(["%s\n" % " ".join(provided)] + [
+        "%s %s\n" % (base64.b64encode(os.fsencode(p)).decode(), base64.b64encode(os.fsencode(r)).decode())
+        for p, r in files])
     with tempfile.TemporaryDirectory() as folder:
         script = lay_out(folder, "grade/probe.py", "execution/python/boardgrade_source.py")
         completed = subprocess.run([sys.executable, "-B", script],
-                                   input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   input=request, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    universal_newlines=True, timeout=60)
     assert completed.returncode == 0, completed.stderr
     return [json.loads(line) for line in completed.stdout.splitlines()]
@@ -188,6 +188,35 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
                           "imports": ["pygame_not_here"], "star": [], "all": None, "taken": [], "stdin": False}
     assert answers[3] == {"names": ["caf\u00e9"], "variables": [], "error": None, "imports": [], "star": [],
                           "all": None, "taken": [], "stdin": False}
+
+
+def test_the_probe_starts_without_importing_json_or_re(tmp_path):
+    """Its start is on every run's way: it writes JSON with the C encoder alone."""
+    entry = tmp_path / "game.py"
+    entry.write_text("def move(): pass\n")
+    request = "\n%s %s\n" % (base64.b64encode(os.fsencode(str(entry))).decode(),
+                              base64.b64encode(os.fsencode(str(tmp_path))).decode())
+    with tempfile.TemporaryDirectory() as folder:
+        script = lay_out(folder, "grade/probe.py", "execution/python/boardgrade_source.py")
+        completed = subprocess.run([sys.executable, "-E", "-s", "-S", "-B", "-X", "importtime", script],
+                                   input=request, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   universal_newlines=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["names"] == ["move"]
+    imported = {line.split("|")[-1].strip() for line in completed.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "boardgrade_source" in imported
+    assert not imported & {"json", "re", "enum", "ast", "tokenize"}, sorted(imported)
+
+
+def test_json_text_writes_what_json_reads():
+    source = load_script("execution/python/boardgrade_source.py", "boardgrade_source_for_json")
+    value = {"names": ["caf\u00e9", "a\"b\\c\n"], "error": None, "ok": True, "no": False,
+             "line": 12, "taken": [["x", ".mod"]], "nested": {"empty": [], "tuple": (1, "t")}}
+    assert json.loads(source.json_text(value)) == json.loads(json.dumps(value))
+    assert "\n" not in source.json_text(value)
+    with pytest.raises(TypeError):
+        source.json_text({"set": {1}})
 
 
 def test_a_module_the_course_provides_is_not_missing(tmp_path):

@@ -8,6 +8,7 @@ most of what it costs.
 """
 
 import _ast as ast
+import _json
 import codecs
 
 
@@ -109,3 +110,21 @@ def walk(node):
 def parse(source, filename):
     """The syntax tree of `source`, as `ast.parse` gives it."""
     return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
+
+
+def json_text(value):
+    """`value` (dicts with text keys, lists, tuples, text, integers, booleans, None) as one
+    line of JSON, written with the C encoder `json` uses: importing `json` (and so `re`)
+    costs more than starting the interpreter."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return _json.encode_basestring(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%s: %s" % (_json.encode_basestring(key), json_text(item))
+                                  for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return "[%s]" % ", ".join(json_text(item) for item in value)
+    raise TypeError("no JSON for %r" % type(value).__name__)
