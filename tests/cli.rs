@@ -166,6 +166,18 @@ fn bad_invocations_exit_2_with_a_message() {
             "choose one with --game and --dialect",
         ));
     boardgrade().args(["frobnicate"]).assert().code(2);
+    // No job is not one job: refused, whatever runs jobs.
+    for args in [
+        &["test", "--jobs", "0"][..],
+        &["grade", "-j", "0", "class"],
+        &["perft", "--suite", "--jobs", "0"],
+    ] {
+        boardgrade()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("a run needs at least 1 job"));
+    }
     for (python, said) in [
         (
             "/bin/true",

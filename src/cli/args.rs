@@ -312,7 +312,7 @@ pub struct ScenarioFilter {
 pub struct RunArgs {
     /// Scenarios run at once (default: the number of cores; under `--sandbox limits`, one
     /// submission's scenarios run one at a time).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = jobs_count)]
     pub jobs: Option<usize>,
     /// The Python interpreter for Python submissions [env: BOARDGRADE_PYTHON; default: python3].
     #[arg(long, value_name = "PATH")]
@@ -559,7 +559,7 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N", requires = "suite")]
     pub max_nodes: Option<u64>,
     /// Threads counting at once (default: the number of cores).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = jobs_count)]
     pub jobs: Option<usize>,
 }
 
@@ -585,4 +585,13 @@ pub enum VariantCommand {
 /// A `--budget` or `--import-limit`: seconds, at least one.
 fn parse_seconds(text: &str) -> Result<f64, bounds::LimitError> {
     bounds::parse(text, bounds::seconds)
+}
+
+/// A count of jobs: `0` is refused rather than quietly taken to mean one (or every core).
+fn jobs_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("a run needs at least 1 job (leave --jobs out for one per core)".into()),
+        Ok(jobs) => Ok(jobs),
+        Err(e) => Err(e.to_string()),
+    }
 }

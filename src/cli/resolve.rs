@@ -35,7 +35,7 @@ pub fn python_candidate(flag: &Option<PathBuf>) -> PathBuf {
 pub fn run_config(args: &RunArgs) -> RunConfig {
     let mut config = RunConfig::default();
     if let Some(jobs) = args.jobs {
-        config.jobs = jobs.max(1);
+        config.jobs = jobs;
         let cores = boardgrade::pool::default_jobs();
         if config.jobs > cores {
             eprintln!(
