@@ -154,6 +154,44 @@ fn a_debug_print_in_a_csc110_program_fails_the_scenarios_about_printing_only() {
 }
 
 #[test]
+fn a_debug_print_in_a_csc110_move_function_costs_the_invalid_moves_scenario_nothing() {
+    // It prints after valid moves only: the scenario about invalid moves' silence notes it
+    // there, and judges what is printed after each invalid move.
+    let correct = std::fs::read_to_string("fixtures/one-d-chess/csc110/chess.py").unwrap();
+    let debug = correct.replacen(
+        "    if 0 <= target < len(board):\n",
+        "    print('knight to', target)\n    if 0 <= target < len(board):\n",
+        1,
+    );
+    assert_ne!(debug, correct);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("chess.py");
+    std::fs::write(&file, debug).unwrap();
+    let (_, report) = test_json(&[CSC110, "--python", file.to_str().unwrap()]);
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "code: string literals only where the handout allows them",
+            "the program prints the game and nothing else",
+        ]
+    );
+    let invalid = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "invalid moves prompt the same player again, silently")
+        .unwrap();
+    assert!(
+        invalid["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("printed 1 line(s) the game never prints: `knight to 4`"),
+        "{invalid}"
+    );
+}
+
+#[test]
 fn the_csc110_program_with_its_starter_main_passes() {
     let (code, report) = grade(CSC110, "csc110/chess.py");
     assert_eq!(failures(&report), vec![]);

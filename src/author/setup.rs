@@ -172,12 +172,7 @@ impl Setup {
             steps: lines
                 .iter()
                 .enumerate()
-                .map(|(i, send)| Step {
-                    send: send.clone(),
-                    expect: None,
-                    accept: Vec::new(),
-                    line: i + 1,
-                })
+                .map(|(i, send)| Step::sending(send.clone(), i + 1))
                 .collect(),
             kind: Kind::Steps,
         }

@@ -62,10 +62,12 @@ fn further(outcome: Outcome, mut retried: Outcome, note: String) -> Outcome {
 /// where the scenario notes them.
 fn judge_noting_strays(scenario: &Scenario, expectation: &Expectation, run: &Execution) -> Outcome {
     let outcome = judge_past_banner(scenario, expectation, run);
-    if outcome.verdict == Verdict::Pass || scenario.extra_lines() == ExtraLines::Judged {
+    let noted = |reads: usize| scenario.extra_lines_after(reads) == ExtraLines::Noted;
+    let any_noted = (0..=scenario.steps.len()).any(noted);
+    if outcome.verdict == Verdict::Pass || !any_noted {
         return outcome;
     }
-    let Some((stray, rest)) = without_stray(&run.stdout, &expectation.reference) else {
+    let Some((stray, rest)) = without_stray(&run.stdout, &expectation.reference, noted) else {
         return outcome;
     };
     let without = Execution {

@@ -129,12 +129,7 @@ fn replay_scenario(scenario: &Scenario, lines: Vec<String>) -> Scenario {
     let line = scenario.steps.first().map_or(scenario.line, |s| s.line);
     let steps: Vec<Step> = lines
         .into_iter()
-        .map(|send| Step {
-            send,
-            expect: None,
-            accept: Vec::new(),
-            line,
-        })
+        .map(|send| Step::sending(send, line))
         .collect();
     // It stays about what the scenario is about: a battery family's topic is its name.
     let mut tags = scenario.tags.clone();

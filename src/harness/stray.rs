@@ -14,10 +14,15 @@ use crate::compare::visible;
 const QUOTED: usize = 2;
 
 /// The lines of `stdout` that no expected output holds (`expected`: the texts the scenario
-/// expects, step by step), and `stdout` without them. A line is what is printed between two
-/// line ends or reads; a prompt's line, ended by a read, is never stray. `None` when no
-/// line is stray.
-pub(crate) fn without_stray(stdout: &[u8], expected: &[String]) -> Option<(Vec<String>, Vec<u8>)> {
+/// expects, step by step), printed where `noted` says they are noted (given how many reads
+/// came before them: 0 for the opening), and `stdout` without them. A line is what is
+/// printed between two line ends or reads; a prompt's line, ended by a read, is never
+/// stray. `None` when no line is stray.
+pub(crate) fn without_stray(
+    stdout: &[u8],
+    expected: &[String],
+    noted: impl Fn(usize) -> bool,
+) -> Option<(Vec<String>, Vec<u8>)> {
     let known: HashSet<&str> = expected
         .iter()
         .flat_map(|text| text.lines())
@@ -25,14 +30,18 @@ pub(crate) fn without_stray(stdout: &[u8], expected: &[String]) -> Option<(Vec<S
         .collect();
     let mut stray = Vec::new();
     let mut kept = Vec::with_capacity(stdout.len());
+    let mut reads = 0;
     for piece in pieces(stdout) {
         let is_line = piece.ends_with(b"\n");
         let text = String::from_utf8_lossy(piece);
         let text = text.trim_end();
-        if is_line && !known.contains(text) {
+        if is_line && !known.contains(text) && noted(reads) {
             stray.push(visible::lossless(text.as_bytes()));
         } else {
             kept.extend_from_slice(piece);
+        }
+        if piece.ends_with(READ_MARK) {
+            reads += 1;
         }
     }
     (!stray.is_empty()).then_some((stray, kept))
@@ -91,12 +100,27 @@ mod tests {
     fn a_line_no_expectation_holds_is_stray_a_known_line_or_a_prompt_is_not() {
         let expected = vec!["board\nprompt: ".to_string(), "board\n".to_string()];
         let stdout = b"board\nprompt: \0boardgrade:read\0checking 2\nboard\n";
-        let (stray, rest) = without_stray(stdout, &expected).unwrap();
+        let (stray, rest) = without_stray(stdout, &expected, |_| true).unwrap();
         assert_eq!(stray, vec!["checking 2".to_string()]);
         assert_eq!(rest, b"board\nprompt: \0boardgrade:read\0board\n");
         // A board printed twice is no stray line: it is judged.
-        assert!(without_stray(b"board\nboard\nprompt: \0boardgrade:read\0", &expected).is_none());
+        let twice = b"board\nboard\nprompt: \0boardgrade:read\0";
+        assert!(without_stray(twice, &expected, |_| true).is_none());
         // A prompt that differs ends at a read, not a line end: it is judged.
-        assert!(without_stray(b"board\nPrompt? \0boardgrade:read\0", &expected).is_none());
+        let differs = b"board\nPrompt? \0boardgrade:read\0";
+        assert!(without_stray(differs, &expected, |_| true).is_none());
+    }
+
+    #[test]
+    fn only_the_lines_printed_where_strays_are_noted_are_left_out() {
+        let expected = vec!["board\nprompt: ".to_string(), "board\n".to_string()];
+        let stdout = b"debug 0\nboard\nprompt: \0boardgrade:read\0debug 1\nboard\n";
+        // Noted after the first read only: the opening's stray line stays, to be judged.
+        let (stray, rest) = without_stray(stdout, &expected, |reads| reads == 1).unwrap();
+        assert_eq!(stray, vec!["debug 1".to_string()]);
+        assert_eq!(rest, b"debug 0\nboard\nprompt: \0boardgrade:read\0board\n");
+        let (stray, _) = without_stray(stdout, &expected, |reads| reads == 0).unwrap();
+        assert_eq!(stray, vec!["debug 0".to_string()]);
+        assert!(without_stray(stdout, &expected, |_| false).is_none());
     }
 }

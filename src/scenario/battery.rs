@@ -58,12 +58,7 @@ impl Source {
         self.battery
             .lines(self.family, self.plan)
             .into_iter()
-            .map(|send| Step {
-                send,
-                expect: None,
-                accept: Vec::new(),
-                line: self.line,
-            })
+            .map(|send| Step::sending(send, self.line))
             .collect()
     }
 }
@@ -111,6 +106,7 @@ pub fn expand(
             send: Spanned::new(def.span(), String::new()),
             expect: None,
             accept: Vec::new(),
+            extra_lines: None,
         },
     )]);
     let template = resolve(&Spanned::new(spanned.span(), template_entry))?;

@@ -525,6 +525,7 @@ fn resolve_step(
         send: send.clone(),
         expect: step.expect.clone(),
         accept: step.accept.clone(),
+        extra_lines: step.extra_lines,
         line: lines.line(spanned.span().start),
     })
 }

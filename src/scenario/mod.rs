@@ -80,8 +80,24 @@ pub struct Step {
     pub expect: Option<String>,
     /// Other outputs accepted as correct.
     pub accept: Vec<String>,
+    /// What lines the game never prints cost in the output after this step; the
+    /// scenario's when `None`.
+    pub extra_lines: Option<ExtraLines>,
     /// Line of the step in its file.
     pub line: usize,
+}
+
+impl Step {
+    /// A step sending `send`, expecting what the reference answers.
+    pub fn sending(send: String, line: usize) -> Step {
+        Step {
+            send,
+            expect: None,
+            accept: Vec::new(),
+            extra_lines: None,
+            line,
+        }
+    }
 }
 
 impl Scenario {
@@ -131,6 +147,16 @@ impl Scenario {
     pub fn extra_lines(&self) -> ExtraLines {
         self.extra_lines
             .unwrap_or_else(|| self.policy.extra_lines())
+    }
+
+    /// What lines the game never prints cost in the output after `sent` lines were read (0:
+    /// the opening): the step's own `extra_lines`, else the scenario's. A scenario about
+    /// what some steps print (an invalid move's silence) judges those steps' lines, and
+    /// notes a debug print after its other steps, which another scenario judges.
+    pub fn extra_lines_after(&self, sent: usize) -> ExtraLines {
+        let step = sent.checked_sub(1).and_then(|i| self.steps.get(i));
+        step.and_then(|s| s.extra_lines)
+            .unwrap_or_else(|| self.extra_lines())
     }
 
     /// One line of output (expected or actual) as it is compared: the game's own form, then

@@ -111,6 +111,9 @@ pub struct StepDef {
     /// Other outputs that are also correct.
     #[serde(default)]
     pub accept: Vec<String>,
+    /// What lines the game never prints cost in the output after this step (`judged` or
+    /// `noted`); the scenario's `extra_lines` when absent.
+    pub extra_lines: Option<ExtraLines>,
 }
 
 #[derive(

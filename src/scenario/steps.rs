@@ -87,12 +87,7 @@ mod tests {
     use crate::games::battery::{Battery, Plan};
 
     fn step(send: &str) -> Step {
-        Step {
-            send: send.to_string(),
-            expect: None,
-            accept: Vec::new(),
-            line: 1,
-        }
+        Step::sending(send.to_string(), 1)
     }
 
     #[test]
