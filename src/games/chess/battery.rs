@@ -4,6 +4,12 @@
 //! go on at random. At each position the battery tries the family's moves that a buggy
 //! program most likely answers wrongly, and plays on with moves that exercise no other
 //! family's rule, so that a bug in one rule fails its own family and no other.
+//!
+//! A check the king cannot step out of, though a capture or a block answers it, is where
+//! programs most often end the game wrongly (a mate found by looking at the king alone); a
+//! program that does ends every game passing through one. So only the game end family, which
+//! judges that call, gives such a check: elsewhere a false mate would cost the family whose
+//! game happened to pass there.
 
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use super::bitboard::Bitboard;
@@ -44,7 +50,7 @@ static FAMILIES: [Family; 7] = [
     },
     Family {
         name: "game end",
-        about: "checkmate and stalemate in one, `result` after them, moves after the end",
+        about: "checkmate and stalemate in one, `result` after them, moves after the end; checks the king cannot step out of that a capture or block answers",
         judge: STATE,
     },
     Family {
@@ -91,8 +97,9 @@ fn steering(kind: Option<Kind>) -> &'static [&'static [&'static str]] {
             &["g1f3", "d7d5", "f3g1", "d5d4", "c2c4"],
         ],
         Some(Kind::Promotion) => &[
+            // The king may step to e7 out of the promoted queen's check.
             &[
-                "h2h4", "g7g5", "h4g5", "h7h6", "g5h6", "f8g7", "h6g7", "g8f6",
+                "h2h4", "g7g5", "h4g5", "h7h6", "g5h6", "f8g7", "h6g7", "g8f6", "a2a3", "e7e6",
             ],
             &[
                 "a2a3", "h7h5", "g2g4", "h5g4", "h2h3", "g4h3", "f1g2", "h3g2", "g1f3",
@@ -102,6 +109,11 @@ fn steering(kind: Option<Kind>) -> &'static [&'static [&'static str]] {
             ],
         ],
         Some(Kind::GameEnd) => &[
+            // Checks the king cannot step out of, that are no mate: blocks only (b5, h5),
+            // a capture of the checker (f3).
+            &["e2e4", "d7d6", "f1b5"],
+            &["e2e4", "f7f6", "d1h5"],
+            &["a2a3", "b8c6", "a3a4", "c6d4", "b2b3", "d4f3"],
             // Black mates in one.
             &["f2f3", "e7e5", "g2g4"],
             // White mates in one.
@@ -113,10 +125,10 @@ fn steering(kind: Option<Kind>) -> &'static [&'static [&'static str]] {
             ],
         ],
         Some(Kind::CheckAndPins) => &[
-            // Black in check from b5: blocks, no king move.
-            &["e2e4", "d7d6", "f1b5"],
-            // Black in check from c6: captures of the checker and blocks.
-            &["e2e4", "d7d6", "f1b5", "c7c6", "b5c6"],
+            // Black in check from b5: blocks, and the king's step to e7.
+            &["e2e4", "e7e5", "g1f3", "d7d6", "f1b5"],
+            // Black in check from c6: captures of the checker, blocks and the king's step.
+            &["e2e4", "e7e5", "g1f3", "d7d6", "f1b5", "c7c6", "b5c6"],
             // The knight on c6 is pinned.
             &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "d7d6"],
             // The knight on d2 is pinned.
@@ -132,7 +144,7 @@ fn steering(kind: Option<Kind>) -> &'static [&'static [&'static str]] {
         // Notation: open positions where every piece moves and captures.
         None => &[
             &["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"],
-            &["d2d4", "e7e5", "d4e5", "b8c6", "g1f3", "f8b4", "c1d2"],
+            &["d2d4", "e7e5", "d4e5", "b8c6", "g1f3", "g8e7", "c1d2"],
         ],
     }
 }
@@ -175,6 +187,10 @@ struct Candidate {
     rule: Rule,
     /// Whether, played, it checks the other king.
     checks: bool,
+    /// Whether, played, it gives a check the king cannot step out of and that is no mate.
+    shuts_in: bool,
+    /// Whether, played, it ends the game (a mate or stalemate, whatever its rule).
+    ends: bool,
 }
 
 impl<'a> Player<'a> {
@@ -224,13 +240,16 @@ impl<'a> Player<'a> {
     fn play_game(&mut self, opening: &[&str], plies: usize, rng: &mut Rng) {
         self.play_opening(opening);
         self.probe("board");
+        if self.kind == Some(Kind::GameEnd) {
+            self.probe("result");
+        }
         // Where the opening steered to, every legal move of the family is played once, each
         // in a game of its own (the opening again), so none is left to chance.
         if let (Some(kind), false) = (self.kind, opening.is_empty()) {
             let ours: Vec<(Square, Square)> = self
                 .candidates()
                 .iter()
-                .filter(|c| c.rule.legal && c.rule.kind == kind)
+                .filter(|c| c.rule.legal && c.rule.kind == kind && self.may_play(c))
                 .map(|c| (c.from, c.to))
                 .collect();
             for (from, to) in ours {
@@ -250,6 +269,7 @@ impl<'a> Player<'a> {
             let ours = |c: &&Candidate| Some(c.rule.kind) == self.kind;
             let (legal, illegal): (Vec<&Candidate>, Vec<&Candidate>) =
                 candidates.iter().filter(ours).partition(|c| c.rule.legal);
+            let legal: Vec<&Candidate> = legal.into_iter().filter(|c| self.may_play(c)).collect();
             if self.kind.is_some() {
                 for _ in 0..2 {
                     if let Some(c) = rng.pick(&illegal) {
@@ -319,11 +339,18 @@ impl<'a> Player<'a> {
         self.probe("result");
     }
 
+    /// Whether this family plays `candidate` when it is legal: a move that ends the game (a
+    /// promotion that mates, say) or gives a check the king cannot step out of only in the
+    /// game end family (see the module's header).
+    fn may_play(&self, candidate: &Candidate) -> bool {
+        !(candidate.shuts_in || candidate.ends) || self.kind == Some(Kind::GameEnd)
+    }
+
     /// Any ordinary move or capture, a capture half the time there is one.
     fn any_move<'c>(&self, candidates: &'c [Candidate], rng: &mut Rng) -> Option<&'c Candidate> {
         let plain: Vec<&Candidate> = candidates
             .iter()
-            .filter(|c| c.rule.legal && c.rule.kind == Kind::MoveShape)
+            .filter(|c| c.rule.legal && c.rule.kind == Kind::MoveShape && self.may_play(c))
             .collect();
         let captures: Vec<&Candidate> = plain
             .iter()
@@ -347,7 +374,7 @@ impl<'a> Player<'a> {
         let plain: Vec<&Candidate> = candidates
             .iter()
             .filter(|c| c.rule.legal && c.rule.kind == Kind::MoveShape)
-            .filter(|c| checks_welcome || !c.checks)
+            .filter(|c| (checks_welcome || !c.checks) && self.may_play(c))
             .collect();
         let preferred: Vec<&Candidate> = plain
             .iter()
@@ -377,23 +404,35 @@ impl<'a> Player<'a> {
             .into_iter()
             .map(|(from, to)| {
                 let rule = classify_among(&self.position, &legal, &self.history, from, to);
-                let checks = legal
-                    .iter()
+                let after = (legal.iter())
                     .find(|m| m.from() == from && m.to() == to)
-                    .is_some_and(|m| {
+                    .map(|m| {
                         let mut after = self.position;
                         after.play_unchecked(*m);
-                        after.is_check()
+                        after
                     });
                 Candidate {
                     from,
                     to,
                     rule,
-                    checks,
+                    checks: after.is_some_and(|after| after.is_check()),
+                    shuts_in: after.is_some_and(|after| shut_in_check(&after)),
+                    ends: after.is_some_and(|after| after.legal_moves().is_empty()),
                 }
             })
             .collect()
     }
+}
+
+/// Whether the side to move is in check, cannot step its king out of it, and has a move
+/// that answers it all the same (a capture of the checker or a block): no mate, though a
+/// program looking at the king alone calls it one.
+fn shut_in_check(position: &Position) -> bool {
+    if !position.is_check() {
+        return false;
+    }
+    let answers = position.legal_moves();
+    !answers.is_empty() && answers.iter().all(|m| m.role() != Role::King)
 }
 
 /// Square pairs a player might try: each piece of the side to move to every square its
@@ -494,6 +533,49 @@ mod tests {
                     kind.name(),
                     event.name
                 );
+            }
+        }
+    }
+
+    /// How many times a family's games reach a position whose call on the game's end a
+    /// program may get wrong: a mate, a stalemate, or a check the king cannot step out of.
+    fn end_calls(family: &Family, plan: Plan) -> usize {
+        let mut position = Position::startpos();
+        let mut reached = 0;
+        for line in ChessBattery.lines(family, plan) {
+            if line == "new_game" {
+                position = Position::startpos();
+            }
+            let Some(uci) = line.strip_prefix("play_move ") else {
+                continue;
+            };
+            let square = |range: std::ops::Range<usize>| uci.get(range).and_then(Square::parse);
+            let (from, to) = (square(0..2), square(2..uci.len()));
+            let played = (position.legal_moves().into_iter())
+                .find(|m| Some(m.from()) == from && Some(m.to()) == to);
+            if let Some(m) = played {
+                position.play_unchecked(m);
+                let ended = position.legal_moves().is_empty();
+                reached += usize::from(ended || shut_in_check(&position));
+            }
+        }
+        reached
+    }
+
+    #[test]
+    fn only_the_game_end_family_ends_games_or_gives_a_check_the_king_cannot_step_out_of() {
+        for seed in [Plan::DEFAULT_SEED, 1, 2, 3] {
+            let plan = Plan {
+                seed,
+                games: Plan::DEFAULT_GAMES,
+                plies: Plan::DEFAULT_PLIES,
+            };
+            for family in &FAMILIES {
+                let reached = end_calls(family, plan);
+                match family.name == Kind::GameEnd.name() {
+                    true => assert!(reached > 0, "seed {seed}: game end never reaches one"),
+                    false => assert_eq!(reached, 0, "seed {seed}: {}", family.name),
+                }
             }
         }
     }

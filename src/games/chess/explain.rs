@@ -138,7 +138,7 @@ fn describe(replayed: &Replayed, rule: Option<&Rule>, step: &str, actual: &str) 
             ),
             None if replayed.position.is_check() => format!(
                 "{}: a check that can be answered does not end the game",
-                Kind::CheckAndPins.name()
+                Kind::GameEnd.name()
             ),
             None => format!(
                 "{}: result is set while the game goes on",
