@@ -20,12 +20,12 @@ fn fixture(name: &str) -> String {
     format!("fixtures/minichess/ecs10/{name}")
 }
 
-/// Verdict and score of each scenario, by name, after grading `submission` on `specs`.
-fn grade(submission: &str, specs: &[&str]) -> BTreeMap<String, (String, f64)> {
+/// The JSON report of `boardgrade test ARGS... --python submission`.
+fn test_json(args: &[&str], submission: &str) -> Value {
     let output = Command::cargo_bin("boardgrade")
         .unwrap()
         .arg("test")
-        .args(specs)
+        .args(args)
         .args(["--python", submission, "--format", "json"])
         .output()
         .unwrap();
@@ -33,8 +33,12 @@ fn grade(submission: &str, specs: &[&str]) -> BTreeMap<String, (String, f64)> {
         matches!(output.status.code(), Some(0 | 1)),
         "{submission}: {output:?}"
     );
-    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
-    report["scenarios"]
+    serde_json::from_slice(&output.stdout).expect("a JSON report")
+}
+
+/// Verdict and score of each scenario, by name, after grading `submission` on `specs`.
+fn grade(submission: &str, specs: &[&str]) -> BTreeMap<String, (String, f64)> {
+    test_json(specs, submission)["scenarios"]
         .as_array()
         .unwrap()
         .iter()
@@ -47,6 +51,18 @@ fn grade(submission: &str, specs: &[&str]) -> BTreeMap<String, (String, f64)> {
                 ),
             )
         })
+        .collect()
+}
+
+/// The notes of the scenario named `name` after grading `submission` on `spec`.
+fn grade_notes(submission: &str, spec: &str, name: &str) -> Vec<String> {
+    let report = test_json(&[spec], submission);
+    let scenario = (report["scenarios"].as_array().unwrap().iter())
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in {report:#}"));
+    assert_eq!(scenario["verdict"], "pass", "{scenario:#}");
+    (scenario["notes"].as_array().unwrap().iter())
+        .map(|note| note.as_str().unwrap().to_string())
         .collect()
 }
 
@@ -284,6 +300,81 @@ fn a_chooser_that_prints_returns_none() {
     // not judge.
     assert!(
         text.contains("printed differs: expected nothing, got \"[[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 2], [0, 0, 2, 0]]\" (not judged here)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn boards_returned_as_tuples_cost_the_handout_example_alone() {
+    // The correct submission with its boards made tuples of tuples. The handout represents a
+    // board as a list of lists and shows lists in its example: that scenario charges the
+    // form; every other one judges the boards' content, noting what was returned.
+    let submission = fixture("quirk-tuple-boards.py");
+    let bundled = test_json(&["--game", "minichess", "--dialect", "ecs10"], &submission);
+    assert_eq!(
+        bundled["summary"]["score"], 32.0,
+        "{:#}",
+        bundled["summary"]
+    );
+    assert_eq!(bundled["summary"]["max_score"], 34.0);
+    let failed: Vec<&Value> = (bundled["scenarios"].as_array().unwrap().iter())
+        .filter(|s| s["verdict"] != "pass")
+        .map(|s| &s["name"])
+        .collect();
+    assert_eq!(failed, [HANDOUT_MAKER]);
+    let start = &grade_notes(&submission, STEP_SPECS[1], START_3)[0];
+    assert!(
+        start.starts_with(
+            "step 1 `move_maker [[1,1,1],[0,0,0],[2,2,2]] 1`: lists differs: expected \
+             nothing, got \"!tuples [((0, 1, 1), (1, 0, 0), (2, 2, 2)), "
+        ),
+        "{start}"
+    );
+    let text = report(&submission, STEP_SPECS[0], "move_maker");
+    assert!(
+        text.contains(
+            "move_maker returned tuples where the handout has lists (\"the board is \
+             represented as a list of lists\"): it returned `[((0, 1, 1), (1, 2, 0), (2, 0, 2)), "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("differs in: lists"), "{text}");
+    assert!(
+        !text.contains("missing:") && !text.contains("extra:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_tuple_row_is_judged_as_a_list_and_wrong_tuples_stay_wrong() {
+    let source = std::fs::read_to_string(fixture("quirk-tuple-boards.py")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let variant = |name: &str, from: &str, to: &str| {
+        let changed = source.replace(from, to);
+        assert_ne!(changed, source, "{name}");
+        let path = dir.path().join(name);
+        std::fs::write(&path, changed).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    // A list of rows where the rows a move changed are tuples.
+    let tuple_row = variant(
+        "tuple_row.py",
+        "    return frozen(rows)",
+        "    for changed in {row, new_row}:\n        rows[changed] = tuple(rows[changed])\n    return rows",
+    );
+    let results = grade(&tuple_row, &STEP_SPECS);
+    assert_eq!(failures(&results), [HANDOUT_MAKER]);
+    // Tuples holding the wrong boards: the pawn is copied, not moved.
+    let wrong = variant("wrong.py", "    rows[row][col] = 0\n", "");
+    let results = grade(&wrong, &STEP_SPECS);
+    let failed = failures(&results);
+    for name in [HANDOUT_MAKER, START_3, WHITE_EDGES, BLACK_EDGES, FAR_ROW] {
+        assert!(failed.contains(&name), "{name}: {failed:?}");
+        assert_eq!(results[name].0, "wrong", "{name}");
+    }
+    let text = report(&wrong, STEP_SPECS[1], "3x3");
+    assert!(
+        text.contains("extra: boards that are not moves of the position"),
         "{text}"
     );
 }

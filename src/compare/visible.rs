@@ -62,12 +62,19 @@ pub fn show_line(line: &str) -> String {
             _ => '␍',
         });
     }
-    if out.chars().count() > MAX_LINE_CHARS {
-        let cut: String = out.chars().take(MAX_LINE_CHARS).collect();
-        let rest = out.chars().count() - MAX_LINE_CHARS;
-        out = format!("{cut}… ({rest} more characters)");
+    cut_to_line(out)
+}
+
+/// `text` cut to [`MAX_LINE_CHARS`], saying how many characters were left off.
+pub fn cut_to_line(text: String) -> String {
+    match text.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..cut],
+            text[cut..].chars().count()
+        ),
+        None => text,
     }
-    out
 }
 
 /// The first `max_lines` lines of `text` (whole lines), and how many were left out.

@@ -7,6 +7,7 @@ use super::expectation::{Expectation, ExpectedCall};
 use super::outcome::{Divergence, Outcome};
 use crate::compare::framed::{decode, Response};
 use crate::compare::pattern::render;
+use crate::compare::visible::cut_to_line;
 use crate::compare::{match_steps, prepare, StepPattern};
 use crate::execution::Execution;
 use crate::games::board_text::{canonical, cell_diffs};
@@ -322,14 +323,14 @@ fn text_of<'a>(parts: &'a [Part], name: &str) -> &'a str {
         .map_or("", |p| p.text.as_str())
 }
 
-/// A part's text on one line, for notes.
+/// A part's text on one line, for notes, cut to a report line ([`cut_to_line`]: a list of
+/// boards returned as tuples, noted at every step, stays short).
 fn quoted(text: &str) -> String {
     let text = text.strip_suffix('\n').unwrap_or(text);
     if text.is_empty() {
-        "nothing".to_string()
-    } else {
-        format!("{:?}", text).replace("\\\"", "\"")
+        return "nothing".to_string();
     }
+    cut_to_line(format!("{:?}", text).replace("\\\"", "\""))
 }
 
 fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) -> Divergence {
@@ -391,5 +392,30 @@ fn divergence(scenario: &Scenario, step: usize, check: StepCheck, later: usize) 
         line,
         also_accepted: check.also_accepted,
         source_line: Some(this.line),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::visible::MAX_LINE_CHARS;
+
+    #[test]
+    fn a_quoted_part_is_one_bounded_line() {
+        assert_eq!(quoted(""), "nothing");
+        assert_eq!(quoted("say \"hi\"\n"), "\"say \"hi\"\"");
+        let long = "(0, 1), ".repeat(100);
+        let shown = quoted(&long);
+        assert!(shown.starts_with("\"(0, 1), (0, 1)"), "{shown}");
+        // 800 characters and their two quotes: the first MAX_LINE_CHARS shown.
+        let rest = 802 - MAX_LINE_CHARS;
+        assert!(
+            shown.ends_with(&format!("… ({rest} more characters)")),
+            "{shown}"
+        );
+        assert_eq!(
+            shown.split('…').next().unwrap().chars().count(),
+            MAX_LINE_CHARS
+        );
     }
 }

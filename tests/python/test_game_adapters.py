@@ -53,6 +53,24 @@ def test_minichess_reports_a_board_the_call_changed(monkeypatch):
     assert minichess._command("move_maker")("[[0]] 1").tags == []
 
 
+def test_minichess_answers_tuples_as_lists_and_says_what_was_returned(monkeypatch):
+    assert minichess._listed(((0, 1), [2, 0])) == ([[0, 1], [2, 0]], True)
+    assert minichess._listed([[0, 1], [2, 0]]) == ([[0, 1], [2, 0]], False)
+    # Only the levels that hold boards: a list of boards, a board, its rows.
+    assert minichess._listed([[[(1,)]]]) == ([[[(1,)]]], False)
+    loop = []
+    loop.append(loop)
+    assert minichess._listed(loop)[1] is False
+    student = type(textwrap)("student")
+    student.move_maker = lambda board, color: [tuple(tuple(row) for row in board)]
+    monkeypatch.setattr(minichess, "_student", student)
+    answer = minichess._command("move_maker")("[[0, 1], [2, 0]] 1")
+    assert answer.value == "[[[0, 1], [2, 0]]]"
+    assert answer.tags == [("tuples", "[((0, 1), (2, 0))]")]
+    student.move_maker = lambda board, color: [board]
+    assert minichess._command("move_maker")("[[0, 1], [2, 0]] 1").tags == []
+
+
 def test_minichess_session(tmp_path, serve_adapter):
     entry = write(tmp_path, "hexapawn.py", """
         def move_maker(board, color):

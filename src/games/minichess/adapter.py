@@ -5,7 +5,10 @@ A command is a function name and its arguments as JSON values, in the order the 
 takes them (`move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`). The response is framed by the
 shared core: what the call printed (`:` lines), the return value as Python prints it (`=`),
 and, when a call changed a board it was given, `!changed-input BOARD`, the board as the call
-left it. boardgrade appends the line that names the dialect's functions.
+left it. A value holding tuples where the handout has lists (a tuple of tuples for a board)
+is answered as lists, so its boards are judged on their content, with `!tuples VALUE`, the
+value as returned, for the scenarios that judge the form. boardgrade appends the line that
+names the dialect's functions.
 """
 
 import copy
@@ -42,13 +45,31 @@ def _is_board(value):
             and all(isinstance(cell, int) for row in value for cell in row))
 
 
+# The levels of an answer that hold boards: a list of boards, a board, its rows.
+_BOARD_LEVELS = 3
+
+
+def _listed(value, levels=_BOARD_LEVELS):
+    """`value` with the tuples of its first `levels` levels made lists, and whether it held
+    one: `((0, 1), (2, 0))` is the board `[[0, 1], [2, 0]]` in another sequence."""
+    if levels == 0 or not isinstance(value, (list, tuple)):
+        return value, False
+    items = [_listed(item, levels - 1) for item in value]
+    held = isinstance(value, tuple) or any(tupled for _, tupled in items)
+    return [item for item, _ in items], held
+
+
 def _command(function):
     def run(*words):
         args = _arguments(" ".join(words))
         given = [(arg, copy.deepcopy(arg)) for arg in args if _is_board(arg)]
-        answer = repr(call(_student, function, *args))
-        changed = [("changed-input", repr(board)) for board, before in given if board != before]
-        return Answer(answer, changed)
+        returned = call(_student, function, *args)
+        listed, tupled = _listed(returned)
+        tags = [("changed-input", repr(board)) for board, before in given if board != before]
+        if tupled:
+            tags.append(("tuples", repr(returned)))
+            returned = listed
+        return Answer(repr(returned), tags)
     return run
 
 

@@ -1,12 +1,13 @@
 //! Divergences explained in the game's terms: which boards a move generator missed, added or
-//! repeated (each drawn with the moved pawn marked), a board it changed in place, and a
-//! chooser's answer that is not one of its boards.
+//! repeated (each drawn with the moved pawn marked), a board it changed in place, a
+//! chooser's answer that is not one of its boards, and an answer returned as tuples.
 
 use std::collections::BTreeMap;
 
 use super::board::{Board, Color};
 use super::dialect::Functions;
 use super::notation::{self, Rows};
+use super::parts::TUPLES;
 use super::render::render_grid;
 use super::rule_named;
 
@@ -21,16 +22,21 @@ pub const CHANGED_INPUT: &str = "!changed-input";
 /// already in the compared form: lists of boards sorted, or only the parts a scenario
 /// judges).
 pub fn explain(functions: &Functions, sent: &str, expected: &str, actual: &str) -> Vec<String> {
+    let tuples = format!("!{TUPLES} ");
     let answer = |text: &str| {
         text.lines()
-            .find(|line| !line.starts_with(CHANGED_INPUT))
+            .find(|line| !line.starts_with(CHANGED_INPUT) && !line.starts_with(&tuples))
             .unwrap_or("")
             .trim()
             .to_string()
     };
     let (expected_answer, actual_answer) = (answer(expected), answer(actual));
     let (expected_answer, actual_answer) = (expected_answer.as_str(), actual_answer.as_str());
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = (actual.lines())
+        .find_map(|line| line.strip_prefix(&tuples))
+        .map(|returned| tuples_note(sent, returned))
+        .into_iter()
+        .collect();
     if let Some(expected_list) = notation::read_rows_list(expected_answer) {
         let origin = origin(&expected_list);
         let changed = changed_input(actual);
@@ -56,7 +62,10 @@ pub fn explain(functions: &Functions, sent: &str, expected: &str, actual: &str) 
             None => {}
         }
     } else if notation::read_rows(expected_answer).is_some() {
-        notes.extend(chooser_note(functions.chooser, actual_answer));
+        // The board chosen may be right, only returned as tuples.
+        if actual_answer != expected_answer {
+            notes.extend(chooser_note(functions.chooser, actual_answer));
+        }
     } else if let Some(changed) = changed_input(actual) {
         // Only the input board is judged (the answer is another scenario's concern): the
         // board given is read from the line sent.
@@ -79,6 +88,17 @@ fn given_board(sent: &str) -> Option<Board> {
         let rows = notation::rows_from_value(value, "board").ok()?;
         notation::board_of(&rows).ok()
     })
+}
+
+/// The note on a value returned as tuples, `returned` as the call returned it: the handout
+/// represents a board as a list of lists.
+fn tuples_note(sent: &str, returned: &str) -> String {
+    let function = sent.split_whitespace().next().unwrap_or("the call");
+    format!(
+        "{function} returned tuples where the handout has lists (\"the board is represented \
+         as a list of lists\"): it returned `{}`",
+        shorten(returned)
+    )
 }
 
 /// What an answer that is not a list is, in words.
@@ -462,6 +482,24 @@ mod tests {
         let text = notes(expected, "[[0, 1, 1], [0, 0, 0], [2, 0, 2]]\n");
         assert!(text.contains("not in the list"), "{text}");
         assert!(notes(expected, "!error TypeError: x\n").is_empty());
+    }
+
+    #[test]
+    fn an_answer_returned_as_tuples_is_named_with_what_was_returned() {
+        let actual = format!(
+            "{EXAMPLE_MOVES}\n!tuples [((0, 1, 1), (1, 0, 2), (2, 2, 0)), ((0, 1, 1), (1, 2, 0), (2, 0, 2))]\n"
+        );
+        let text = notes(&format!("{EXAMPLE_MOVES}\n"), &actual);
+        assert!(
+            text.starts_with("move_maker returned tuples where the handout has lists"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`[((0, 1, 1), (1, 0, 2), (2, 2, 0)), "),
+            "{text}"
+        );
+        // The boards themselves are the same: nothing else to say.
+        assert_eq!(text.lines().count(), 1, "{text}");
     }
 
     #[test]
