@@ -241,6 +241,15 @@ fn a_pown_moves_remaining_that_counts_stuck_powns_fails_its_own_function_scenari
 }
 
 #[test]
+fn a_pown_blocked_by_its_own_colour_is_no_reading_a_function_scenario_charges() {
+    // Play never puts a pown behind one of its own colour, and the handout's "can be moved"
+    // does not say whether it can: a moves_remaining that counts such a pown is graded as
+    // its games are, in full.
+    let (score, max, failed) = scores(&grade_pown("bug-own-piece.py"));
+    assert_eq!((score, max), (33.0, 33.0), "{failed:?}");
+}
+
+#[test]
 fn a_display_board_with_the_challenges_score_line_passes_the_function_scenarios() {
     let (_, _, failed) = scores(&grade_pown("pown-chess-challenges.py"));
     assert!(
