@@ -97,6 +97,35 @@ fn a_title_before_the_board_costs_the_opening_scenario_only() {
     assert!(noted, "{report:#}");
 }
 
+#[test]
+fn a_board_shown_before_the_end_lines_costs_the_scenarios_about_the_end_s_form_only() {
+    let (code, report) = grade(SPECS, "quirk-board-before-end.py");
+    assert_eq!(code, 1);
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        [
+            "rules: game end",
+            "the end of the game: counts, then the winner"
+        ]
+    );
+    // Each ending is still judged: one that names the wrong winner fails them.
+    let quirk = std::fs::read_to_string("fixtures/pown-chess/quirk-board-before-end.py").unwrap();
+    let wrong = quirk.replacen("print('w wins!!')", "print('b wins!!')", 1);
+    assert_ne!(wrong, quirk);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pown-chess.py");
+    std::fs::write(&file, wrong).unwrap();
+    let (_, report) = test_json(&[SPECS, "--python", file.to_str().unwrap()]);
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    for ending in [
+        "a player with no pieces left",
+        "a player left with pieces only on its last row",
+    ] {
+        assert!(failed.iter().any(|f| f == ending), "{ending}: {failed:?}");
+    }
+}
+
 /// A course file in a fresh folder that sets `challenges`, and its path.
 fn course(challenges: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
