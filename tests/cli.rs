@@ -137,6 +137,38 @@ fn specs_with_no_valid_scenario_name_each_file_and_never_blame_the_submission() 
 }
 
 #[test]
+fn a_self_check_hears_of_the_scenarios_left_out_of_its_own_dialect_only() {
+    let stderr = |args: &[&str]| {
+        let output = boardgrade().args(args).output().unwrap();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let pown_note = "pown-chess/pown test optional parts the course does not set";
+    let chess_note = "code checks of chess/ecs198f that the handout does not grade";
+    // The reference runs every bundled scenario: every note.
+    let all = stderr(&["test", "--format", "json"]);
+    assert!(all.contains(pown_note) && all.contains(chess_note), "{all}");
+    let project5 = stderr(&[
+        "test",
+        "--python",
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+        "--format",
+        "json",
+    ]);
+    assert!(!project5.contains("left out"), "{project5}");
+    let pown = stderr(&[
+        "test",
+        "--python",
+        "fixtures/pown-chess/pown-chess.py",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        pown.contains(pown_note) && !pown.contains(chess_note),
+        "{pown}"
+    );
+}
+
+#[test]
 fn bad_invocations_exit_2_with_a_message() {
     boardgrade()
         .args(["test", "no/such/folder"])

@@ -12,7 +12,7 @@ use boardgrade::execution::{python, Limits, Sandbox, Target, TargetSpec};
 use boardgrade::games::variant::Catalogue;
 use boardgrade::games::{self, GameOptions};
 use boardgrade::grade::pipeline::{self, Prepared, Runs};
-use boardgrade::grade::{GradeConfig, LoadError, UnknownVariant};
+use boardgrade::grade::{GradeConfig, LoadError, OptionalLeftOut, UnknownVariant};
 use boardgrade::harness::RunConfig;
 use boardgrade::points::Points;
 use boardgrade::report::Style;
@@ -318,7 +318,7 @@ pub fn graded_scenarios(
     let enabled = boardgrade::grade::enabled(scenarios, UnknownVariant::Refused)?;
     let mut notes = enabled.notes();
     let (scenarios, optional) = boardgrade::grade::set_by_course(enabled.scenarios);
-    notes.extend(optional);
+    notes.extend(optional.into_iter().map(|left| left.note));
     for note in notes {
         super::console::note(&note);
     }
@@ -491,10 +491,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     } else {
         scenarios
     };
-    let (scenarios, notes) = boardgrade::grade::set_by_course(scenarios);
-    for note in notes {
-        super::console::note(&note);
-    }
+    let (scenarios, left_out) = boardgrade::grade::set_by_course(scenarios);
     if scenarios.is_empty() && loaded.errors.is_empty() {
         return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
@@ -509,7 +506,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
             invalid: loaded.errors,
             target_name: plain_name(&args.target),
             config,
-            notes: Vec::new(),
+            notes: left_out.into_iter().map(|left| left.note).collect(),
         });
     }
     let hidden = hidden_paths(&args.paths);
@@ -533,6 +530,7 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         }
     };
     let notes = [
+        about_its_dialects(left_out, &subject),
         notes,
         Vec::from_iter(one_at_a_time(&subject, args.run.jobs)),
     ]
@@ -544,6 +542,29 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
         config,
         notes,
     })
+}
+
+/// The notes on scenarios the course leaves out that concern what runs: for a submission,
+/// those of the dialects it is graded as (a pown student hears nothing of chess's optional
+/// code checks); all of them otherwise.
+fn about_its_dialects(left_out: Vec<OptionalLeftOut>, subject: &Subject) -> Vec<String> {
+    let graded: Option<Vec<&Scenario>> = match subject {
+        Subject::Submission(runs) => Some(
+            (std::iter::once(&runs.first).chain(&runs.also))
+                .flat_map(|run| &run.scenarios)
+                .collect(),
+        ),
+        Subject::DoesNotLoad { scenarios, .. } => Some(scenarios.iter().collect()),
+        Subject::Runs { .. } | Subject::NothingValid { .. } => None,
+    };
+    let concerns = |left: &OptionalLeftOut| match &graded {
+        Some(scenarios) => (scenarios.iter()).any(|s| std::ptr::eq(s.dialect, left.dialect)),
+        None => true,
+    };
+    (left_out.into_iter())
+        .filter(concerns)
+        .map(|left| left.note)
+        .collect()
 }
 
 /// A student's self-check runs the scenarios a class run grades: a variant the course does

@@ -40,7 +40,7 @@ use crate::points::Points;
 use crate::scenario::Scenario;
 use cpu_slots::CpuSlots;
 pub use enabled::{enabled, Enabled, LeftOut, UnknownVariant};
-pub use optional::set_by_course;
+pub use optional::{set_by_course, OptionalLeftOut};
 pub use partition::Partition;
 pub use probe::LoadError;
 use probe::ProbeFile;

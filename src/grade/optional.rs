@@ -4,11 +4,20 @@
 //! the shipped specs. Each dialect whose scenarios are left out gets one note naming the
 //! `course.toml` line that would grade them.
 
+use crate::games::Dialect;
 use crate::policy::CODE_CHECKS;
 use crate::scenario::Scenario;
 
+/// The note on a dialect's scenarios (or code checks) left out, and the dialect: a student's
+/// self-check shows the notes of the dialect its file is graded as, not every other's.
+#[derive(Debug, Clone)]
+pub struct OptionalLeftOut {
+    pub dialect: &'static Dialect,
+    pub note: String,
+}
+
 /// The scenarios graded under their course policy, and a note per dialect for those left out.
-pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
+pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<OptionalLeftOut>) {
     let mut kept = Vec::new();
     // Per dialect: the option, the words it would need, the count left out, and a scenario
     // of it (for its policy and names).
@@ -59,8 +68,14 @@ pub fn set_by_course(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<String>) {
     }
     let notes = left
         .iter()
-        .map(|(scenario, option, names, count)| note(scenario, option, names, *count))
-        .chain(optional_checks.iter().map(|(s, rules)| code_note(s, rules)))
+        .map(|(scenario, option, names, count)| OptionalLeftOut {
+            dialect: scenario.dialect,
+            note: note(scenario, option, names, *count),
+        })
+        .chain(optional_checks.iter().map(|(s, rules)| OptionalLeftOut {
+            dialect: s.dialect,
+            note: code_note(s, rules),
+        }))
         .collect();
     (kept, notes)
 }
