@@ -166,6 +166,12 @@ fn a_self_check_hears_of_the_scenarios_left_out_of_its_own_dialect_only() {
         pown.contains(pown_note) && !pown.contains(chess_note),
         "{pown}"
     );
+    // Nothing left to run: the notes say why.
+    boardgrade()
+        .args(["test", "specs/pown-chess/challenges"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(pown_note));
 }
 
 #[test]

@@ -493,6 +493,10 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     };
     let (scenarios, left_out) = boardgrade::grade::set_by_course(scenarios);
     if scenarios.is_empty() && loaded.errors.is_empty() {
+        // Nothing is left to run: what the course left out says why.
+        for left in &left_out {
+            super::console::note(&left.note);
+        }
         return Err(ClassError::NoScenarios { given: "paths" }.into());
     }
     let config = run_config(&args.run);
