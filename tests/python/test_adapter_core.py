@@ -254,7 +254,7 @@ def test_a_report_of_the_import_limit_is_json():
     import json
 
     place = {"file": "d\u00e9j\u00e0 \"vu\".py", "line": 7, "message": "a\nb\\"}
-    assert json.loads(core._json_object(place)) == place
+    assert json.loads(core.json_text(place, ascii=True)) == place
 
 
 def test_frames_are_listed_as_the_traceback_module_lists_them():

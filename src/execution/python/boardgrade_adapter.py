@@ -19,13 +19,12 @@ printed at import time, outside any call) goes to stderr.
 # import a dozen more: every fresh process and every loaded runner imports what is imported
 # here, and starting is most of what a runner costs before its first scenario.
 import _ast as ast
-import _json
 import io
 import os
 import sys
 import types
 
-from boardgrade_source import decoded, parse, read_source, walk
+from boardgrade_source import decoded, json_text, parse, read_source, walk
 
 NOTHING = object()
 """A command result that prints no return value."""
@@ -148,7 +147,7 @@ def _import_overran(root, entry):
             if called:
                 message += "; it was in `%s`" % called
         place["message"] = message
-        _overran("import limit", _json_object(place))
+        _overran("import limit", json_text(place, ascii=True))
 
     return report
 
@@ -361,15 +360,6 @@ def _message(error):
     if len(first) > _MAX_MESSAGE:
         first = first[:_MAX_MESSAGE] + "..."
     return "%s: %s" % (type(error).__name__, first)
-
-
-def _json_object(fields):
-    """`fields` (text and integer values) as a JSON object, written with the C encoder
-    `json` uses (importing `json` costs more than the rest of this module)."""
-    def value(v):
-        return _json.encode_basestring_ascii(v) if isinstance(v, str) else str(int(v))
-
-    return "{%s}" % ", ".join("%s: %s" % (_json.encode_basestring_ascii(k), value(v)) for k, v in fields.items())
 
 
 def frames_of(tb):

@@ -112,19 +112,21 @@ def parse(source, filename):
     return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
 
 
-def json_text(value):
+def json_text(value, ascii=False):
     """`value` (dicts with text keys, lists, tuples, text, integers, booleans, None) as one
     line of JSON, written with the C encoder `json` uses: importing `json` (and so `re`)
-    costs more than starting the interpreter."""
+    costs more than starting the interpreter. `ascii` escapes every other character (a
+    path's undecodable bytes included), as `ensure_ascii` does."""
+    text = _json.encode_basestring_ascii if ascii else _json.encode_basestring
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, str):
-        return _json.encode_basestring(value)
+        return text(value)
     if isinstance(value, int):
         return str(int(value))
     if isinstance(value, dict):
-        return "{%s}" % ", ".join("%s: %s" % (_json.encode_basestring(key), json_text(item))
+        return "{%s}" % ", ".join("%s: %s" % (text(key), json_text(item, ascii))
                                   for key, item in value.items())
     if isinstance(value, (list, tuple)):
-        return "[%s]" % ", ".join(json_text(item) for item in value)
+        return "[%s]" % ", ".join(json_text(item, ascii) for item in value)
     raise TypeError("no JSON for %r" % type(value).__name__)
