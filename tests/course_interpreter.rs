@@ -373,3 +373,53 @@ fn the_start_check_is_left_to_a_runner_that_loads() {
         assert_eq!(checks, expected, "{runner}: {noted}");
     }
 }
+
+#[test]
+fn a_code_check_that_answers_starts_one_interpreter_and_no_start_check() {
+    // An interpreter that notes each start, then runs the system's Python. Under `limits`
+    // it sees the whole file system, and may run as a student user: its notes go to a
+    // folder every user may write.
+    let dir = open_tempdir();
+    let notes = dir.path().join("notes");
+    std::fs::create_dir(&notes).unwrap();
+    std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = dir.path().join("course/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let python = bin.join("python3");
+    std::fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ncase \"$2\" in\n  'import sys; print(sys.executable)'*)\n    \
+             printf '%s\\n' {me} 3.11.0 /usr /usr /usr /usr; exit 0;;\nesac\n\
+             printf '%s\\n' \"$*\" | head -c 60 >> {notes}/$$; echo >> {notes}/$$\n\
+             exec /usr/bin/python3 \"$@\"\n",
+            me = python.display(),
+            notes = notes.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (_, report) = test_json(&[
+        "specs/one-d-chess/project5/code.toml",
+        "--python",
+        "fixtures/one-d-chess/project5/one_d_chess.py",
+        "--python-bin",
+        python.to_str().unwrap(),
+        "--sandbox",
+        "limits",
+    ]);
+    assert_eq!(report["summary"]["passed"], 3, "{}", report["summary"]);
+    let starts: Vec<String> = std::fs::read_dir(&notes)
+        .unwrap()
+        .map(|note| std::fs::read_to_string(note.unwrap().path()).unwrap())
+        .collect();
+    let checkers = starts
+        .iter()
+        .filter(|s| s.starts_with("-I -S -B -c"))
+        .count();
+    let start_checks = starts
+        .iter()
+        .filter(|s| s.contains("import encodings"))
+        .count();
+    assert_eq!((checkers, start_checks), (1, 0), "{starts:#?}");
+}

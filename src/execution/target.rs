@@ -421,17 +421,22 @@ impl Target {
         );
         launch.env = slot.jail.environment(&[]);
         let limits = self.sandbox.limits(limits);
+        let ran = slot.jail.prepare(&launch, &view).map(|run| {
+            let execution = child::run(&run.launch, input, &limits);
+            let failure = run.sandbox_failure(&execution.stderr_tail);
+            (execution, failure)
+        });
         // An interpreter that does not start in the sandbox is named as such, here as for a
-        // scenario, rather than read as the script's failure.
-        let ran = self
-            .start_check
-            .check(self.sandbox, &slot.jail, interpreter, &view)
-            .and_then(|()| slot.jail.prepare(&launch, &view))
-            .map(|run| {
-                let execution = child::run(&run.launch, input, &limits);
-                let failure = run.sandbox_failure(&execution.stderr_tail);
-                (execution, failure)
-            });
+        // scenario, rather than read as the script's failure. It is asked only when the
+        // script did not end well: a script that answered shows the interpreter starts, and
+        // asking first would start a second interpreter on every check.
+        let ran = match ran {
+            Ok((execution, None)) if execution.ending != Ending::Exited(0) => self
+                .start_check
+                .check(self.sandbox, &slot.jail, interpreter, &view)
+                .map(|()| (execution, None)),
+            other => other,
+        };
         restore_and_give_back(&self.free, slot);
         let (execution, failure) = ran?;
         match failure {

@@ -19,13 +19,13 @@ which reads every file of the submission.
 """
 
 import ast
-import copy
 import importlib.util
-import io
 import json
 import re
 import sys
-import tokenize
+
+# `copy`, `io` and `tokenize` are imported by the rules that use them: most requests ask for
+# none of those rules, and every import is paid for on every check.
 
 MAX_SNIPPET = 60
 
@@ -133,6 +133,9 @@ def named(name, names):
 
 def comment_lines(source):
     """{line: comment text} of every comment."""
+    import io
+    import tokenize
+
     comments = {}
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
@@ -294,6 +297,8 @@ def without(statements, removable):
 def normalized(function, removable):
     """The function's dump with removable statements, its docstring and decorators left out.
     It works on a copy: the tree is shared by every rule of a request."""
+    import copy
+
     function = copy.deepcopy(function)
     function.body = without(function.body, removable)
     function.decorator_list = []
