@@ -18,6 +18,25 @@ pub const SOURCE_READING: (&str, &str) = (
     "boardgrade_source.py",
     include_str!("python/boardgrade_source.py"),
 );
+
+/// `script` as one program for `python -I -c`, the source-reading module it imports
+/// (`boardgrade_source`) made first from its text: an isolated interpreter imports nothing
+/// from a folder, and nothing is laid out for a script that only reads code. The text goes
+/// in as hexadecimal, which no character of it can end early.
+pub fn with_source_reading(script: &str) -> String {
+    let (name, text) = SOURCE_READING;
+    let hex: String = text.bytes().map(|b| format!("{b:02x}")).collect();
+    let module = name.trim_end_matches(".py");
+    format!(
+        "import sys as _sys\n\
+         _module = type(_sys)(\"{module}\")\n\
+         exec(compile(bytes.fromhex(\"{hex}\").decode(\"utf-8\"), \"{name}\", \"exec\"), _module.__dict__)\n\
+         _sys.modules[\"{module}\"] = _module\n\
+         del _sys, _module\n\
+         {script}"
+    )
+}
+
 const LAUNCHER: &str = include_str!("python/boardgrade_launch.py");
 const RUNNER: &str = include_str!("python/boardgrade_fork.py");
 

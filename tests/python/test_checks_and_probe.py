@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from conftest import SRC, lay_out, load_script
+from conftest import lay_out, load_script, source_of
 
 probe = load_script("grade/probe.py", "boardgrade_probe")
 checks = load_script("harness/code/checks.py", "boardgrade_checks")
@@ -219,6 +219,16 @@ def test_json_text_writes_what_json_reads():
         source.json_text({"set": {1}})
 
 
+def test_json_value_reads_what_json_reads_and_refuses_what_it_refuses():
+    source = load_script("execution/python/boardgrade_source.py", "boardgrade_source_for_json")
+    for text in ['{"rules": [{"rule": "naming", "max": 80, "on": true, "off": false}], "n": null}',
+                 ' ["caf\\u00e9", "\\ud83d\\ude00", -2.5e3, {"": []}] ', '"a\\"b\\\\c\\n"', "0"]:
+        assert source.json_value(text) == json.loads(text), text
+    for text in ["", "  ", "[1] [2]", "{", "nope", '"unclosed', '["\t"]']:
+        with pytest.raises(ValueError):
+            source.json_value(text)
+
+
 def test_a_module_the_course_provides_is_not_missing(tmp_path):
     entry = tmp_path / "game.py"
     entry.write_text("import graphics\n")
@@ -273,6 +283,21 @@ def test_naming_reports_each_name_once():
         "function name `isValid` is not snake_case",
         "parameter name `Position` is not snake_case",
         "variable name `Temp` is not snake_case",
+    ]
+
+
+def test_naming_reports_a_name_at_the_first_line_it_is_given_on():
+    # The first `Total` is nested deeper than the second: a walk of the tree by depth would
+    # meet the second first.
+    found = findings({"rule": "naming"}, """
+        def score(board):
+            if board:
+                Total = 1
+            Total = 0
+            return Total
+    """)
+    assert [(f["line"], f["message"]) for f in found] == [
+        (4, "variable name `Total` is not snake_case"),
     ]
 
 
@@ -455,6 +480,23 @@ def test_the_checker_answers_every_rule_in_order():
     ]}
 
 
+def test_the_checker_starts_without_importing_ast_json_or_tokenize():
+    """Its start is on a class run's way for every submission: the rules a handout's style
+    guide asks for most need none of them."""
+    request = {
+        "files": [{"name": "s.py", "source": sent("LIMIT = 3\ndef f(x):\n    return x\n"), "entry": True}],
+        "rules": [{"rule": "line_length", "max": 80}, {"rule": "naming"}, {"rule": "no_global"}],
+    }
+    completed = subprocess.run([sys.executable, "-I", "-S", "-B", "-X", "importtime", "-c", checks_source()],
+                               input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == {"answers": [{"findings": [], "more": 0}] * 3}
+    imported = {line.split("|")[-1].strip() for line in completed.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert not imported & {"json", "ast", "tokenize", "copy", "importlib.util"}, sorted(imported)
+
+
 def test_an_answer_keeps_the_first_findings_and_counts_the_others():
     names = "".join("    Name%d = 0\n" % i for i in range(500))
     request = {
@@ -496,8 +538,15 @@ def test_a_snippet_is_the_first_line_of_the_node_as_written():
 
 
 def checks_source():
-    with open(os.path.join(SRC, "harness", "code", "checks.py"), encoding="utf-8") as handle:
-        return handle.read()
+    """The checker as the grader runs it (`python -I -c`): `boardgrade_source` made a
+    module from its text first, as `execution::python::with_source_reading` does."""
+    reading = source_of("execution/python/boardgrade_source.py").encode("utf-8").hex()
+    return ("import sys as _sys\n"
+            "_module = type(_sys)(\"boardgrade_source\")\n"
+            "exec(compile(bytes.fromhex(\"%s\").decode(\"utf-8\"), \"boardgrade_source.py\", \"exec\"), "
+            "_module.__dict__)\n"
+            "_sys.modules[\"boardgrade_source\"] = _module\n"
+            "del _sys, _module\n" % reading) + source_of("harness/code/checks.py")
 
 
 def test_a_cookie_the_tokenizer_reads_differently_is_a_finding():

@@ -18,14 +18,15 @@ function, is one finding. Only the entry file is checked, except by `forbidden_i
 which reads every file of the submission.
 """
 
-import ast
-import importlib.util
-import json
 import re
 import sys
 
-# `copy`, `io` and `tokenize` are imported by the rules that use them: most requests ask for
-# none of those rules, and every import is paid for on every check.
+# The file is read, and the request and answer written, as the adapters and the probe do it,
+# with the interpreter's C modules only: `ast`, `json` and `tokenize` would each import a
+# dozen modules more, and starting the checker is most of what a check costs. The standard
+# library's `ast` (its `dump` and `get_docstring`), `copy` and `tokenize` are imported by the
+# few rules that use them.
+from boardgrade_source import ast, json_text, json_value, parse, source_encoding, walk
 
 MAX_SNIPPET = 60
 
@@ -151,7 +152,7 @@ def comment_lines(source):
 
 def constant_value(node):
     """A value built from literals and other names, with no call."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, (ast.Call, ast.Lambda, ast.comprehension, ast.Await, ast.Yield,
                               ast.YieldFrom, ast.NamedExpr)):
             return False
@@ -254,7 +255,7 @@ def reached(tree, asked):
         if name in seen:
             continue
         seen.add(name)
-        for node in ast.walk(nodes[name]):
+        for node in walk(nodes[name]):
             pending += [other for other in by_name.get(mentioned(node), ()) if other not in seen]
     return seen
 
@@ -268,7 +269,7 @@ def mentioned(node):
 
 def first_call(function, calls):
     """The first call in `function` of one of `calls` (dotted names), else None."""
-    found = [node for node in ast.walk(function) if isinstance(node, ast.Call) and dotted(node.func) in calls]
+    found = [node for node in walk(function) if isinstance(node, ast.Call) and dotted(node.func) in calls]
     return min(found, key=lambda node: (node.lineno, node.col_offset), default=None)
 
 
@@ -283,8 +284,8 @@ def without(statements, removable):
     for i, stmt in enumerate(statements):
         if i == 0 and is_docstring(stmt):
             continue
-        names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
-        names |= {n.attr for n in ast.walk(stmt) if isinstance(n, ast.Attribute)}
+        names = {n.id for n in walk(stmt) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in walk(stmt) if isinstance(n, ast.Attribute)}
         if names & removable and not isinstance(stmt, (ast.While, ast.For, ast.If, ast.With, ast.Try)):
             continue
         for field in ("body", "orelse", "finalbody"):
@@ -302,7 +303,7 @@ def normalized(function, removable):
     function = copy.deepcopy(function)
     function.body = without(function.body, removable)
     function.decorator_list = []
-    return ast.dump(function, include_attributes=False)
+    return stdlib_ast().dump(function, include_attributes=False)
 
 
 def top_function(tree, name):
@@ -315,7 +316,7 @@ def top_function(tree, name):
 def unchanged(rule, _source, tree, _file):
     name = rule["function"]
     removable = set(rule.get("may_remove", []))
-    starter = top_function(ast.parse(rule["starter"]), name)
+    starter = top_function(parse(rule["starter"], "<starter>"), name)
     mine = top_function(tree, name)
     if mine is None:
         yield 1, "function `%s` of the starter code is missing" % name
@@ -331,10 +332,10 @@ def string_literals(rule, source, tree, _file):
             continue
         docstring = function.body[0].value if function.body and is_docstring(function.body[0]) else None
         inside_fstrings = set()
-        for node in ast.walk(function):
+        for node in walk(function):
             if isinstance(node, ast.JoinedStr):
-                inside_fstrings |= {id(v) for v in ast.walk(node) if v is not node}
-        for node in ast.walk(function):
+                inside_fstrings |= {id(v) for v in walk(node) if v is not node}
+        for node in walk(function):
             if node is docstring or id(node) in inside_fstrings:
                 continue
             literal = isinstance(node, ast.JoinedStr) or (
@@ -350,10 +351,10 @@ def required(rule, source, tree, _file):
         if node is None:
             yield 1, "required function `%s` is not defined" % name
             continue
-        own = {id(n) for n in ast.walk(node)}
+        own = {id(n) for n in walk(node)}
         used = any(
             isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in own
-            for n in ast.walk(tree)
+            for n in walk(tree)
         )
         if not used:
             yield node.lineno, "required function `%s` is defined but never called" % name
@@ -371,7 +372,7 @@ def required(rule, source, tree, _file):
         if assigned is None:
             yield 1, "required dictionary `%s` is not created at the top level of the file" % name
             continue
-        used = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
+        used = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in walk(tree))
         if not used:
             yield assigned.lineno, "required dictionary `%s` is created but never used" % name
 
@@ -382,7 +383,7 @@ def docstrings(rule, source, tree, _file):
     for name, function in functions_of(tree):
         if named(name, exempt):
             continue
-        doc = ast.get_docstring(function)
+        doc = stdlib_ast().get_docstring(function)
         if doc and doc.strip():
             continue
         if comments:
@@ -401,7 +402,7 @@ def header_text(source, tree):
     first = tree.body[0].lineno if tree.body else len(source.split("\n")) + 1
     comments = comment_lines(source)
     parts = [text for line, text in sorted(comments.items()) if line < first]
-    doc = ast.get_docstring(tree)
+    doc = stdlib_ast().get_docstring(tree)
     if doc:
         parts.append(doc)
     return "\n".join(p for p in parts if p)
@@ -479,7 +480,7 @@ def no_print(rule, source, tree, _file):
     for name, function in functions_of(tree):
         if not named(name, functions) or (run is not None and name not in run):
             continue
-        for node in ast.walk(function):
+        for node in walk(function):
             if isinstance(node, ast.Call) and dotted(node.func) in calls:
                 yield node.lineno, "function `%s` %s: `%s`" % (name, verb_of(node), snippet(source, node))
 
@@ -490,7 +491,7 @@ def forbidden_imports(rule, _source, tree, _file):
     def forbidden(module):
         return any(module == m or module.startswith(m + ".") for m in modules)
 
-    for node in ast.walk(tree):
+    for node in walk(tree):
         names = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -525,44 +526,44 @@ def line_length(rule, source, tree, _file):
 
 def naming(rule, _source, tree, _file):
     exempt = rule.get("except", [])
-    seen = set()
+    # Each name that breaks its form, once, at the first line it is given on (whatever
+    # order the tree is walked in).
+    first_line = {}
 
     def check(kind, name, line, pattern, form):
-        if (kind, name) in seen or pattern(name):
-            return None
-        seen.add((kind, name))
-        return line, "%s name `%s` is not %s" % (kind, name, form)
+        key = (kind, name)
+        if not pattern(name) and (key not in first_line or line < first_line[key][0]):
+            first_line[key] = (line, "%s name `%s` is not %s" % (kind, name, form))
 
     def snake(name):
         return SNAKE.match(name) or DUNDER.match(name)
 
-    findings = []
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
-            findings.append(check("class", stmt.name, stmt.lineno, CAP_WORDS.match, "CapWords"))
+            check("class", stmt.name, stmt.lineno, CAP_WORDS.match, "CapWords")
         for target in getattr(stmt, "targets", []) + ([stmt.target] if isinstance(stmt, ast.AnnAssign) else []):
-            for node in ast.walk(target):
+            for node in walk(target):
                 if isinstance(node, ast.Name):
-                    findings.append(check("variable", node.id, stmt.lineno,
-                                          lambda n: snake(n) or UPPER.match(n), "snake_case or UPPER_CASE"))
+                    check("variable", node.id, stmt.lineno, lambda n: snake(n) or UPPER.match(n),
+                          "snake_case or UPPER_CASE")
     for name, function in functions_of(tree):
         if named(name, exempt):
             continue
         short = name.split(".")[-1]
-        findings.append(check("function", short, function.lineno, snake, "snake_case"))
+        check("function", short, function.lineno, snake, "snake_case")
         args = function.args
         for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
-            findings.append(check("parameter", arg.arg, function.lineno, snake, "snake_case"))
-        for node in ast.walk(function):
+            check("parameter", arg.arg, function.lineno, snake, "snake_case")
+        for node in walk(function):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                findings.append(check("variable", node.id, node.lineno, snake, "snake_case"))
+                check("variable", node.id, node.lineno, snake, "snake_case")
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not function:
-                findings.append(check("function", node.name, node.lineno, snake, "snake_case"))
-    return sorted(f for f in findings if f)
+                check("function", node.name, node.lineno, snake, "snake_case")
+    return sorted(first_line.values())
 
 
 def no_global(_rule, source, tree, _file):
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Global):
             yield node.lineno, "`global` statement: `%s`" % snippet(source, node)
 
@@ -583,14 +584,25 @@ RULES = {
 
 
 def decoded(raw):
-    """The file's text as Python decodes it to run it, or the exception that says why it
-    does not decode."""
+    """The file's text as Python decodes it to run it (as `importlib.util.decode_source`
+    does: the encoding `tokenize.detect_encoding` finds, every line end made `\\n`), or the
+    exception that says why it does not decode."""
     try:
-        return importlib.util.decode_source(raw)
+        text = raw.decode(source_encoding(raw))
+        if not isinstance(text, str):
+            raise TypeError("the codec gives no text")
     except Exception as error:
         # The cookie and the bytes are the student's: an unknown codec, a byte the codec
         # refuses or a codec that gives no text is a finding, never the grader's error.
         return error
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def stdlib_ast():
+    """The standard library's `ast`, for the rules that use its helpers."""
+    import ast as module
+
+    return module
 
 
 def reads_as_run(tree, raw, name):
@@ -603,7 +615,8 @@ def reads_as_run(tree, raw, name):
         # those lines shorter): both read UTF-8, so both read the same text.
         return True
     try:
-        return ast.dump(ast.parse(raw, filename=name)) == ast.dump(tree)
+        dump = stdlib_ast().dump
+        return dump(parse(raw, name)) == dump(tree)
     except (SyntaxError, ValueError):
         return False
 
@@ -626,7 +639,7 @@ def read(entry):
     if isinstance(source, Exception):
         return finding(name, 1, "the file does not read: %s" % source)
     try:
-        tree = ast.parse(source, filename=name)
+        tree = parse(source, name)
         if not reads_as_run(tree, raw, name):
             return finding(name, 1, "the file does not read: its encoding declaration "
                            "is read differently by Python's tokenizer")
@@ -688,10 +701,10 @@ def answer(found, keep):
 
 
 def main():
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    request = json_value(sys.stdin.buffer.read().decode("utf-8"))
     keep = request.get("keep", 20)
     answers = [answer(found, keep) for found in check_all(request["rules"], request["files"])]
-    sys.stdout.write(json.dumps({"answers": answers}) + "\n")
+    sys.stdout.write(json_text({"answers": answers}, ascii=True) + "\n")
 
 
 if __name__ == "__main__":

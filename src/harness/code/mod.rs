@@ -21,6 +21,12 @@ use crate::scenario::Scenario;
 
 const CHECKER: &str = include_str!("checks.py");
 
+/// The checker as the interpreter runs it, with the module it reads files with.
+fn program() -> &'static str {
+    static PROGRAM: OnceLock<String> = OnceLock::new();
+    PROGRAM.get_or_init(|| crate::execution::python::with_source_reading(CHECKER))
+}
+
 /// Most findings a report keeps (the count of the others is said).
 const MAX_FINDINGS: usize = 20;
 /// Wall-clock limit of the checker: parsing is fast, a large upload included.
@@ -235,7 +241,7 @@ fn findings(
         ..limits.clone()
     };
     let execution = target
-        .inspect(CHECKER, request.to_string().as_bytes(), &limits, company)
+        .inspect(program(), request.to_string().as_bytes(), &limits, company)
         .map_err(|e| e.to_string())?;
     if execution.ending != Ending::Exited(0) {
         let stderr = String::from_utf8_lossy(&execution.stderr_tail);
