@@ -27,6 +27,28 @@ fn open_tempdir() -> tempfile::TempDir {
     dir
 }
 
+/// `FOLDER/bin/python3`, a shell script that answers the grader's question about the
+/// interpreter (its executable, version 3.11.0 and `prefix` as every installation it reads)
+/// and, for anything else, runs `body`.
+fn course_python(folder: &Path, prefix: &Path, body: &str) -> std::path::PathBuf {
+    let bin = folder.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let python = bin.join("python3");
+    std::fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ncase \"$2\" in\n  'import sys; print(sys.executable)'*)\n    \
+             printf '%s\\n' {me} 3.11.0 {prefix} {prefix} {prefix} {prefix}; exit 0;;\nesac\n\
+             {body}\n",
+            me = python.display(),
+            prefix = prefix.display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    python
+}
+
 #[test]
 fn a_virtualenv_with_a_course_package_grades_full_marks_under_bubblewrap() {
     if !bwrap_or_skip("a_virtualenv_with_a_course_package_grades_full_marks_under_bubblewrap") {
@@ -106,22 +128,12 @@ fn an_interpreter_that_cannot_start_in_the_sandbox_is_an_error_naming_it() {
     let hidden = dir.path().join("elsewhere");
     std::fs::create_dir(&hidden).unwrap();
     std::os::unix::fs::symlink("/usr/bin/python3", hidden.join("python3")).unwrap();
-    let bin = dir.path().join("course/bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let python = bin.join("python3");
-    std::fs::write(
-        &python,
-        format!(
-            "#!/bin/sh\ncase \"$2\" in\n  'import sys; print(sys.executable)'*)\n    \
-             printf '%s\\n' {me} 3.11.0 {prefix} {prefix} {prefix} {prefix}; exit 0;;\nesac\n\
-             exec {hidden}/python3 \"$@\"\n",
-            me = python.display(),
-            prefix = dir.path().join("course").display(),
-            hidden = hidden.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let prefix = dir.path().join("course");
+    let python = course_python(
+        &prefix,
+        &prefix,
+        &format!("exec {}/python3 \"$@\"", hidden.display()),
+    );
     let (_, report) = test_json(&[
         "specs/one-d-chess/project5",
         "--python",
@@ -383,22 +395,15 @@ fn a_code_check_that_answers_starts_one_interpreter_and_no_start_check() {
     let notes = dir.path().join("notes");
     std::fs::create_dir(&notes).unwrap();
     std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let bin = dir.path().join("course/bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let python = bin.join("python3");
-    std::fs::write(
-        &python,
-        format!(
-            "#!/bin/sh\ncase \"$2\" in\n  'import sys; print(sys.executable)'*)\n    \
-             printf '%s\\n' {me} 3.11.0 /usr /usr /usr /usr; exit 0;;\nesac\n\
-             printf '%s\\n' \"$*\" | head -c 60 >> {notes}/$$; echo >> {notes}/$$\n\
-             exec /usr/bin/python3 \"$@\"\n",
-            me = python.display(),
+    let python = course_python(
+        &dir.path().join("course"),
+        Path::new("/usr"),
+        &format!(
+            "printf '%s\\n' \"$*\" | head -c 60 >> {notes}/$$; echo >> {notes}/$$\n\
+             exec /usr/bin/python3 \"$@\"",
             notes = notes.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let (_, report) = test_json(&[
         "specs/one-d-chess/project5/code.toml",
         "--python",
