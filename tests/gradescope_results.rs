@@ -505,9 +505,10 @@ fn how_hidden_scenarios_treated_the_runner_is_told_to_the_staff_alone() {
     let board = r#"steps = [{ send = "create_board" }]"#;
     // Each hidden scenario's printable_board kills the runner that forked it: after three,
     // the submission is graded with a fresh process per scenario. The visible scenario
-    // never calls it.
+    // never calls it. The runner is started three times per job (each job has a folder of its
+    // own): eight scenarios give one of two jobs at least four, however they share them.
     let mut hidden = format!("{header}visibility = \"hidden\"\n");
-    for n in 0..4 {
+    for n in 0..8 {
         hidden.push_str(&format!(
             "[[scenario]]\nname = \"SECRET-{n}\"\npoints = 1\n{START}\n"
         ));
@@ -523,7 +524,7 @@ fn how_hidden_scenarios_treated_the_runner_is_told_to_the_staff_alone() {
     // A sandbox: without one, a fresh process's parent is the grader itself.
     let sandboxed = ["--sandbox", "bwrap"];
     let results = gradescope(&submission, &specs, &dir.path().join("out"), &sandboxed);
-    assert_eq!(results["score"], 5.0, "{results:#}");
+    assert_eq!(results["score"], 9.0, "{results:#}");
     let staff = test(&results, "autograder: how it was run");
     assert_eq!(staff["visibility"], "hidden");
     assert_eq!(staff["max_score"], 0.0);
