@@ -308,13 +308,14 @@ pub fn launch(
     let mut runner_args: Vec<OsString> = vec!["-B".into(), runner.into()];
     let mut env = python_env();
     let mut fresh_env = Vec::new();
+    // How the adapters read a submission, and how the launcher translates a Python 2 one.
+    write(harness_dir, SOURCE_READING.0, SOURCE_READING.1)?;
     match layout.python {
         PythonLaunch::Adapter { script, call_limit } => {
             let seconds = |d: Duration| OsString::from(format!("{}", d.as_secs_f64()));
             env.extend(call_limit.map(|d| ("BOARDGRADE_CALL_LIMIT".into(), seconds(d))));
             fresh_env.extend(import_limit.map(|d| ("BOARDGRADE_IMPORT_LIMIT".into(), seconds(d))));
             write(harness_dir, "boardgrade_adapter.py", ADAPTER_CORE)?;
-            write(harness_dir, SOURCE_READING.0, SOURCE_READING.1)?;
             let adapter = write(
                 harness_dir,
                 &format!("adapter_{}.py", layout.dialect),

@@ -97,6 +97,9 @@ pub struct Dialect {
     pub protocol: Protocol,
     /// The handout this dialect transcribes (a file of `shared/seeds/`).
     pub handout: &'static str,
+    /// Whether the handout asks for Python 3 in so many words: a Python 2 program is then
+    /// refused (it does not load) rather than run translated by 2to3.
+    pub asks_python3: bool,
     /// The file name a submission of this dialect is expected to have.
     pub entry_file: &'static str,
     /// The top-level names (functions, classes, variables) the handout asks a submission to

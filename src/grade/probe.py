@@ -12,7 +12,9 @@ stdout: one JSON object per line, in the order given:
  "taken": [[name, module], ...] for the names in "names" it only takes with `from M import name`
    (module as written, a relative one with its dots),
  "all": [the names of its literal `__all__`] or null,
- "stdin": whether its code reads standard input anywhere}
+ "stdin": whether its code reads standard input anywhere,
+ "python2": null, or for a Python 2 program (read as its 2to3 translation) the error that
+   Python 3 gives on it: {"line": N, "message": "..."}}
 
 Nothing of the student's code is executed: each file is compiled (so a syntax error is the
 interpreter's own, with its line) and its tree read; an unconditional top-level import is
@@ -25,7 +27,7 @@ import sys
 
 # Read as the adapter that loads the file reads it (and without `ast`, `tokenize` and `json`,
 # whose imports would double what starting the probe costs).
-from boardgrade_source import ast, json_text, parse, read_source, walk
+from boardgrade_source import ast, json_text, parse, python2_translated, read_source, walk
 
 MAX_NAMES = 500
 MAX_NAME_CHARS = 200
@@ -229,19 +231,35 @@ def reads_stdin(tree):
     return False
 
 
-def answer(names=(), variables=(), error=None, imports=(), star=(), exports=None, taken=(), stdin=False):
+def answer(names=(), variables=(), error=None, imports=(), star=(), exports=None, taken=(), stdin=False,
+           python2=None):
     return {"names": list(names), "variables": list(variables), "error": error, "imports": list(imports),
-            "star": list(star), "all": exports, "taken": list(taken), "stdin": stdin}
+            "star": list(star), "all": exports, "taken": list(taken), "stdin": stdin, "python2": python2}
+
+
+def syntax_error(error):
+    """A SyntaxError (or IndentationError) as an answer's error: its line and message."""
+    detail = error.msg or "invalid syntax"
+    return {"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))}
 
 
 def probe(path, available):
     source = read_source(path)
+    python2 = None
     try:
-        compile(source, path, "exec", dont_inherit=True)
+        try:
+            compile(source, path, "exec", dont_inherit=True)
+        except SyntaxError as error:
+            # A Python 2 program runs translated (the adapters and the launcher translate it
+            # as they load it): it defines what its translation defines. Its error as Python 3
+            # is kept, for a dialect whose handout asks for Python 3.
+            translated = python2_translated(source)
+            if translated is None:
+                raise
+            source, python2 = translated, syntax_error(error)
         tree = parse(source, path)
     except SyntaxError as error:
-        detail = error.msg or "invalid syntax"
-        return answer(error={"line": error.lineno or 1, "message": "%s: %s" % (type(error).__name__, short(detail))})
+        return answer(error=syntax_error(error))
     except (ValueError, RecursionError, MemoryError) as error:
         return answer(error={"line": 1, "message": "%s: %s" % (type(error).__name__, short(error))})
     names = kept(definitions(tree.body))
@@ -254,6 +272,7 @@ def probe(path, available):
         exports=None if exports is None else kept(exports),
         taken=[pair for pair in taken(tree.body) if pair[0] in names and len(pair[1]) <= MAX_NAME_CHARS],
         stdin=reads_stdin(tree),
+        python2=python2,
     )
     missing = missing_import(tree, available)
     if missing:

@@ -62,6 +62,9 @@ pub struct Definitions {
     /// Whether its code reads standard input anywhere (`input`, `sys.stdin`): a file that
     /// reads none cannot play a game typed into it.
     pub reads_stdin: bool,
+    /// For a Python 2 program, read (and run) as its 2to3 translation: the error Python 3
+    /// gives on it (line and message).
+    pub python2: Option<(usize, String)>,
 }
 
 impl Definitions {
@@ -116,6 +119,8 @@ struct Answer {
     taken: Vec<(String, String)>,
     #[serde(default)]
     stdin: bool,
+    #[serde(default)]
+    python2: Option<AnswerError>,
 }
 
 #[derive(Deserialize)]
@@ -294,6 +299,7 @@ impl<'a> Probe<'a> {
                     exports: a.all,
                     taken: a.taken,
                     reads_stdin: a.stdin,
+                    python2: a.python2.map(|e| (e.line, e.message)),
                 })
             })
             .collect::<Result<_, _>>()

@@ -272,6 +272,17 @@ fn load_error(candidate: &Candidate) -> Option<LoadError> {
     })
 }
 
+/// Why `candidate`, a Python 2 program, does not load as `dialect`, whose handout asks for
+/// Python 3 (elsewhere it runs translated by 2to3): the error Python 3 gives on it.
+fn python2_refused(dialect: &Dialect, candidate: &Candidate) -> Option<LoadError> {
+    let (line, message) = candidate.definitions.python2.clone()?;
+    dialect.asks_python3.then(|| LoadError {
+        file: candidate.relative.display().to_string(),
+        line,
+        message: format!("{message} (the file is Python 2; the handout asks for Python 3)"),
+    })
+}
+
 /// Chooses the dialect and file of a submission among `dialects`.
 pub fn route(
     submission: &Submission,
@@ -327,11 +338,15 @@ pub fn route(
             }
         }
     };
-    if let Some(error) = load_error(chosen).or_else(|| broken_import(chosen, candidates)) {
+    let loads = load_error(chosen)
+        .or_else(|| broken_import(chosen, candidates))
+        .or_else(|| python2_refused(dialect, chosen));
+    if let Some(error) = loads {
         return Routing::DoesNotLoad { dialect, error };
     }
     let also = also_fits(dialect, chosen, dialects, reads_stdin)
         .into_iter()
+        .filter(|other| python2_refused(other, chosen).is_none())
         .map(|other| routed(submission, chosen, other, candidates, dialects, variants))
         .collect();
     Routing::Graded(Route {
@@ -376,6 +391,13 @@ fn routed(
 ) -> Route {
     let (target, entry) = target_of(submission, chosen, dialect);
     let mut notes: Vec<String> = variant_note(dialect, chosen).into_iter().collect();
+    if chosen.definitions.python2.is_some() {
+        notes.push(format!(
+            "{} is Python 2: it runs translated to Python 3 by 2to3 (`/` between two \
+             integers gives a float there, as in Python 3)",
+            chosen.relative.display()
+        ));
+    }
     notes.extend(entry_passed_over(dialect, chosen, candidates));
     notes.extend(missing_names(dialect, chosen));
     let better = better_fit(dialect, chosen, variants)
@@ -445,7 +467,20 @@ fn broken_import(chosen: &Candidate, candidates: &[Candidate]) -> Option<LoadErr
             let stem = c.relative.file_stem().map(|s| s.to_string_lossy());
             stem.is_some_and(|s| chosen.definitions.imports.iter().any(|i| *i == s))
         })
-        .find_map(load_error)
+        .find_map(|helper| {
+            // A helper module runs as it is: only the graded file is translated from Python 2.
+            load_error(helper).or_else(|| {
+                let (line, message) = helper.definitions.python2.clone()?;
+                Some(LoadError {
+                    file: helper.relative.display().to_string(),
+                    line,
+                    message: format!(
+                        "{message} (a helper module in Python 2: only the graded file runs \
+                         translated to Python 3)"
+                    ),
+                })
+            })
+        })
 }
 
 fn not_graded(candidates: &[Candidate], dialects: &[&'static Dialect]) -> Routing {

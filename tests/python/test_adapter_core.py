@@ -3,6 +3,7 @@ file without running its program."""
 
 import ast
 import io
+import importlib.util
 import os
 import subprocess
 import sys
@@ -535,11 +536,36 @@ def test_a_failing_set_up_call_is_reported_and_loading_goes_on(tmp_path, monkeyp
 
 def test_a_syntax_error_stops_the_load_with_its_line(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stopped:
-        load(tmp_path, monkeypatch, "def f():\n    return 1\nprint 'python 2'\n", "python2_student")
+        load(tmp_path, monkeypatch, "def f():\n    return 1\nprint('not closed'\n", "broken_student")
     assert stopped.value.code == 1
     err = capsys.readouterr().err
-    assert err.startswith("boardgrade: cannot load python2_student.py: SyntaxError:")
+    assert err.startswith("boardgrade: cannot load broken_student.py: SyntaxError:")
     assert "(line 3)" in err
+
+
+HAS_2TO3 = importlib.util.find_spec("lib2to3") is not None
+PYTHON2 = ("def greet(name):\n"
+           "    print 'hello,', name\n"
+           "    return name.upper()\n"
+           "def count(n):\n"
+           "    try:\n"
+           "        return len(xrange(n))\n"
+           "    except TypeError, error:\n"
+           "        return -1\n")
+
+
+@pytest.mark.skipif(not HAS_2TO3, reason="this Python has no lib2to3 (3.13 and later)")
+def test_a_python2_file_loads_as_its_2to3_translation(tmp_path, monkeypatch):
+    module = load(tmp_path, monkeypatch, PYTHON2, "python2_student")
+    assert module.count(4) == 4
+    assert module.greet("ann") == "ANN"
+
+
+@pytest.mark.skipif(HAS_2TO3, reason="this Python has lib2to3")
+def test_a_python2_file_does_not_load_where_there_is_no_2to3(tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit):
+        load(tmp_path, monkeypatch, PYTHON2, "python2_student")
+    assert "(line 2)" in capsys.readouterr().err
 
 
 def test_a_limit_in_the_environment_is_positive_seconds(monkeypatch):

@@ -3,6 +3,7 @@
 
 import ast
 import base64
+import importlib.util
 import json
 import os
 import subprocess
@@ -179,15 +180,28 @@ def test_the_probe_answers_one_line_per_file_in_order(tmp_path):
     root = str(tmp_path)
     answers = run_probe([(str(good), root), (str(python2), root), (str(missing), root), (str(latin), root)])
     assert answers[0] == {"names": ["move"], "variables": ["board"], "error": None, "imports": ["helper"],
-                          "star": ["helper"], "all": None, "taken": [], "stdin": False}
-    assert answers[1]["names"] == []
-    assert answers[1]["error"]["line"] == 2
-    assert answers[1]["error"]["message"].startswith("SyntaxError: ")
+                          "star": ["helper"], "all": None, "taken": [], "stdin": False, "python2": None}
+    if importlib.util.find_spec("lib2to3") is not None:
+        # Read as its 2to3 translation, which the adapters and the launcher run.
+        assert (answers[1]["names"], answers[1]["error"]) == (["f"], None)
+        # The error Python 3 gives on it is kept, for a handout that asks for Python 3.
+        assert answers[1]["python2"]["line"] == 2
+        assert answers[1]["python2"]["message"].startswith("SyntaxError: Missing parentheses")
+    else:
+        assert answers[1]["names"] == []
+        assert answers[1]["error"]["line"] == 2
+        assert answers[1]["error"]["message"].startswith("SyntaxError: ")
     assert answers[2] == {"names": ["g"], "variables": [],
                           "error": {"line": 1, "message": "ModuleNotFoundError: No module named 'pygame_not_here'"},
-                          "imports": ["pygame_not_here"], "star": [], "all": None, "taken": [], "stdin": False}
+                          "imports": ["pygame_not_here"], "star": [], "all": None, "taken": [], "stdin": False,
+                          "python2": None}
     assert answers[3] == {"names": ["caf\u00e9"], "variables": [], "error": None, "imports": [], "star": [],
-                          "all": None, "taken": [], "stdin": False}
+                          "all": None, "taken": [], "stdin": False, "python2": None}
+    # Neither Python 3 nor Python 2: its own error stands.
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n    pass\n")
+    [answer] = run_probe([(str(broken), root)])
+    assert (answer["error"]["line"], answer["python2"]) == (1, None)
 
 
 def test_the_probe_starts_without_importing_json_or_re(tmp_path):

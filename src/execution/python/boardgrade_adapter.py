@@ -24,7 +24,7 @@ import os
 import sys
 import types
 
-from boardgrade_source import decoded, json_text, parse, read_source, walk
+from boardgrade_source import decoded, json_text, parse, python2_translated, read_source, walk
 
 NOTHING = object()
 """A command result that prints no return value."""
@@ -397,7 +397,14 @@ def load_submission(path, name=None, package=None):
     name = name or os.path.splitext(os.path.basename(path))[0]
     source = read_source(path)
     try:
-        tree = parse(source, path)
+        try:
+            tree = parse(source, path)
+        except SyntaxError:
+            # A Python 2 program is loaded as its 2to3 translation.
+            translated = python2_translated(source)
+            if translated is None:
+                raise
+            tree = parse(translated, path)
     except SyntaxError as error:
         print("boardgrade: cannot load %s: %s (line %s)" % (os.path.basename(path), _message(error), error.lineno),
               file=sys.stderr)

@@ -11,6 +11,8 @@ import os
 import runpy
 import sys
 
+_HARNESS = os.path.dirname(os.path.abspath(__file__))
+
 READ_MARK = "\x00boardgrade:read\x00"
 BULK_MARK = "\x00boardgrade:bulk\x00"
 
@@ -92,8 +94,37 @@ def prepare(stubs, script):
 
 
 def run_program(script):
-    """Runs the program as `__main__`."""
-    runpy.run_path(script, run_name="__main__")
+    """Runs the program as `__main__`; a Python 2 program, as its 2to3 translation."""
+    translated = python2_translation(script)
+    if translated is None:
+        runpy.run_path(script, run_name="__main__")
+        return
+    main = type(sys)("__main__")
+    main.__dict__.update(__file__=script, __cached__=None, __loader__=None, __package__=None,
+                         __spec__=None, __builtins__=sys.modules["builtins"])
+    sys.modules["__main__"] = main
+    exec(compile(translated, script, "exec", dont_inherit=True), main.__dict__)
+
+
+def python2_translation(script):
+    """The 2to3 translation of the program at `script` when it is a Python 2 program (see
+    `boardgrade_source.python2_translated`), else None: a program that compiles, or does not
+    compile either way, runs as it is (and its own error is the one shown)."""
+    with open(script, "rb") as handle:
+        raw = handle.read()
+    try:
+        compile(raw, script, "exec", dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError):
+        pass
+    # The harness's folder is not on the program's path: the reading module is imported
+    # from it by name, and the folder taken away again.
+    sys.path.insert(0, _HARNESS)
+    try:
+        from boardgrade_source import decoded, python2_translated
+    finally:
+        sys.path.remove(_HARNESS)
+    return python2_translated(decoded(raw))
 
 
 def main(argv):

@@ -53,6 +53,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
     name: "ecs198f",
     protocol: Protocol::Call,
     handout: "004_61c62adb62a8b4b7.txt",
+    asks_python3: false,
     entry_file: "pychess/logic/chess_logic.py",
     defines: &["ChessLogic"],
     python: PythonLaunch::Adapter {

@@ -16,7 +16,8 @@ pub struct Flavor {
 /// serves exactly this dialect's two functions, so names are written once, here.
 macro_rules! flavor {
     (name: $name:literal, entry: $entry:literal, maker: $maker:literal,
-     chooser: $chooser:literal, color_first: $color_first:literal) => {{
+     chooser: $chooser:literal, color_first: $color_first:literal,
+     asks_python3: $asks_python3:literal) => {{
         const FUNCTIONS: Functions = Functions {
             maker: $maker,
             chooser: $chooser,
@@ -27,6 +28,7 @@ macro_rules! flavor {
                 name: $name,
                 protocol: Protocol::Call,
                 handout: HANDOUT,
+                asks_python3: $asks_python3,
                 entry_file: $entry,
                 defines: &[$maker, $chooser],
                 python: PythonLaunch::Adapter {
@@ -65,10 +67,12 @@ macro_rules! flavor {
 const HANDOUT: &str = "003_67d185c3c9d5a8e1.txt";
 
 const TABLE: [Flavor; 2] = [
+    // Seed 003: "All solutions are to be written using Python 3."
     flavor!(name: "ecs10", entry: "prog67.py", maker: "move_maker",
-            chooser: "move_chooser", color_first: false),
+            chooser: "move_chooser", color_first: false, asks_python3: true),
+    // Its own handout is not among the seeds: nothing it says about the version is known.
     flavor!(name: "hexapawn", entry: "hexapawn.py", maker: "generateMoves",
-            chooser: "chooseBestMove", color_first: true),
+            chooser: "chooseBestMove", color_first: true, asks_python3: false),
 ];
 
 static FLAVORS: [Flavor; 2] = TABLE;

@@ -31,6 +31,7 @@ static DIALECTS: &[Dialect] = &[
         name: "project5",
         protocol: Protocol::Call,
         handout: "000_78f0643f6cc5cf69.txt",
+        asks_python3: false,
         entry_file: "one_d_chess.py",
         defines: &[
             "create_board",
@@ -69,6 +70,7 @@ static DIALECTS: &[Dialect] = &[
         name: "csc110",
         protocol: Protocol::Program,
         handout: "001_681bc189bd19974e.txt",
+        asks_python3: false,
         entry_file: "chess.py",
         defines: &[
             "print_board",
@@ -99,6 +101,7 @@ static DIALECTS: &[Dialect] = &[
         name: "csc110-functions",
         protocol: Protocol::Call,
         handout: "001_681bc189bd19974e.txt",
+        asks_python3: false,
         entry_file: "chess.py",
         defines: &[
             "is_valid_move",

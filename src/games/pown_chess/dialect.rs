@@ -23,6 +23,7 @@ static DIALECTS: &[Dialect] = &[
         name: "pown",
         protocol: Protocol::Program,
         handout: "002_242b462b5409f7c0.txt",
+        asks_python3: false,
         entry_file: "pown-chess.py",
         // The handout asks for a whole script that "MUST define and use" `display_board()`
         // and `moves_remaining(color)` and keeps the board in "a single game_board variable"

@@ -19,6 +19,7 @@ pub static DIALECT: Dialect = Dialect {
     name: "pown-functions",
     protocol: Protocol::Call,
     handout: "002_242b462b5409f7c0.txt",
+    asks_python3: false,
     entry_file: "pown-chess.py",
     defines: &["display_board", "moves_remaining"],
     python: PythonLaunch::Adapter {

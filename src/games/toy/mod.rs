@@ -19,6 +19,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
     name: "tally",
     protocol: Protocol::Call,
     handout: "none",
+    asks_python3: false,
     entry_file: "tally.py",
     defines: &["add"],
     python: PythonLaunch::Adapter {

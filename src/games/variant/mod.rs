@@ -196,6 +196,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
         name,
         protocol: base.protocol,
         handout: handout.map_or(base.handout, leak),
+        asks_python3: base.asks_python3,
         entry_file: leak(derived.entry_file),
         defines: Box::leak(defines.into_boxed_slice()),
         python,
