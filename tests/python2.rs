@@ -80,13 +80,11 @@ fn a_python2_file_does_not_load_where_the_handout_asks_for_python3() {
     }
 }
 
-#[test]
-fn a_python2_helper_module_is_named_as_what_does_not_load() {
-    if !translates() {
-        return;
-    }
+/// A folder holding `program` (pown-chess.py, importing `helpers`) and a Python 2
+/// `helpers.py`.
+fn with_python2_helper(program: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let program = std::fs::read_to_string("fixtures/pown-chess/quirk-python2.py").unwrap();
+    let program = std::fs::read_to_string(program).unwrap();
     let program = program.replacen("rows = ", "import helpers\nrows = ", 1);
     std::fs::write(dir.path().join("pown-chess.py"), program).unwrap();
     std::fs::write(
@@ -94,6 +92,30 @@ fn a_python2_helper_module_is_named_as_what_does_not_load() {
         "def banner():\n    print 'Pown Chess'\n",
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn a_python2_program_s_own_modules_import_translated_too() {
+    if !translates() {
+        return;
+    }
+    let dir = with_python2_helper("fixtures/pown-chess/quirk-python2.py");
+    let (report, _) = test(dir.path().to_str().unwrap());
+    assert_eq!(
+        totals(&report),
+        (26, 0, 33.0, 33.0),
+        "{:#?}",
+        failures(&report)
+    );
+}
+
+#[test]
+fn a_python2_helper_of_a_python3_program_is_named_as_what_does_not_load() {
+    if !translates() {
+        return;
+    }
+    let dir = with_python2_helper("fixtures/pown-chess/pown-chess.py");
     let (report, _) = test(dir.path().to_str().unwrap());
     assert_eq!(report["summary"]["score"], 0.0, "{report:#}");
     let detail = report["scenarios"][0]["detail"]
@@ -101,7 +123,7 @@ fn a_python2_helper_module_is_named_as_what_does_not_load() {
         .unwrap_or_default();
     assert!(
         detail.contains("helpers.py:2:")
-            && detail.contains("a helper module in Python 2: only the graded file runs translated"),
+            && detail.contains("a helper module in Python 2, imported by a Python 3 file"),
         "{detail}"
     );
 }

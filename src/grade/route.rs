@@ -468,15 +468,18 @@ fn broken_import(chosen: &Candidate, candidates: &[Candidate]) -> Option<LoadErr
             stem.is_some_and(|s| chosen.definitions.imports.iter().any(|i| *i == s))
         })
         .find_map(|helper| {
-            // A helper module runs as it is: only the graded file is translated from Python 2.
+            // A Python 2 file's helper modules import translated as it runs (a Python 3
+            // file's as they are).
             load_error(helper).or_else(|| {
+                if chosen.definitions.python2.is_some() {
+                    return None;
+                }
                 let (line, message) = helper.definitions.python2.clone()?;
                 Some(LoadError {
                     file: helper.relative.display().to_string(),
                     line,
                     message: format!(
-                        "{message} (a helper module in Python 2: only the graded file runs \
-                         translated to Python 3)"
+                        "{message} (a helper module in Python 2, imported by a Python 3 file)"
                     ),
                 })
             })

@@ -561,6 +561,16 @@ def test_a_python2_file_loads_as_its_2to3_translation(tmp_path, monkeypatch):
     assert module.greet("ann") == "ANN"
 
 
+@pytest.mark.skipif(not HAS_2TO3, reason="this Python has no lib2to3 (3.13 and later)")
+def test_a_python2_file_s_own_modules_import_translated(tmp_path, monkeypatch):
+    (tmp_path / "helpers.py").write_text("def shout(text):\n    print text.upper()\n    return len(text)\n")
+    monkeypatch.setattr(sys, "path_importer_cache", dict(sys.path_importer_cache))
+    monkeypatch.delitem(sys.modules, "helpers", raising=False)
+    module = load(tmp_path, monkeypatch, "import helpers\n" + PYTHON2, "python2_student")
+    assert module.helpers.shout("ab") == 2
+    assert module.count(2) == 2
+
+
 @pytest.mark.skipif(HAS_2TO3, reason="this Python has lib2to3")
 def test_a_python2_file_does_not_load_where_there_is_no_2to3(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit):

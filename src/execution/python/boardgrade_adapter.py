@@ -24,7 +24,7 @@ import os
 import sys
 import types
 
-from boardgrade_source import decoded, json_text, parse, python2_translated, read_source, walk
+from boardgrade_source import decoded, json_text, parse, python2_translated, read_source, translate_imports_from, walk
 
 NOTHING = object()
 """A command result that prints no return value."""
@@ -405,6 +405,7 @@ def load_submission(path, name=None, package=None):
             if translated is None:
                 raise
             tree = parse(translated, path)
+            translate_imports_from(os.path.dirname(path))
     except SyntaxError as error:
         print("boardgrade: cannot load %s: %s (line %s)" % (os.path.basename(path), _message(error), error.lineno),
               file=sys.stderr)

@@ -95,10 +95,21 @@ def prepare(stubs, script):
 
 def run_program(script):
     """Runs the program as `__main__`; a Python 2 program, as its 2to3 translation."""
-    translated = python2_translation(script)
+    with open(script, "rb") as handle:
+        raw = handle.read()
+    try:
+        compile(raw, script, "exec", dont_inherit=True)
+        translated = None
+    except (SyntaxError, ValueError):
+        reading = source_reading()
+        translated = reading.python2_translated(reading.decoded(raw))
     if translated is None:
+        # It compiles, or does not compile either way: it runs as it is (and its own error
+        # is the one shown).
         runpy.run_path(script, run_name="__main__")
         return
+    # Its own modules are Python 2 as well, most likely: they import translated too.
+    reading.translate_imports_from(os.path.dirname(script))
     main = type(sys)("__main__")
     main.__dict__.update(__file__=script, __cached__=None, __loader__=None, __package__=None,
                          __spec__=None, __builtins__=sys.modules["builtins"])
@@ -106,25 +117,15 @@ def run_program(script):
     exec(compile(translated, script, "exec", dont_inherit=True), main.__dict__)
 
 
-def python2_translation(script):
-    """The 2to3 translation of the program at `script` when it is a Python 2 program (see
-    `boardgrade_source.python2_translated`), else None: a program that compiles, or does not
-    compile either way, runs as it is (and its own error is the one shown)."""
-    with open(script, "rb") as handle:
-        raw = handle.read()
-    try:
-        compile(raw, script, "exec", dont_inherit=True)
-        return None
-    except (SyntaxError, ValueError):
-        pass
-    # The harness's folder is not on the program's path: the reading module is imported
-    # from it by name, and the folder taken away again.
+def source_reading():
+    """The harness's `boardgrade_source` module. The harness's folder is not on the
+    program's path: it is imported from there by name, and the folder taken away again."""
     sys.path.insert(0, _HARNESS)
     try:
-        from boardgrade_source import decoded, python2_translated
+        import boardgrade_source
     finally:
         sys.path.remove(_HARNESS)
-    return python2_translated(decoded(raw))
+    return boardgrade_source
 
 
 def main(argv):

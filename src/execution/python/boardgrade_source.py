@@ -149,6 +149,31 @@ class _JsonReading(object):
     parse_constant = float
 
 
+def translate_imports_from(folder):
+    """Makes the modules of `folder` (a Python 2 submission's own helpers) import as their
+    2to3 translation where they are Python 2 (see `python2_translated`); the others import
+    as they would."""
+    import sys
+    from importlib import machinery
+
+    class Python2Loader(machinery.SourceFileLoader):
+        def source_to_code(self, data, path, *args, **kwargs):
+            try:
+                return compile(data, path, "exec", dont_inherit=True)
+            except SyntaxError:
+                translated = python2_translated(decoded(data))
+                if translated is None:
+                    raise
+                return compile(translated, path, "exec", dont_inherit=True)
+
+    sys.path_importer_cache[folder] = machinery.FileFinder(
+        folder,
+        (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+        (Python2Loader, machinery.SOURCE_SUFFIXES),
+        (machinery.SourcelessFileLoader, machinery.BYTECODE_SUFFIXES),
+    )
+
+
 def json_value(text):
     """The value of the JSON document `text`, read by the C scanner `json` uses (importing
     `json` costs more than reading a request). A ValueError where `text` is not one JSON
