@@ -1,6 +1,7 @@
 """The program launcher (whole programs with stub modules, reads marked on stdout), the
 course's graphics stand-in, and the loaded runner's helpers."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -192,3 +193,21 @@ def test_a_copy_seeds_again_each_generator_the_import_seeded_from_entropy(before
     it. Once the import is over, the class's methods are its own again."""
     expected = "[True, True, False, False, False] True Random.seed Random.setstate\n"
     assert watched(GENERATORS, before) == expected
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lib2to3") is None, reason="this Python has no lib2to3 (3.13 and later)")
+def test_the_runner_loads_2to3_once_for_a_python2_program_and_not_for_another(tmp_path, monkeypatch):
+    import boardgrade_source
+
+    monkeypatch.setattr(boardgrade_source, "_TRANSLATOR", [])
+    python3 = tmp_path / "game.py"
+    python3.write_text("print('board')\n")
+    runner._load_translator_for(str(python3))
+    assert boardgrade_source._TRANSLATOR == []
+    python2 = tmp_path / "old.py"
+    python2.write_text("print 'board'\n")
+    runner._load_translator_for(str(python2))
+    [translator] = boardgrade_source._TRANSLATOR
+    # Each scenario's translation uses it, as the copies of the runner hold it.
+    assert boardgrade_source.python2_translated(python2.read_text()) == "print('board')\n"
+    assert boardgrade_source._TRANSLATOR == [translator]

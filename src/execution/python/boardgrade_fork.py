@@ -461,6 +461,26 @@ def _adapter(runner, adapter, entry):
         runner.fallback("it does not load")
 
 
+def _load_translator_for(entry):
+    """Loads 2to3 once, here, where `entry` is a Python 2 program (it does not compile): each
+    scenario's launcher translates it (`boardgrade_launch.run_program`), and would otherwise
+    load 2to3 and read its grammar again, scenario after scenario. A fresh process loads the
+    same before the program's first line. Nothing of the program runs here."""
+    try:
+        with open(entry, "rb") as handle:
+            compile(handle.read(), entry, "exec", dont_inherit=True)
+        return
+    except Exception:
+        pass
+    harness = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, harness)
+    try:
+        import boardgrade_source
+    finally:
+        sys.path.remove(harness)
+    boardgrade_source.python2_translated("print 'boardgrade'\n")
+
+
 def _program(runner, stubs, entry):
     import runpy
 
@@ -470,6 +490,7 @@ def _program(runner, stubs, entry):
     import pkgutil  # noqa: F401
 
     _OWN_FILES.extend((getattr(runpy, "__file__", None) or "<frozen runpy>", "<frozen runpy>"))
+    _load_translator_for(entry)
 
     launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boardgrade_launch.py")
     runner.become_scenario()

@@ -112,23 +112,30 @@ def parse(source, filename):
     return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
 
 
+# 2to3's translator, made once: reading its grammar is most of what a translation costs.
+_TRANSLATOR = []
+
+
 def python2_translated(source):
     """`source` translated to Python 3 by 2to3 (`lib2to3`, every fixer: `print` statements,
     `raw_input`, `xrange`, `except E, e`, `dict.has_key`...) when it is a Python 2 program:
     it does not compile as Python 3 and its translation does. None otherwise, and where the
     interpreter has no `lib2to3` (Python 3.13 and later). Integer division is not
     translated: `7 / 2` is 3.5, as in Python 3. Call it only on a source that did not
-    compile: importing 2to3 and reading its grammar takes a tenth of a second."""
+    compile: importing 2to3 and reading its grammar takes a tenth of a second (once per
+    process)."""
     import warnings
 
     with warnings.catch_warnings():
         # 2to3 says it is deprecated, on every import and every grammar it reads.
         warnings.simplefilter("ignore")
         try:
-            from lib2to3 import refactor
+            if not _TRANSLATOR:
+                from lib2to3 import refactor
 
-            tool = refactor.RefactoringTool(refactor.get_fixers_from_package("lib2to3.fixes"))
-            text = str(tool.refactor_string(source if source.endswith("\n") else source + "\n", "<submission>"))
+                _TRANSLATOR.append(refactor.RefactoringTool(refactor.get_fixers_from_package("lib2to3.fixes")))
+            text = str(_TRANSLATOR[0].refactor_string(source if source.endswith("\n") else source + "\n",
+                                                      "<submission>"))
             compile(text, "<submission>", "exec", dont_inherit=True)
         except Exception:
             # No lib2to3, or not Python 2 either (2to3's parse error, a translation that
