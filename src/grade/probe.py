@@ -27,7 +27,7 @@ import sys
 
 # Read as the adapter that loads the file reads it (and without `ast`, `tokenize` and `json`,
 # whose imports would double what starting the probe costs).
-from boardgrade_source import ast, json_text, parse, python2_translated, read_source, walk
+from boardgrade_source import ast, json_text, python3_tree, read_source, walk
 
 MAX_NAMES = 500
 MAX_NAME_CHARS = 200
@@ -244,20 +244,15 @@ def syntax_error(error):
 
 
 def probe(path, available):
-    source = read_source(path)
-    python2 = None
     try:
-        try:
-            compile(source, path, "exec", dont_inherit=True)
-        except SyntaxError as error:
-            # A Python 2 program runs translated (the adapters and the launcher translate it
-            # as they load it): it defines what its translation defines. Its error as Python 3
-            # is kept, for a dialect whose handout asks for Python 3.
-            translated = python2_translated(source)
-            if translated is None:
-                raise
-            source, python2 = translated, syntax_error(error)
-        tree = parse(source, path)
+        # A Python 2 program runs translated (the adapters and the launcher translate it as
+        # they load it): it defines what its translation defines. Its error as Python 3 is
+        # kept, for a dialect whose handout asks for Python 3.
+        tree, text, python3_error = python3_tree(read_source(path), path)
+        # What only compiling finds (`return` outside a function), as the interpreter says it.
+        # From the text: the tree of code nested as deep as the interpreter reads would not
+        # compile.
+        compile(text, path, "exec", dont_inherit=True)
     except SyntaxError as error:
         return answer(error=syntax_error(error))
     except (ValueError, RecursionError, MemoryError) as error:
@@ -272,7 +267,7 @@ def probe(path, available):
         exports=None if exports is None else kept(exports),
         taken=[pair for pair in taken(tree.body) if pair[0] in names and len(pair[1]) <= MAX_NAME_CHARS],
         stdin=reads_stdin(tree),
-        python2=python2,
+        python2=None if python3_error is None else syntax_error(python3_error),
     )
     missing = missing_import(tree, available)
     if missing:

@@ -273,13 +273,25 @@ fn load_error(candidate: &Candidate) -> Option<LoadError> {
 }
 
 /// Why `candidate`, a Python 2 program, does not load as `dialect`, whose handout asks for
-/// Python 3 (elsewhere it runs translated by 2to3): the error Python 3 gives on it.
+/// Python 3 (elsewhere it runs translated by 2to3).
 fn python2_refused(dialect: &Dialect, candidate: &Candidate) -> Option<LoadError> {
+    if !dialect.asks_python3 {
+        return None;
+    }
+    python3_error(
+        candidate,
+        "the file is Python 2; the handout asks for Python 3",
+    )
+}
+
+/// The error Python 3 gives on `candidate` where it is a Python 2 program, and `why` that
+/// counts.
+fn python3_error(candidate: &Candidate, why: &str) -> Option<LoadError> {
     let (line, message) = candidate.definitions.python2.clone()?;
-    dialect.asks_python3.then(|| LoadError {
+    Some(LoadError {
         file: candidate.relative.display().to_string(),
         line,
-        message: format!("{message} (the file is Python 2; the handout asks for Python 3)"),
+        message: format!("{message} ({why})"),
     })
 }
 
@@ -470,18 +482,14 @@ fn broken_import(chosen: &Candidate, candidates: &[Candidate]) -> Option<LoadErr
         .find_map(|helper| {
             // A Python 2 file's helper modules import translated as it runs (a Python 3
             // file's as they are).
+            let translated = chosen.definitions.python2.is_some();
             load_error(helper).or_else(|| {
-                if chosen.definitions.python2.is_some() {
-                    return None;
+                let why = "a helper module in Python 2, imported by a Python 3 file";
+                if translated {
+                    None
+                } else {
+                    python3_error(helper, why)
                 }
-                let (line, message) = helper.definitions.python2.clone()?;
-                Some(LoadError {
-                    file: helper.relative.display().to_string(),
-                    line,
-                    message: format!(
-                        "{message} (a helper module in Python 2, imported by a Python 3 file)"
-                    ),
-                })
             })
         })
 }

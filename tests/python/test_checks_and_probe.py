@@ -11,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 
+import boardgrade_source
 import pytest
 
 from conftest import lay_out, load_script, source_of
@@ -20,7 +21,7 @@ checks = load_script("harness/code/checks.py", "boardgrade_checks")
 
 
 def tree(source):
-    return probe.parse(textwrap.dedent(source), "<test>")
+    return boardgrade_source.parse(textwrap.dedent(source), "<test>")
 
 
 # The probe

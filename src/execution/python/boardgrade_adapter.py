@@ -24,7 +24,7 @@ import os
 import sys
 import types
 
-from boardgrade_source import decoded, json_text, parse, python2_translated, read_source, translate_imports_from, walk
+from boardgrade_source import decoded, json_text, python3_tree, read_source, translate_imports_from, walk
 
 NOTHING = object()
 """A command result that prints no return value."""
@@ -395,21 +395,15 @@ def load_submission(path, name=None, package=None):
     claim_protocol_stdout()
     path = os.path.abspath(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
-    source = read_source(path)
     try:
-        try:
-            tree = parse(source, path)
-        except SyntaxError:
-            # A Python 2 program is loaded as its 2to3 translation.
-            translated = python2_translated(source)
-            if translated is None:
-                raise
-            tree = parse(translated, path)
-            translate_imports_from(os.path.dirname(path))
+        # A Python 2 program is loaded as its 2to3 translation, and its own modules too.
+        tree, _, python3_error = python3_tree(read_source(path), path)
     except SyntaxError as error:
         print("boardgrade: cannot load %s: %s (line %s)" % (os.path.basename(path), _message(error), error.lineno),
               file=sys.stderr)
         sys.exit(1)
+    if python3_error is not None:
+        translate_imports_from(os.path.dirname(path))
     module = types.ModuleType(name)
     module.__file__ = path
     if package is not None:

@@ -472,12 +472,9 @@ def _load_translator_for(entry):
         return
     except Exception:
         pass
-    harness = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, harness)
-    try:
-        import boardgrade_source
-    finally:
-        sys.path.remove(harness)
+    # From the harness's folder, the runner's own (as `boardgrade_adapter` is imported).
+    import boardgrade_source
+
     boardgrade_source.python2_translated("print 'boardgrade'\n")
 
 

@@ -95,21 +95,40 @@ def prepare(stubs, script):
 
 def run_program(script):
     """Runs the program as `__main__`; a Python 2 program, as its 2to3 translation."""
-    with open(script, "rb") as handle:
-        raw = handle.read()
     try:
-        compile(raw, script, "exec", dont_inherit=True)
-        translated = None
-    except (SyntaxError, ValueError):
-        reading = source_reading()
-        translated = reading.python2_translated(reading.decoded(raw))
-    if translated is None:
-        # It compiles, or does not compile either way: it runs as it is (and its own error
-        # is the one shown).
         runpy.run_path(script, run_name="__main__")
         return
-    # Its own modules are Python 2 as well, most likely: they import translated too.
-    reading.translate_imports_from(os.path.dirname(script))
+    except SyntaxError:
+        # Only a program that did not compile is translated: one whose own code raised the
+        # error (or a module it imports) has the program's frames in its traceback.
+        translated = None if ran(sys.exc_info()[2], script) else python2_translation(script)
+        if translated is None:
+            raise
+    # Outside the handler: the program's own errors are not chained to Python 3's.
+    run_translated(translated, script)
+
+
+def ran(tb, script):
+    """Whether the traceback `tb` passes through the program at `script` (its code ran)."""
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == script:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def python2_translation(script):
+    """The 2to3 translation of the program at `script` where it is a Python 2 program (see
+    `boardgrade_source.python2_translated`), else None."""
+    reading = source_reading()
+    with open(script, "rb") as handle:
+        return reading.python2_translated(reading.decoded(handle.read()))
+
+
+def run_translated(translated, script):
+    """Runs the translated program as `__main__`, as `runpy.run_path` runs a file; its own
+    modules are Python 2 as well, most likely: they import translated too."""
+    source_reading().translate_imports_from(os.path.dirname(script))
     main = type(sys)("__main__")
     main.__dict__.update(__file__=script, __cached__=None, __loader__=None, __package__=None,
                          __spec__=None, __builtins__=sys.modules["builtins"])

@@ -112,6 +112,20 @@ def parse(source, filename):
     return compile(source, filename, "exec", ast.PyCF_ONLY_AST)
 
 
+def python3_tree(source, filename):
+    """The syntax tree of `source` (see `parse`), the text it was read from, and None; for a
+    Python 2 program, those of its 2to3 translation (see `python2_translated`) and the
+    SyntaxError Python 3 gives on the program. A source that is neither raises its own
+    SyntaxError."""
+    try:
+        return parse(source, filename), source, None
+    except SyntaxError as error:
+        translated = python2_translated(source)
+        if translated is None:
+            raise
+        return parse(translated, filename), translated, error
+
+
 # 2to3's translator, made once: reading its grammar is most of what a translation costs.
 _TRANSLATOR = []
 

@@ -22,8 +22,9 @@ import importlib
 import os
 import sys
 
-from boardgrade_adapter import (NOTHING, claim_protocol_stdout, frames_of, load_submission, package_name, parse,
-                                read_source, serve, standard_fds_kept)
+from boardgrade_adapter import (NOTHING, claim_protocol_stdout, frames_of, load_submission, package_name, serve,
+                                standard_fds_kept)
+from boardgrade_source import parse, read_source
 
 CLASS = "ChessLogic"
 """The class served; `serve_interface` sets the one the interface names."""

@@ -26,7 +26,7 @@ import sys
 # dozen modules more, and starting the checker is most of what a check costs. The standard
 # library's `ast` (its `dump` and `get_docstring`), `copy` and `tokenize` are imported by the
 # few rules that use them.
-from boardgrade_source import ast, json_text, json_value, parse, python2_translated, source_encoding, walk
+from boardgrade_source import ast, json_text, json_value, parse, python3_tree, source_encoding, walk
 
 MAX_SNIPPET = 60
 
@@ -639,16 +639,9 @@ def read(entry):
     if isinstance(source, Exception):
         return finding(name, 1, "the file does not read: %s" % source)
     try:
-        try:
-            tree = parse(source, name)
-            as_run = reads_as_run(tree, raw, name)
-        except SyntaxError:
-            # A Python 2 program is run as its 2to3 translation: the rules judge that.
-            translated = python2_translated(source)
-            if translated is None:
-                raise
-            source, tree, as_run = translated, parse(translated, name), True
-        if not as_run:
+        # A Python 2 program is run as its 2to3 translation: the rules judge that.
+        tree, source, python3_error = python3_tree(source, name)
+        if python3_error is None and not reads_as_run(tree, raw, name):
             return finding(name, 1, "the file does not read: its encoding declaration "
                            "is read differently by Python's tokenizer")
     except SyntaxError as error:
