@@ -322,9 +322,19 @@ fn modules_root(submission: &Submission, dialects: &[&'static Dialect]) -> PathB
         .unwrap_or_else(|| submission.path.clone())
 }
 
+/// One submission routed, and whether it was small enough to be read at all.
+pub struct Routed {
+    pub routing: Routing,
+    pub extent: Result<(), extent::Oversize>,
+}
+
 /// Routes every submission: one probe of every candidate file for the whole class, then
 /// each submission's dialect and file from the names its files define.
-pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeConfig) -> Vec<Plan> {
+pub fn route_all(
+    submissions: &[Submission],
+    scenarios: &[Scenario],
+    config: &GradeConfig,
+) -> Vec<Routed> {
     let (interpreter, entry) = (&config.interpreter, config.entry.as_deref());
     let dialects = dialects_of(scenarios);
     // A submission too large to grade is not read at all: no file of it is probed, hashed or
@@ -349,14 +359,8 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
             })
         })
         .collect();
-    // The scenarios are hashed once for the class, not once per submission (a scenario is
-    // hashed whole), while the probe's interpreter reads the files.
-    let (hashes, answers): (Vec<String>, _) = crate::pool::beside(
-        || scenarios.iter().map(fingerprint::scenario).collect(),
-        || probe::probe(interpreter, &files, &provided_modules(&dialects)),
-    );
+    let answers = probe::probe(interpreter, &files, &provided_modules(&dialects));
     let mut answers = answers.map(Vec::into_iter).map_err(|e| e.to_string());
-    let conditions = config.conditions();
     submissions
         .iter()
         .zip(found)
@@ -381,6 +385,24 @@ pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeCo
                 }
                 (Err(why), Ok(())) => Routing::GraderFailed { why: why.clone() },
             };
+            Routed { routing, extent }
+        })
+        .collect()
+}
+
+/// [`route_all`], each submission with what its result is stored under.
+pub fn plan(submissions: &[Submission], scenarios: &[Scenario], config: &GradeConfig) -> Vec<Plan> {
+    // The scenarios are hashed once for the class, not once per submission (a scenario is
+    // hashed whole), while the probe's interpreter reads the files.
+    let (hashes, routed): (Vec<String>, _) = crate::pool::beside(
+        || scenarios.iter().map(fingerprint::scenario).collect(),
+        || route_all(submissions, scenarios, config),
+    );
+    let conditions = config.conditions();
+    submissions
+        .iter()
+        .zip(routed)
+        .map(|(submission, Routed { routing, extent })| {
             // The scenarios of every dialect it is graded as: an edit to any may change
             // which result is kept.
             let tried = tried_dialects(&routing);

@@ -14,7 +14,7 @@ use super::choice::{self, keep_better, Kept, Scored};
 use super::probe::LoadError;
 use super::route::{Route, Routing};
 use super::submission::Submission;
-use super::{harness_errors, plan, GradeConfig, SubmissionResult, RERUN};
+use super::{harness_errors, route_all, GradeConfig, SubmissionResult, RERUN};
 use crate::error::{ClassError, Error};
 use crate::execution::{Company, Target, TargetSpec};
 use crate::games::Dialect;
@@ -227,11 +227,12 @@ pub fn prepare(
         path: path.to_path_buf(),
         own_folder: true,
     };
-    let planned = plan(std::slice::from_ref(&submission), &scenarios, config);
-    let routing = planned
+    // A self-check stores nothing: no key is made for its result.
+    let routed = route_all(std::slice::from_ref(&submission), &scenarios, config);
+    let routing = routed
         .into_iter()
         .next()
-        .map(|plan| plan.routing)
+        .map(|routed| routed.routing)
         .ok_or(ClassError::NoScenarios { given: "paths" })?;
     let (dialect, loads) = match routing {
         Routing::Graded(route) => (route.dialect, Ok(route)),
