@@ -97,18 +97,70 @@ fn a_title_before_the_board_costs_the_opening_scenario_only() {
     assert!(noted, "{report:#}");
 }
 
+/// The scenarios `fixture` fails under a course file holding `line` for pown.
+fn failed_under(line: &str, fixture: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course.toml");
+    std::fs::write(&course, format!("[pown-chess.pown]\n{line}\n")).unwrap();
+    let fixture = format!("fixtures/pown-chess/{fixture}");
+    let policy = course.to_str().unwrap();
+    let (_, report) = test_json(&[SPECS, "--python", &fixture, "--policy", policy]);
+    failures(&report).into_iter().map(|f| f.0).collect()
+}
+
+/// A debug print left in a function the game calls at its end costs the scenario about
+/// printing only: the other games are judged without its lines, and say so. A course that
+/// judges every line (`extra_lines = "judged"`) fails every game that ends instead.
 #[test]
-fn a_board_shown_before_the_end_lines_costs_the_scenarios_about_the_end_s_form_only() {
+fn a_debug_print_costs_the_scenario_about_printing_only() {
+    let (code, report) = grade(SPECS, "quirk-debug-print.py");
+    assert_eq!(code, 1);
+    let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(failed, ["the program prints the game and nothing else"]);
+    let noted: Vec<&str> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            s["notes"]
+                .to_string()
+                .contains("the game never prints: `counting")
+        })
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        noted.contains(&"the end of the game: counts, then the winner"),
+        "{noted:?}"
+    );
+    let failed = failed_under("extra_lines = \"judged\"", "quirk-debug-print.py");
+    for ending in [
+        "the end of the game: counts, then the winner",
+        "a player with no pieces left",
+        "the program prints the game and nothing else",
+    ] {
+        assert!(failed.iter().any(|f| f == ending), "{ending}: {failed:?}");
+    }
+}
+
+/// A board shown once more before the end lines costs the handout's scenario about the
+/// end only (the battery's game end family and every other game accept it), and every game
+/// that ends where the course reads the handout's example as the only end
+/// (`board_before_end = "never"`).
+#[test]
+fn a_board_shown_before_the_end_lines_costs_the_scenario_about_the_end_s_form_only() {
     let (code, report) = grade(SPECS, "quirk-board-before-end.py");
     assert_eq!(code, 1);
     let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
-    assert_eq!(
-        failed,
-        [
-            "rules: game end",
-            "the end of the game: counts, then the winner"
-        ]
-    );
+    assert_eq!(failed, ["the end of the game: counts, then the winner"]);
+    let failed = failed_under("board_before_end = \"never\"", "quirk-board-before-end.py");
+    for ending in [
+        "rules: game end",
+        "a tie",
+        "the program prints the game and nothing else",
+        "the end of the game: counts, then the winner",
+    ] {
+        assert!(failed.iter().any(|f| f == ending), "{ending}: {failed:?}");
+    }
     // Each ending is still judged: one that names the wrong winner fails them.
     let quirk = std::fs::read_to_string("fixtures/pown-chess/quirk-board-before-end.py").unwrap();
     let wrong = quirk.replacen("print('w wins!!')", "print('b wins!!')", 1);
@@ -150,7 +202,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{report:#}");
-    assert_eq!(totals(&report), (26, 0, 33.0, 33.0));
+    assert_eq!(totals(&report), (27, 0, 34.0, 34.0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("6 scenario(s) of pown-chess/pown test optional parts the course does not set")
@@ -162,7 +214,7 @@ fn the_required_program_scores_full_marks_from_the_shipped_specs() {
     // The same from the specs built into the binary.
     let (code, report) = test_json(&["--python", "fixtures/pown-chess/pown-chess.py"]);
     assert_eq!(code, 0, "{report:#}");
-    assert_eq!(totals(&report), (26, 0, 33.0, 33.0));
+    assert_eq!(totals(&report), (27, 0, 34.0, 34.0));
 }
 
 #[test]
@@ -181,7 +233,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     // The required program does none of them: it fails the six scenarios about them.
     let (code, report) = under(&all, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (26, 6, 33.0, 40.0));
+    assert_eq!(totals(&report), (27, 6, 34.0, 41.0));
     // Both ways of doing challenge 2 pass everything but the 6 x 6 board they do not play.
     for fixture in [
         "pown-chess-challenges.py",
@@ -189,7 +241,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     ] {
         let (code, report) = under(&all, fixture);
         assert_eq!(code, 1, "{fixture}");
-        assert_eq!(totals(&report), (30, 2, 37.0, 40.0), "{fixture}");
+        assert_eq!(totals(&report), (31, 2, 38.0, 41.0), "{fixture}");
         let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
         assert!(
             failed
@@ -202,7 +254,7 @@ fn challenges_are_graded_where_the_course_sets_them() {
     let (_dir, one) = course(r#"["reprompt_invalid"]"#);
     let (code, report) = under(&one, "pown-chess.py");
     assert_eq!(code, 1);
-    assert_eq!(totals(&report), (26, 1, 33.0, 34.0));
+    assert_eq!(totals(&report), (27, 1, 34.0, 35.0));
     let failed: Vec<String> = failures(&report).into_iter().map(|f| f.0).collect();
     assert_eq!(
         failed,
@@ -235,48 +287,48 @@ fn the_challenges_script_passes_the_challenge_it_implements() {
 #[test]
 fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
     // (course line, fixture, passed, failed, score); every run, on the shipped specs/pown-chess
-    // (the challenges left out), is out of 33: 2 of them code checks, 5 the handout's required
+    // (the challenges left out), is out of 34: 2 of them code checks, 5 the handout's required
     // functions called one by one (pown-functions), 4 the rule battery's families (its
     // game-end family ends with differing counts; its input family types lower-case squares,
     // which strict input refuses).
     let runs: &[(&str, &str, u64, u64, f64)] = &[
-        ("", "pown-chess.py", 26, 0, 33.0),
-        ("", "bug-count-order.py", 26, 0, 33.0),
-        ("", "quirk-strict-input.py", 26, 0, 33.0),
+        ("", "pown-chess.py", 27, 0, 34.0),
+        ("", "bug-count-order.py", 27, 0, 34.0),
+        ("", "quirk-strict-input.py", 27, 0, 34.0),
         (
             "count_order = \"opponent_first\"",
             "pown-chess.py",
-            26,
+            27,
             0,
-            33.0,
+            34.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "bug-count-order.py",
             20,
-            6,
+            7,
             21.0,
         ),
         (
             "count_order = \"opponent_first\"",
             "quirk-strict-input.py",
-            26,
+            27,
             0,
-            33.0,
+            34.0,
         ),
-        ("input = \"forgiving\"", "pown-chess.py", 26, 0, 33.0),
-        ("input = \"forgiving\"", "bug-count-order.py", 26, 0, 33.0),
+        ("input = \"forgiving\"", "pown-chess.py", 27, 0, 34.0),
+        ("input = \"forgiving\"", "bug-count-order.py", 27, 0, 34.0),
         (
             "input = \"forgiving\"",
             "quirk-strict-input.py",
-            24,
+            25,
             2,
-            31.0,
+            32.0,
         ),
         // The handout's own reading ("be MEAN to players who can't type"), required.
-        ("input = \"strict\"", "pown-chess.py", 24, 2, 31.0),
-        ("input = \"strict\"", "bug-count-order.py", 24, 2, 31.0),
-        ("input = \"strict\"", "quirk-strict-input.py", 26, 0, 33.0),
+        ("input = \"strict\"", "pown-chess.py", 25, 2, 32.0),
+        ("input = \"strict\"", "bug-count-order.py", 25, 2, 32.0),
+        ("input = \"strict\"", "quirk-strict-input.py", 27, 0, 34.0),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (index, &(line, fixture, passed, failed, score)) in runs.iter().enumerate() {
@@ -291,7 +343,7 @@ fn the_count_order_and_strict_input_are_graded_as_the_course_reads_them() {
         ]);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 33.0),
+            (passed, failed, score, 34.0),
             "{line:?} {fixture}"
         );
     }

@@ -104,6 +104,10 @@ pub struct PownOptions {
     pub strict_input: bool,
     /// The side of the board.
     pub size: BoardSize,
+    /// The board shown once more before the end-of-game lines, as a game loop that shows
+    /// the board and then asks whether the player can move prints it. The handout's example
+    /// shows no board there.
+    pub board_before_end: bool,
 }
 
 impl PownOptions {

@@ -2,9 +2,13 @@
 //! set (a submission that implements them is graded under them everywhere, and a scenario
 //! about a challenge the course did not set is left out), and other wordings of the tie line.
 //! Challenge 2's counter is accepted alone or beside the score line wherever it is graded.
-//! Two readings the handout leaves open are accepted both ways unless the course says
-//! otherwise: the order of the end-of-game counts, and strict or forgiving input (a course
-//! may also require strict input, as the handout asks).
+//! Three readings the handout leaves open are accepted both ways unless the course says
+//! otherwise: the order of the end-of-game counts; strict or forgiving input (a course may
+//! also require strict input, as the handout asks); and a board shown once more before the
+//! end lines, which only the handout's scenario about the end judges. Seed 002's program is
+//! one whole game, so a debug print left in a function it calls every turn would fail every
+//! game scenario: a line the game never prints is noted in the game scenarios and judged by
+//! the scenario about printing alone, as for csc110 (a course file can make it `judged`).
 
 use std::borrow::Cow;
 
@@ -16,6 +20,9 @@ const CHALLENGES: &str = "challenges";
 const TIE_WORDING: &str = "tie_wording";
 const COUNT_ORDER: &str = "count_order";
 const INPUT: &str = "input";
+const BOARD_BEFORE_END: &str = "board_before_end";
+/// The value of `board_before_end` that accepts only the handout example's end.
+const NEVER: &str = "never";
 /// The value of `count_order` and `input` that accepts both readings.
 const EITHER: &str = "either";
 /// The value of `input` that accepts only strict programs.
@@ -43,6 +50,12 @@ const ALL_CHALLENGES: &[&str] = &[
 
 const OPTIONS: &[PolicyOption] = &[
     PolicyOption {
+        key: crate::policy::EXTRA_LINES,
+        default: DefaultValue::Word("noted"),
+        choices: &["judged", "noted"],
+        about: "a line the game never prints is noted in the game scenarios and judged by the scenario about printing",
+    },
+    PolicyOption {
         key: CHALLENGES,
         default: DefaultValue::Words(&[]),
         choices: ALL_CHALLENGES,
@@ -61,6 +74,12 @@ const OPTIONS: &[PolicyOption] = &[
         about: "the order of the end-of-game piece counts: `either`, or only the handout example's `opponent_first`",
     },
     PolicyOption {
+        key: BOARD_BEFORE_END,
+        default: DefaultValue::Word(EITHER),
+        choices: &[EITHER, NEVER],
+        about: "the board shown once more before the end-of-game lines: `either` accepts it wherever a scenario does not say (the handout's scenario about the end judges it), `never` nowhere",
+    },
+    PolicyOption {
         key: INPUT,
         default: DefaultValue::Word(EITHER),
         choices: &[EITHER, "forgiving", STRICT],
@@ -68,8 +87,9 @@ const OPTIONS: &[PolicyOption] = &[
     },
 ];
 
-/// The scenario options of the readings the policy accepts besides the reference's own.
-fn readings(policy: &Policy) -> Vec<Vec<(&'static str, toml::Value)>> {
+/// The scenario options of the readings the policy accepts besides the reference's own;
+/// a reading of what the scenario's `options` set themselves is not one.
+fn readings(policy: &Policy, options: &GameOptions) -> Vec<Vec<(&'static str, toml::Value)>> {
     let mut readings = vec![Vec::new()];
     let mut both = |key: &'static str, value: toml::Value| {
         let more: Vec<_> = readings
@@ -87,6 +107,9 @@ fn readings(policy: &Policy) -> Vec<Vec<(&'static str, toml::Value)>> {
     }
     if policy.word(INPUT) == EITHER {
         both(STRICT_INPUT, toml::Value::Boolean(true));
+    }
+    if policy.word(BOARD_BEFORE_END) == EITHER && !options.contains_key(BOARD_BEFORE_END) {
+        both(BOARD_BEFORE_END, toml::Value::Boolean(true));
     }
     readings
 }
@@ -123,7 +146,7 @@ impl PolicyRules for Challenges {
     /// the counter also with the counter beside the score line, above or below it; each of
     /// them under every reading the policy accepts (count order, strict input).
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
-        let readings = readings(policy);
+        let readings = readings(policy, options);
         let mut all = Vec::new();
         for challenges in std::iter::once(options.clone()).chain(combinations(policy, options)) {
             let placed: Vec<GameOptions> = std::iter::once(challenges.clone())
@@ -219,11 +242,12 @@ mod tests {
     use crate::policy::Value;
 
     /// The `pown` policy with `key` set to `words` (nothing set when `key` is empty), and
-    /// the one reading of the counts and input that the reference follows.
+    /// the one reading of the counts, input and end that the reference follows.
     fn policy(key: &'static str, words: &[&str]) -> Policy {
         let mut policy = Policy::defaults(OPTIONS);
         policy.set(COUNT_ORDER, Value::Word("opponent_first".into()));
         policy.set(INPUT, Value::Word("forgiving".into()));
+        policy.set(BOARD_BEFORE_END, Value::Word(NEVER.into()));
         if !key.is_empty() {
             policy.set(
                 key,
@@ -308,8 +332,19 @@ mod tests {
     }
 
     #[test]
-    fn both_readings_of_counts_and_input_are_graded_by_default() {
-        let defaults = Policy::defaults(OPTIONS);
+    fn both_readings_of_counts_input_and_end_are_graded_by_default() {
+        let mut defaults = Policy::defaults(OPTIONS);
+        let all = Challenges.variants(&defaults, &GameOptions::new());
+        assert_eq!(all.len(), 2 * 2 * 2 - 1);
+        // A scenario that sets the end's reading itself is judged by it alone.
+        let mut pinned = GameOptions::new();
+        pinned.insert(BOARD_BEFORE_END.into(), toml::Value::Boolean(false));
+        let kept = Challenges.variants(&defaults, &pinned);
+        assert_eq!(kept.len(), 2 * 2 - 1);
+        assert!(kept
+            .iter()
+            .all(|v| v.get(BOARD_BEFORE_END) == pinned.get(BOARD_BEFORE_END)));
+        defaults.set(BOARD_BEFORE_END, Value::Word(NEVER.into()));
         let variants = Challenges.variants(&defaults, &GameOptions::new());
         let shown: Vec<String> = variants
             .iter()
@@ -323,7 +358,7 @@ mod tests {
                 "count_order = \"stuck_first\"\nstrict_input = true\n",
             ]
         );
-        let mut one = Policy::defaults(OPTIONS);
+        let mut one = defaults;
         one.set(COUNT_ORDER, Value::Word("opponent_first".into()));
         let variants = Challenges.variants(&one, &GameOptions::new());
         assert_eq!(variants.len(), 1);

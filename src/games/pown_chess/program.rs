@@ -250,10 +250,15 @@ impl PownProgram {
 
     fn start_turn(&mut self) -> String {
         let player = self.board.to_move();
+        let board = display_board(&self.board, &self.options, self.moves_played + 1);
         if self.end_if_stuck() {
-            return end_of_game(&self.board, player, self.options.count_order);
+            let end = end_of_game(&self.board, player, self.options.count_order);
+            return match self.options.board_before_end {
+                true => board + &end,
+                false => end,
+            };
         }
-        let mut out = display_board(&self.board, &self.options, self.moves_played + 1);
+        let mut out = board;
         out.push_str(&messages::prompt(player));
         out
     }
@@ -513,6 +518,23 @@ mod tests {
         assert!(program.is_finished());
         assert_eq!(program.input("A5"), "");
         assert_eq!(program.opening(), "");
+    }
+
+    #[test]
+    fn board_before_end_shows_the_last_board_between_the_move_and_the_end_lines() {
+        let rows = ["......", "b.....", "......", "......", "......", "www..."];
+        let plain = program_at(six(), Color::Black, &rows).input("A2");
+        let options = PownOptions {
+            board_before_end: true,
+            ..six()
+        };
+        let mut program = program_at(options, Color::Black, &rows);
+        let out = program.input("A2");
+        let (moved, end) = plain.split_at(plain.find("There are").unwrap());
+        let board = display_board(program.board(), &options, 2);
+        assert!(board.starts_with("     A   B"), "{board}");
+        assert_eq!(out, format!("{moved}{board}{end}"));
+        assert!(program.is_finished());
     }
 
     #[test]
