@@ -118,6 +118,18 @@ fn a_program_that_floods_stdout_hits_the_output_limit() {
     assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
 }
 
+/// A debug print in the chooser prints on every call: more in all than the output limit,
+/// and more in one call than is shown. Each call's answer is held to the limit, not the
+/// whole match, so the match is played and judged on its moves.
+#[test]
+fn a_chooser_that_prints_on_every_call_plays_its_match() {
+    let (outcome, _) = play("    print('thinking ' * 2000)\n    return random.choice(mlist)\n");
+    assert_eq!(outcome["verdict"], "pass", "{outcome:#}");
+    assert_eq!(outcome["matches"]["games"], 4, "{outcome:#}");
+    let lost = outcome["matches"]["lost_games"].to_string();
+    assert!(!lost.contains("printed more than"), "{lost}");
+}
+
 #[test]
 fn a_raising_chooser_loses_its_games_with_the_error_named() {
     let (outcome, _) = play("    raise ValueError('no idea')\n");

@@ -281,6 +281,14 @@ impl Running {
         &self.stderr_tail
     }
 
+    /// Begins an exchange of a conversation, read line by line as it is answered: the
+    /// output cap counts what the program writes from here, with what is still unread. What
+    /// it wrote for earlier exchanges was read and let go, so a long match of calls that
+    /// each print a little (a debug print) is not cut short as one flood would be.
+    pub fn begin_exchange(&mut self) {
+        self.stdout_bytes = self.pending.len();
+    }
+
     /// Writes `line` and a newline to the program's stdin. A program that stopped reading
     /// has ended (or is ended): its ending is the error.
     pub fn send_line(&mut self, line: &str) -> Result<(), Ending> {

@@ -58,6 +58,34 @@ def test_printed_lines_come_first_as_colon_lines():
     assert respond({"shout": shout}, "shout hello\n") == ":I say\n:hello\n=5\n.\n"
 
 
+def test_what_a_call_prints_past_its_room_is_counted_not_shown():
+    def chatty():
+        for _ in range(100):
+            print("x" * 99)
+        return "1"
+
+    framed = respond({"chatty": chatty}, "chatty")
+    shown = [line for line in framed.splitlines() if line.startswith(":x")]
+    assert len(shown) == core.PRINTED_PER_CALL // 100 + 1
+    # What was passed on, the last line cut where the room ended; the rest was held.
+    held = 100 * 100 - len("\n".join(line[1:] for line in shown))
+    assert framed.endswith(":[%d more characters printed by this call, not shown]\n=1\n.\n" % held)
+    # The next call has its own room.
+    assert respond({"say": lambda: print("hi")}, "say") == ":hi\n=None\n.\n"
+
+
+def test_a_flood_is_passed_on_again_to_meet_the_output_limit(monkeypatch):
+    monkeypatch.setattr(core, "FLOOD", 1000)
+
+    def flood():
+        for _ in range(200):
+            print("y" * 99)
+
+    framed = respond({"flood": flood}, "flood")
+    shown = sum(len(line) + 1 for line in framed.splitlines() if line.startswith(":y"))
+    assert core.PRINTED_PER_CALL < shown < core.PRINTED_PER_CALL + 200 * 100 - 1000 + 200
+
+
 def test_a_call_that_raises_is_an_error_line_and_the_session_goes_on():
     commands = {"divide": lambda a, b: str(int(a) // int(b))}
     assert respond(commands, "divide 1 0") == "!error ZeroDivisionError: integer division or modulo by zero\n.\n"

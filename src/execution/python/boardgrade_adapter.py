@@ -152,20 +152,40 @@ def _import_overran(root, entry):
     return report
 
 
+PRINTED_PER_CALL = 8 << 10
+"""Characters of what one call prints that are passed on: more than any printed output a
+scenario judges (a board or two). A debug print in a function the call runs many times (a
+`move_maker` in a chooser's look-ahead) otherwise fills a whole match's output limit with
+text no scenario judges; the rest is counted, and named in one last line."""
+
+FLOOD = 64 << 20
+"""Characters of one call's printed text past which it is a flood, passed on again so that
+it meets the output limit (a call that prints forever ends there, not at its time limit).
+A debug print in a look-ahead prints a few MiB in one call at most: it would need millions
+of calls, far past any call's time limit, to come near."""
+
+
 class _PrintedLines(io.TextIOBase):
     """A call's stdout: each line printed goes to the protocol at once as a `:` line (so a
-    call that prints forever meets the output limit), a last unfinished line at `close`."""
+    call that prints forever meets the output limit), a last unfinished line at `close`.
+    Past `PRINTED_PER_CALL` characters the text is counted, not passed on, until it floods."""
 
     def __init__(self, protocol):
         self._protocol = protocol
         self._pending = ""
+        self._passed = 0
+        self._held = 0
 
     def write(self, text):
-        self._pending += text
-        if "\n" in self._pending:
-            lines = self._pending.split("\n")
-            self._pending = lines.pop()
-            self._protocol.write("".join(":" + line + "\n" for line in lines))
+        if self._passed < PRINTED_PER_CALL or self._held >= FLOOD:
+            self._passed += len(text)
+            self._pending += text
+            if "\n" in self._pending:
+                lines = self._pending.split("\n")
+                self._pending = lines.pop()
+                self._protocol.write("".join(":" + line + "\n" for line in lines))
+        else:
+            self._held += len(text)
         return len(text)
 
     def flush(self):
@@ -182,6 +202,11 @@ class _PrintedLines(io.TextIOBase):
         if self._pending:
             self._protocol.write(":" + self._pending + "\n")
             self._pending = ""
+        if self._held:
+            self._protocol.write(
+                ":[%d more characters printed by this call, not shown]\n" % self._held
+            )
+            self._held = 0
 
 
 class Answer(object):

@@ -101,6 +101,7 @@ impl Conversation for ProcessConversation<'_> {
         let deadline = self.deadline;
         let process = self.process()?;
         process.set_deadline(deadline);
+        process.begin_exchange();
         let sent = process.send_line(line);
         sent.map_err(|ending| self.stopped(ending))
     }
