@@ -144,7 +144,8 @@ impl PolicyRules for Challenges {
     /// The scenario's options with every combination of the set challenges it does not turn on
     /// itself, and each of those (the scenario's own included) that shows both the score and
     /// the counter also with the counter beside the score line, above or below it; each of
-    /// them under every reading the policy accepts (count order, strict input).
+    /// them under every reading the policy accepts (count order, strict input, a board
+    /// before the end).
     fn variants(&self, policy: &Policy, options: &GameOptions) -> Vec<GameOptions> {
         let readings = readings(policy, options);
         let mut all = Vec::new();

@@ -250,15 +250,17 @@ impl PownProgram {
 
     fn start_turn(&mut self) -> String {
         let player = self.board.to_move();
-        let board = display_board(&self.board, &self.options, self.moves_played + 1);
+        let board = |program: &Self| {
+            display_board(&program.board, &program.options, program.moves_played + 1)
+        };
         if self.end_if_stuck() {
             let end = end_of_game(&self.board, player, self.options.count_order);
-            return match self.options.board_before_end {
-                true => board + &end,
-                false => end,
-            };
+            if !self.options.board_before_end {
+                return end;
+            }
+            return board(self) + &end;
         }
-        let mut out = board;
+        let mut out = board(self);
         out.push_str(&messages::prompt(player));
         out
     }
