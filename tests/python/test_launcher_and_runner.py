@@ -196,18 +196,21 @@ def test_a_copy_seeds_again_each_generator_the_import_seeded_from_entropy(before
 
 
 @pytest.mark.skipif(importlib.util.find_spec("lib2to3") is None, reason="this Python has no lib2to3 (3.13 and later)")
-def test_the_runner_loads_2to3_once_for_a_python2_program_and_not_for_another(tmp_path, monkeypatch):
+def test_the_runner_translates_a_python2_program_once_and_not_another(tmp_path, monkeypatch):
     import boardgrade_source
 
     monkeypatch.setattr(boardgrade_source, "_TRANSLATOR", [])
+    monkeypatch.setattr(boardgrade_source, "_TRANSLATED", {})
     python3 = tmp_path / "game.py"
     python3.write_text("print('board')\n")
-    runner._load_translator_for(str(python3))
-    assert boardgrade_source._TRANSLATOR == []
+    runner._translate_once(str(python3))
+    assert boardgrade_source._TRANSLATOR == [] and boardgrade_source._TRANSLATED == {}
     python2 = tmp_path / "old.py"
     python2.write_text("print 'board'\n")
-    runner._load_translator_for(str(python2))
+    runner._translate_once(str(python2))
     [translator] = boardgrade_source._TRANSLATOR
-    # Each scenario's translation uses it, as the copies of the runner hold it.
+    assert boardgrade_source._TRANSLATED == {"print 'board'\n": "print('board')\n"}
+    # Each scenario's launcher finds the translation made, as the copies of the runner hold it.
+    monkeypatch.setattr(boardgrade_source, "_translation", None)
     assert boardgrade_source.python2_translated(python2.read_text()) == "print('board')\n"
     assert boardgrade_source._TRANSLATOR == [translator]

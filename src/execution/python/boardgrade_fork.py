@@ -461,21 +461,25 @@ def _adapter(runner, adapter, entry):
         runner.fallback("it does not load")
 
 
-def _load_translator_for(entry):
-    """Loads 2to3 once, here, where `entry` is a Python 2 program (it does not compile): each
-    scenario's launcher translates it (`boardgrade_launch.run_program`), and would otherwise
-    load 2to3 and read its grammar again, scenario after scenario. A fresh process loads the
-    same before the program's first line. Nothing of the program runs here."""
+def _translate_once(entry):
+    """Translates `entry` here, once, where it is a Python 2 program (it does not compile):
+    each scenario's launcher translates it (`boardgrade_launch.run_program`), and finds the
+    translation made (`boardgrade_source.python2_translated` keeps it) instead of loading
+    2to3 and translating again, scenario after scenario. A fresh process does the same before
+    the program's first line. Nothing of the program runs here."""
     try:
         with open(entry, "rb") as handle:
-            compile(handle.read(), entry, "exec", dont_inherit=True)
+            raw = handle.read()
+        compile(raw, entry, "exec", dont_inherit=True)
         return
-    except Exception:
+    except SyntaxError:
         pass
+    except Exception:
+        return  # no program to read, or one that does not compile either way: left as it is
     # From the harness's folder, the runner's own (as `boardgrade_adapter` is imported).
     import boardgrade_source
 
-    boardgrade_source.python2_translated("print 'boardgrade'\n")
+    boardgrade_source.python2_translated(boardgrade_source.decoded(raw))
 
 
 def _program(runner, stubs, entry):
@@ -487,7 +491,7 @@ def _program(runner, stubs, entry):
     import pkgutil  # noqa: F401
 
     _OWN_FILES.extend((getattr(runpy, "__file__", None) or "<frozen runpy>", "<frozen runpy>"))
-    _load_translator_for(entry)
+    _translate_once(entry)
 
     launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boardgrade_launch.py")
     runner.become_scenario()

@@ -126,8 +126,11 @@ def python3_tree(source, filename):
         return parse(translated, filename), translated, error
 
 
-# 2to3's translator, made once: reading its grammar is most of what a translation costs.
+# 2to3's translator, made once (reading its grammar is most of what loading it costs), and
+# each source it translated, by its text: a loaded runner translates a Python 2 program once,
+# before its copies are taken, and each scenario's launcher finds the translation here.
 _TRANSLATOR = []
+_TRANSLATED = {}
 
 
 def python2_translated(source):
@@ -137,7 +140,13 @@ def python2_translated(source):
     interpreter has no `lib2to3` (Python 3.13 and later). Integer division is not
     translated: `7 / 2` is 3.5, as in Python 3. Call it only on a source that did not
     compile: importing 2to3 and reading its grammar takes a tenth of a second (once per
-    process)."""
+    process), a translation about 10 ms (once per source)."""
+    if source not in _TRANSLATED:
+        _TRANSLATED[source] = _translation(source)
+    return _TRANSLATED[source]
+
+
+def _translation(source):
     import warnings
 
     with warnings.catch_warnings():
