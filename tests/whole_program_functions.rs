@@ -257,3 +257,48 @@ fn a_display_board_with_the_challenges_score_line_passes_the_function_scenarios(
         "{failed:?}"
     );
 }
+
+#[test]
+fn naming_the_program_s_dialect_grades_its_functions_too() {
+    // `--dialect csc110` names the program's dialect: a submission of it is graded on the
+    // function scenarios graded with it, in `test` as in `grade`.
+    let fixture = "fixtures/one-d-chess/csc110/bug-move-king-unused.py";
+    let (_, report) = common::test_json(&[
+        "--game",
+        "one-d-chess",
+        "--dialect",
+        "csc110",
+        "--python",
+        fixture,
+    ]);
+    let ran = report["scenarios"].as_array().unwrap();
+    assert_eq!(ran.len(), 32);
+    let failed: Vec<String> = common::failures(&report).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        failed,
+        ["rules: king", "move_king: slides to a piece or the edge"]
+    );
+    // The handout's `from graphics import graphics` loads for the functions as for the game:
+    // nothing of it is shown under the failures.
+    let output = common::boardgrade()
+        .args(["test", "--game", "one-d-chess", "--dialect", "csc110"])
+        .args(["--quiet", "--python", fixture])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("WRONG        rules: king"), "{text}");
+    assert!(!text.contains("graphics"), "{text}");
+
+    let (_, report, stderr) = grade_json(&[fixture, "--dialect", "csc110"]);
+    let (score, max, failed) = scores(&report["submissions"][0]);
+    assert_eq!((score, max, failed.len()), (34.0, 36.0, 2), "{stderr}");
+    // Naming the functions' dialect itself keeps only its scenarios, for a reference run.
+    let (_, report) = common::test_json(&["--dialect", "csc110-functions"]);
+    let dialects: Vec<&str> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["dialect"].as_str())
+        .collect();
+    assert!(dialects.len() == 10 && dialects.iter().all(|d| *d == "csc110-functions"));
+}

@@ -21,7 +21,7 @@ pub fn run(args: &CoverageArgs) -> Result<Status, Error> {
     let kept: Vec<Scenario> = loaded
         .scenarios
         .into_iter()
-        .filter(|s| resolve::keeps(only, s))
+        .filter(|s| resolve::keeps(only, s, resolve::DialectFilter::Own))
         .collect();
     let coverage = measure(&kept);
     say(&match args.format {

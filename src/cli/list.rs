@@ -19,7 +19,7 @@ pub fn run(args: &ListArgs) -> Result<Status, Error> {
     let kept: Vec<&Scenario> = loaded
         .scenarios
         .iter()
-        .filter(|s| resolve::keeps(only, s))
+        .filter(|s| resolve::keeps(only, s, resolve::DialectFilter::Own))
         .filter(|s| {
             args.filter
                 .as_ref()

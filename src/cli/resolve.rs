@@ -240,17 +240,30 @@ pub fn filter<'a>(
     Ok(args)
 }
 
+/// What `--dialect` names in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialectFilter {
+    /// The scenarios of that dialect: what the reference or a program answers.
+    Own,
+    /// Those a submission of that dialect is graded on: its own, and those of the dialects
+    /// graded with it (csc110's function scenarios beside its whole-program ones), as a class
+    /// run grades it.
+    GradedAs,
+}
+
 /// Whether the filter keeps `scenario`.
-pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario) -> bool {
+pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario, dialects: DialectFilter) -> bool {
     let tagged = |tags: &[String]| scenario.tags.iter().any(|t| tags.contains(t));
+    let named = |d: &String| {
+        scenario.dialect.name == d
+            || (dialects == DialectFilter::GradedAs
+                && boardgrade::grade::routed_as(scenario).name == d)
+    };
     filter
         .game
         .as_ref()
         .is_none_or(|g| scenario.game.name() == g)
-        && filter
-            .dialect
-            .as_ref()
-            .is_none_or(|d| scenario.dialect.name == d)
+        && filter.dialect.as_ref().is_none_or(named)
         && (filter.tag.is_empty() || tagged(&filter.tag))
         && !tagged(&filter.skip_tag)
 }
@@ -260,13 +273,14 @@ pub fn keeps(filter: &ScenarioFilter, scenario: &Scenario) -> bool {
 pub fn selected(
     paths: &[PathBuf],
     only: &ScenarioFilter,
+    dialects: DialectFilter,
     name: Option<&str>,
 ) -> Result<(Loaded, Vec<Scenario>), Error> {
     let mut loaded = load(only, &files(paths)?)?;
     let only = filter(only, &loaded.variants)?;
     let (scenarios, left_out) = std::mem::take(&mut loaded.scenarios)
         .into_iter()
-        .partition(|s| keeps(only, s) && name.is_none_or(|n| s.name.contains(n)));
+        .partition(|s| keeps(only, s, dialects) && name.is_none_or(|n| s.name.contains(n)));
     loaded.scenarios = left_out;
     Ok((loaded, scenarios))
 }
@@ -313,7 +327,7 @@ pub fn graded_scenarios(
     let scenarios: Vec<_> = loaded
         .scenarios
         .into_iter()
-        .filter(|s| keeps(only, s))
+        .filter(|s| keeps(only, s, DialectFilter::GradedAs))
         .collect();
     let enabled = boardgrade::grade::enabled(scenarios, UnknownVariant::Refused)?;
     let mut notes = enabled.notes();
@@ -482,7 +496,13 @@ pub fn test_run(args: &TestArgs) -> Result<TestRun, Error> {
     let python = args.target.cmd.is_none() && args.target.python.is_some();
     let (machine, selection) = boardgrade::pool::beside(
         || python.then(|| interpreter_and_sandbox(&args.run)),
-        || selected(&args.paths, &args.only, args.filter.as_deref()),
+        || {
+            let dialects = match python {
+                true => DialectFilter::GradedAs,
+                false => DialectFilter::Own,
+            };
+            selected(&args.paths, &args.only, dialects, args.filter.as_deref())
+        },
     );
     let (loaded, scenarios) = selection?;
     let any_valid = !scenarios.is_empty() || !loaded.scenarios.is_empty();

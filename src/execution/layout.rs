@@ -13,15 +13,28 @@ pub enum PythonLaunch {
     /// protocol. `call_limit` is the wall-clock time one call may take (far above what a
     /// correct function needs, far below a scenario's limit), so a function that loops or
     /// sleeps is found in that call: `None` where a call may rightly think for long.
+    /// `stubs` are importable ahead of the submission's own modules, as a program's are.
     Adapter {
         script: &'static str,
         call_limit: Option<Duration>,
+        stubs: Stubs,
     },
-    /// Run the submission itself, with these stub modules (file name, source) importable
-    /// ahead of anything else.
-    Program {
-        stubs: &'static [(&'static str, &'static str)],
-    },
+    /// Run the submission itself, with these stub modules importable ahead of anything else.
+    Program { stubs: Stubs },
+}
+
+/// Modules the harness provides in place of ones a handout's course gave its students (its
+/// `graphics.py`): (file name, source). A submission graded on the handout's functions alone
+/// imports them as its whole program does.
+pub type Stubs = &'static [(&'static str, &'static str)];
+
+impl PythonLaunch {
+    /// The modules the harness provides beside the submission.
+    pub fn stubs(&self) -> Stubs {
+        match *self {
+            PythonLaunch::Adapter { stubs, .. } | PythonLaunch::Program { stubs } => stubs,
+        }
+    }
 }
 
 /// What a target lays out beside a submission to start it under one dialect of a game: the

@@ -21,7 +21,7 @@ pub mod target;
 pub use child::{run, Ending, Execution, Running};
 pub use fork::PythonRunner;
 pub use import_check::ImportStall;
-pub use layout::{Layout, PythonLaunch, Secrecy};
+pub use layout::{Layout, PythonLaunch, Secrecy, Stubs};
 pub use sandbox::{Confinement, Sandbox};
 pub use spawn::{Launch, Limits};
 pub use start_check::StartCheck;

@@ -310,8 +310,18 @@ pub fn launch(
     let mut fresh_env = Vec::new();
     // How the adapters read a submission, and how the launcher translates a Python 2 one.
     write(harness_dir, SOURCE_READING.0, SOURCE_READING.1)?;
+    let stub_dir = harness_dir.join(format!("stubs_{}", layout.dialect));
+    std::fs::create_dir_all(&stub_dir)
+        .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
+    for (name, text) in layout.python.stubs() {
+        write(&stub_dir, name, text)?;
+    }
     match layout.python {
-        PythonLaunch::Adapter { script, call_limit } => {
+        PythonLaunch::Adapter {
+            script,
+            call_limit,
+            stubs,
+        } => {
             let seconds = |d: Duration| OsString::from(format!("{}", d.as_secs_f64()));
             env.extend(call_limit.map(|d| ("BOARDGRADE_CALL_LIMIT".into(), seconds(d))));
             fresh_env.extend(import_limit.map(|d| ("BOARDGRADE_IMPORT_LIMIT".into(), seconds(d))));
@@ -321,16 +331,13 @@ pub fn launch(
                 &format!("adapter_{}.py", layout.dialect),
                 script,
             )?;
+            if !stubs.is_empty() {
+                env.push(("BOARDGRADE_STUBS".into(), stub_dir.into()));
+            }
             runner_args.extend(["adapter".into(), adapter.clone().into()]);
             args.push(adapter.into());
         }
-        PythonLaunch::Program { stubs } => {
-            let stub_dir = harness_dir.join(format!("stubs_{}", layout.dialect));
-            std::fs::create_dir_all(&stub_dir)
-                .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
-            for (name, text) in stubs {
-                write(&stub_dir, name, text)?;
-            }
+        PythonLaunch::Program { .. } => {
             args.push(write(harness_dir, "boardgrade_launch.py", LAUNCHER)?.into());
             runner_args.extend(["program".into(), stub_dir.clone().into()]);
             args.push(stub_dir.into());

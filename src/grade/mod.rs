@@ -29,7 +29,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::execution::python::Interpreter;
-use crate::execution::PythonLaunch;
 use crate::execution::{Limits, PythonRunner, Sandbox, StartCheck};
 use crate::games::variant::Catalogue;
 use crate::games::Dialect;
@@ -244,7 +243,7 @@ pub fn dialects_of(scenarios: &[Scenario]) -> Vec<&'static Dialect> {
 
 /// The dialect a submission graded on `scenario` is routed to: the scenario's own, or the
 /// one whose programs it is graded with ([`Dialect::graded_with`]).
-fn routed_as(scenario: &Scenario) -> &'static Dialect {
+pub fn routed_as(scenario: &Scenario) -> &'static Dialect {
     scenario
         .dialect
         .graded_with
@@ -282,11 +281,7 @@ pub struct Plan {
 fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
     dialects
         .iter()
-        .filter_map(|d| match d.python {
-            PythonLaunch::Program { stubs } => Some(stubs),
-            PythonLaunch::Adapter { .. } => None,
-        })
-        .flatten()
+        .flat_map(|d| d.python.stubs())
         .map(|(file, _)| file.trim_end_matches(".py").to_string())
         .collect()
 }

@@ -406,7 +406,7 @@ fn routed(
     if chosen.definitions.python2.is_some() {
         notes.push(format!(
             "{} is Python 2: it runs translated to Python 3 by 2to3 (`/` between two \
-             integers gives a float there, as in Python 3)",
+             integers still gives an integer, as in Python 2)",
             chosen.relative.display()
         ));
     }

@@ -214,3 +214,42 @@ def test_the_runner_translates_a_python2_program_once_and_not_another(tmp_path, 
     monkeypatch.setattr(boardgrade_source, "_translation", None)
     assert boardgrade_source.python2_translated(python2.read_text()) == "print('board')\n"
     assert boardgrade_source._TRANSLATOR == [translator]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lib2to3") is None, reason="this Python has no lib2to3 (3.13 and later)")
+def test_a_python2_program_divides_as_python2_did_on_the_lines_it_was_written_on():
+    import boardgrade_source
+
+    program = (
+        "board = range(9)\n"
+        "mid = len(board) / 2\n"
+        "half = 7 / 2.0\n"
+        "low = -7 / 2\n"
+        "rows = 10\n"
+        "if True:\n"
+        "    # thirds\n"
+        "    rows /= 3\n"
+        "mixed = (3 * 4 /\n"
+        "         5 / 2) % 9 + 9 // 2\n"
+        "shown = '%d/%d' % (mid, rows)\n"
+        "print board[mid], half, low, rows, mixed, shown\n"
+        "raise ValueError, len(board) / 4\n"
+    )
+    translated = boardgrade_source.python2_translated(program)
+    assert translated.count("\n") == program.count("\n")
+    names = {}
+    with pytest.raises(ValueError) as raised:
+        exec(compile(translated, "old.py", "exec"), names)
+    assert (names["mid"], names["half"], names["low"], names["rows"], names["mixed"]) == (4, 3.5, -4, 3, 5)
+    assert names["shown"] == "4/3" and raised.value.args == (2,)
+    assert raised.traceback[-1].lineno == 12  # the line of the raise, counted from 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lib2to3") is None, reason="this Python has no lib2to3 (3.13 and later)")
+def test_a_python2_program_that_imports_true_division_keeps_it():
+    import boardgrade_source
+
+    translated = boardgrade_source.python2_translated("from __future__ import division\nprint 7 / 2\nx = 7 / 2\n")
+    names = {}
+    exec(compile(translated, "old.py", "exec"), names)
+    assert names["x"] == 3.5

@@ -47,6 +47,7 @@ def _seconds_from(variable):
 # Read before any student code runs.
 _IMPORT_LIMIT = _seconds_from("BOARDGRADE_IMPORT_LIMIT")
 _CALL_LIMIT = _seconds_from("BOARDGRADE_CALL_LIMIT")
+_STUBS = os.environ.get("BOARDGRADE_STUBS")
 _OVERRAN_STATUS = 124
 """The exit status after a limit of the adapter ran out; its last stderr line says which:
 `boardgrade: import limit: {json}` or `boardgrade: call limit: TEXT`."""
@@ -435,6 +436,10 @@ def load_submission(path, name=None, package=None):
         module.__package__ = package
     sys.modules[name] = module
     sys.path.insert(0, os.path.dirname(path))
+    if _STUBS:
+        # Modules the handout's course gave its students (a `graphics.py`), as its whole
+        # program finds them: ahead of anything else.
+        sys.path.insert(0, _STUBS)
     saved, saved_stdin = sys.stdout, sys.stdin
     sys.stdout = _Discard()
     # A kept assignment may read a line (`name = input("Your name? ")`): it meets the end of

@@ -137,13 +137,82 @@ def python2_translated(source):
     """`source` translated to Python 3 by 2to3 (`lib2to3`, every fixer: `print` statements,
     `raw_input`, `xrange`, `except E, e`, `dict.has_key`...) when it is a Python 2 program:
     it does not compile as Python 3 and its translation does. None otherwise, and where the
-    interpreter has no `lib2to3` (Python 3.13 and later). Integer division is not
-    translated: `7 / 2` is 3.5, as in Python 3. Call it only on a source that did not
-    compile: importing 2to3 and reading its grammar takes a tenth of a second (once per
-    process), a translation about 10 ms (once per source)."""
+    interpreter has no `lib2to3` (Python 3.13 and later). Division is Python 2's: `7 / 2`
+    is 3 (see `classic_division`), unless the program imports `division` from `__future__`.
+    Call it only on a source that did not compile: importing 2to3 and reading its grammar
+    takes a tenth of a second (once per process), a translation about 10 ms (once per
+    source)."""
     if source not in _TRANSLATED:
         _TRANSLATED[source] = _translation(source)
+    if _TRANSLATED[source] is not None:
+        import builtins
+
+        # Where the translation runs, its divisions find their function (a program and
+        # the modules it imports share builtins; no line is added to its text).
+        setattr(builtins, CLASSIC_DIVISION, classic_division)
     return _TRANSLATED[source]
+
+
+# The name a Python 2 program's divisions call once translated (see `classic_division`).
+CLASSIC_DIVISION = "__boardgrade_classic_division__"
+
+
+def classic_division(x, y):
+    """`x / y` as Python 2 computed it: the floor of the quotient of two integers, the true
+    quotient otherwise. A Python 2 program's `len(board) / 2` is an index."""
+    if isinstance(x, int) and isinstance(y, int):
+        return x // y
+    return x / y
+
+
+def _translator():
+    """2to3's translator with every fixer of `lib2to3`, and one more that makes each `/` and
+    `/=` call `classic_division`. Raises ImportError where there is no `lib2to3`."""
+    from lib2to3 import fixer_base, pytree, refactor
+    from lib2to3.fixer_util import Call, Comma, Name, does_tree_import
+    from lib2to3.pgen2 import token
+
+    class FixClassicDivision(fixer_base.BaseFix):
+        PATTERN = "term< any+ > | expr_stmt< any '/=' any >"
+
+        def start_tree(self, tree, filename):
+            super().start_tree(tree, filename)
+            self.true_division = does_tree_import("__future__", "division", tree)
+
+        def transform(self, node, results):
+            if self.true_division:
+                return None
+            if node.type != self.syms.term:
+                target, operator, value = node.children
+                quotient = divided(target.clone(), operator, value.clone(), value.prefix)
+                return pytree.Node(self.syms.expr_stmt, [
+                    target.clone(), pytree.Leaf(token.EQUAL, "=", prefix=operator.prefix), quotient])
+            if not any(child.type == token.SLASH for child in node.children[1::2]):
+                return None
+            # `a * b / c % d` is ((a * b) / c) % d: rebuilt left to right, each `/` a call.
+            left = node.children[0].clone()
+            rest = node.children[1:]
+            for operator, right in zip(rest[::2], rest[1::2]):
+                if operator.type == token.SLASH:
+                    left = divided(left, operator, right.clone(), left.prefix)
+                else:
+                    left = pytree.Node(self.syms.term, [left, operator.clone(), right.clone()])
+            return left
+
+    def divided(left, operator, right, prefix):
+        # The call takes the place of its left operand, with the spacing before it, and a
+        # line break before the operator stays before the comma: no line of the program moves.
+        left.prefix = ""
+        comma = Comma()
+        comma.prefix = operator.prefix if "\n" in operator.prefix else ""
+        return Call(Name(CLASSIC_DIVISION), [left, comma, right], prefix=prefix)
+
+    class Translator(refactor.RefactoringTool):
+        def get_fixers(self):
+            pre_order, post_order = super().get_fixers()
+            return pre_order, post_order + [FixClassicDivision(self.options, self.fixer_log)]
+
+    return Translator(refactor.get_fixers_from_package("lib2to3.fixes"))
 
 
 def _translation(source):
@@ -154,9 +223,7 @@ def _translation(source):
         warnings.simplefilter("ignore")
         try:
             if not _TRANSLATOR:
-                from lib2to3 import refactor
-
-                _TRANSLATOR.append(refactor.RefactoringTool(refactor.get_fixers_from_package("lib2to3.fixes")))
+                _TRANSLATOR.append(_translator())
             text = str(_TRANSLATOR[0].refactor_string(source if source.endswith("\n") else source + "\n",
                                                       "<submission>"))
             compile(text, "<submission>", "exec", dont_inherit=True)

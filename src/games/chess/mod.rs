@@ -65,6 +65,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
         ),
         // A move of a slow but correct legal-move generator takes milliseconds.
         call_limit: Some(Duration::from_secs(5)),
+        stubs: &[],
     },
     session: |options| Ok(Box::new(Ecs198f::new(ScenarioOptions::parse(options)?))),
     graded_with: None,

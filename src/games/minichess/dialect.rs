@@ -42,6 +42,7 @@ macro_rules! flavor {
                     ),
                     // A chooser may search as long as its scenario allows.
                     call_limit: None,
+                    stubs: &[],
                 },
                 session: |options| {
                     crate::games::check_option_keys(options, &[])?;

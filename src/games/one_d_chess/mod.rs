@@ -14,7 +14,7 @@ pub mod render;
 
 use std::time::Duration;
 
-use crate::execution::PythonLaunch;
+use crate::execution::{PythonLaunch, Stubs};
 use crate::games::variant::{Derive, Derived};
 use crate::games::{
     check_option_keys, BoardReader, Dialect, DivergentStep, Game, GameOptions, OptionError, Origin,
@@ -25,6 +25,9 @@ use interface::Interface;
 /// The project5 adapter: it serves the functions of the interface it is given as data, the
 /// line boardgrade appends (`serve_interface({...})`).
 const PROJECT5_ADAPTER: &str = include_str!("project5_adapter.py");
+
+/// The `graphics` module seed 001's course gave its students, as a stub that draws nothing.
+const CSC110_STUBS: Stubs = &[("graphics.py", include_str!("graphics_stub.py"))];
 
 static DIALECTS: &[Dialect] = &[
     Dialect {
@@ -51,6 +54,7 @@ static DIALECTS: &[Dialect] = &[
             ),
             // Each call is a few list operations (microseconds).
             call_limit: Some(Duration::from_secs(2)),
+            stubs: &[],
         },
         session: |options| {
             Ok(Box::new(project5::Project5::with_options(
@@ -82,7 +86,7 @@ static DIALECTS: &[Dialect] = &[
             "main",
         ],
         python: PythonLaunch::Program {
-            stubs: &[("graphics.py", include_str!("graphics_stub.py"))],
+            stubs: CSC110_STUBS,
         },
         session: |options| {
             check_option_keys(options, &[])?;
@@ -119,6 +123,8 @@ static DIALECTS: &[Dialect] = &[
             ),
             // Each call is a few list operations, as in project5.
             call_limit: Some(Duration::from_secs(2)),
+            // The whole `chess.py` is loaded: its `from graphics import graphics` too.
+            stubs: CSC110_STUBS,
         },
         session: |options| {
             check_option_keys(options, &[])?;

@@ -26,6 +26,7 @@ pub static DIALECT: Dialect = Dialect {
         script: include_str!("functions_adapter.py"),
         // Each call counts or prints one board (microseconds).
         call_limit: Some(Duration::from_secs(2)),
+        stubs: &[],
     },
     session: |options| {
         check_option_keys(options, &[])?;

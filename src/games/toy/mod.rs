@@ -25,6 +25,7 @@ static DIALECTS: &[Dialect] = &[Dialect {
     python: PythonLaunch::Adapter {
         script: "",
         call_limit: None,
+        stubs: &[],
     },
     session: |options| {
         check_option_keys(options, &[])?;

@@ -187,6 +187,7 @@ fn build(parsed: VariantFile, file: &str, source: &str) -> Variant {
                 PythonLaunch::Adapter { call_limit, .. } => call_limit,
                 PythonLaunch::Program { .. } => None,
             },
+            stubs: base_launch.stubs(),
         },
         (None, base_launch) => base_launch,
     };
