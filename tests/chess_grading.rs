@@ -791,3 +791,93 @@ fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
     );
     assert_eq!(renamed["score"], 72.5, "{renamed:#}");
 }
+
+/// The correct team with its class moved to `pychess/logic/core/game.py`, and the file the
+/// handout names re-exporting it (`from .core.game import ChessLogic`).
+fn class_kept_in_core(dir: &Path) -> std::path::PathBuf {
+    let team = dir.join("team");
+    copy_tree(&common::root().join(fixture("correct")), &team);
+    let logic = team.join("pychess/logic");
+    std::fs::create_dir(logic.join("core")).unwrap();
+    for package in [logic.clone(), logic.join("core")] {
+        std::fs::write(package.join("__init__.py"), "").unwrap();
+    }
+    let class = std::fs::read_to_string(logic.join("chess_logic.py")).unwrap();
+    let moved = class.replacen("from .moves import", "from ..moves import", 1);
+    assert_ne!(moved, class, "the fixture's relative import moved");
+    std::fs::write(logic.join("core/game.py"), moved).unwrap();
+    std::fs::write(
+        logic.join("chess_logic.py"),
+        "# The class lives in core/.\nfrom .core.game import ChessLogic  # noqa: F401\n",
+    )
+    .unwrap();
+    team
+}
+
+#[test]
+fn a_class_file_that_re_exports_the_class_is_graded_given_any_of_the_team_s_folders() {
+    // The file the handout names is the one graded, not the file that defines more, and it
+    // runs with its package around it whichever folder of the team is handed in.
+    let dir = tempfile::tempdir().unwrap();
+    let team = class_kept_in_core(dir.path());
+    let quirk = common::root().join(fixture("quirk-debug-prints"));
+    for given in [
+        team.clone(),
+        team.join("pychess"),
+        team.join("pychess/logic"),
+        team.join("pychess/logic/chess_logic.py"),
+        // `from pychess.logic.utils import`: the package above the given folder is found.
+        quirk.join("pychess"),
+        quirk.join("pychess/logic"),
+        quirk.join("pychess/logic/chess_logic.py"),
+    ] {
+        let output = boardgrade()
+            .arg("test")
+            .arg(common::root().join(SCENARIOS).join("start.toml"))
+            .arg("--python")
+            .arg(&given)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: {stdout}{stderr}",
+            given.display()
+        );
+        assert!(!stderr.contains("note: graded"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_class_file_with_a_syntax_error_is_what_does_not_load_not_the_gui_importing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let team = dir.path().join("team");
+    copy_tree(&common::root().join(fixture("correct")), &team);
+    let class = team.join("pychess/logic/chess_logic.py");
+    let source = std::fs::read_to_string(&class).unwrap();
+    std::fs::write(
+        &class,
+        source.replacen("class ChessLogic", "class ChessLogic(", 1),
+    )
+    .unwrap();
+    for given in [team.clone(), team.join("pychess")] {
+        let output = boardgrade()
+            .arg("test")
+            .arg(common::root().join(SCENARIOS).join("start.toml"))
+            .arg("--python")
+            .arg(&given)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("DOES NOT LOAD") && stdout.contains("logic/chess_logic.py:"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("SyntaxError") && !stdout.contains("pygame"),
+            "{stdout}"
+        );
+    }
+}

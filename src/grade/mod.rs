@@ -291,21 +291,41 @@ fn provided_modules(dialects: &[&'static Dialect]) -> Vec<String> {
 /// runs with its package around it; so does a logic file renamed `game_logic.py`): the
 /// layout's top folder.
 fn layout_root(path: &std::path::Path, dialects: &[&'static Dialect]) -> Option<PathBuf> {
-    if !path.is_file() {
-        return None;
-    }
     // Its folders are read from the whole path (`chess_logic.py` given from inside `logic/`).
     let path = std::fs::canonicalize(path).ok()?;
+    if path.is_dir() {
+        return dialects
+            .iter()
+            .find_map(|d| layout_folder_root(&path, d.entry_file));
+    }
     dialects.iter().find_map(|d| {
         let depth = std::path::Path::new(d.entry_file).components().count();
         (depth > 1 && crate::execution::layout::folders_in_layout(&path, d.entry_file) == depth - 1)
             .then(|| {
                 path.ancestors()
-                    .nth(depth - 1)
+                    .nth(depth)
                     .map(std::path::Path::to_path_buf)
             })
             .flatten()
     })
+}
+
+/// Where the modules of the folder `folder` are imported from when it is one of the folders
+/// of `entry_file`'s layout (`pychess/` or `pychess/logic/` of `pychess/logic/chess_logic.py`):
+/// the folder above the layout's first, where the team's `from pychess.logic import` starts.
+fn layout_folder_root(folder: &std::path::Path, entry_file: &str) -> Option<PathBuf> {
+    let folders: Vec<&str> = entry_file.split('/').collect();
+    let folders = &folders[..folders.len() - 1];
+    let names: Vec<_> = folder.components().map(|c| c.as_os_str()).collect();
+    (1..=folders.len().min(names.len()))
+        .rev()
+        .find(|&k| {
+            names[names.len() - k..]
+                .iter()
+                .zip(folders)
+                .all(|(n, f)| n == f)
+        })
+        .and_then(|k| folder.ancestors().nth(k).map(std::path::Path::to_path_buf))
 }
 
 /// Where a submission's own modules are found: its folder; for a one-file submission, the

@@ -165,8 +165,19 @@ fn with_star_imports(candidates: &[Candidate]) -> Vec<Candidate> {
     candidates
         .iter()
         .zip(names)
-        .map(|(candidate, names)| {
+        .map(|(candidate, mut names)| {
             let mut taken = candidate.clone();
+            // A name taken from a file of the submission that does not load is not bound: the
+            // import fails (a GUI's `main.py` importing a `chess_logic.py` with a syntax
+            // error answers nothing; the file at fault is the one graded and named).
+            let broken = |name: &String| {
+                let importer = candidate.relative.as_path();
+                (candidate.definitions.taken.iter())
+                    .filter(|(n, _)| n == name)
+                    .filter_map(|(_, module)| star::module_file(&files, importer, module))
+                    .any(|(file, definitions)| file != importer && definitions.error.is_some())
+            };
+            names.retain(|name| !broken(name));
             taken.definitions.names = names;
             taken.definitions.taken = taken_from_own_files(candidate, &files);
             taken
@@ -206,6 +217,10 @@ struct Fit {
     /// How many required names, when all are defined: of two dialects a file answers in
     /// full, the one asking for more (a variant that adds `whos_the_winner`) is its own.
     specific: usize,
+    /// Answers in full at the path the handout names (`pychess/logic/chess_logic.py`): the
+    /// file a course's own harness imports, even where it only re-exports a class kept in
+    /// another of the team's files (`from .core.game import ChessLogic`).
+    at_entry: bool,
     /// How many required names it defines itself, when all are defined: of two files
     /// answering in full, the one defining the class beats a script that imports it from
     /// there (a GUI's `main.py`). Names a file takes from a helper still make it complete.
@@ -228,7 +243,9 @@ fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
         .filter(|n| candidate.definitions.binds(n))
         .count();
     let entry = Path::new(dialect.entry_file);
-    let hint = if candidate.relative.ends_with(entry) {
+    // The whole path counts: a team's `pychess/` folder given alone holds `logic/chess_logic.py`.
+    let whole = std::fs::canonicalize(&candidate.path).unwrap_or_else(|_| candidate.path.clone());
+    let hint = if candidate.relative.ends_with(entry) || whole.ends_with(entry) {
         2
     } else if candidate.relative.file_name() == entry.file_name() {
         1
@@ -243,6 +260,7 @@ fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
         plays: reads_stdin || dialect.protocol != Protocol::Program,
         complete: all && !dialect.defines.is_empty(),
         specific: if all { defined } else { 0 },
+        at_entry: all && hint == 2 && entry.components().count() > 1,
         own: if all {
             (dialect.defines.iter())
                 .filter(|n| defines_itself(candidate, n))
@@ -582,12 +600,10 @@ fn target_of(
         return (submission.path.clone(), None);
     }
     let layout = Path::new(dialect.entry_file);
-    // The layout may begin with the submission folder itself (`pychess/` handed in whole).
-    let named = submission
-        .path
-        .file_name()
-        .map(|name| Path::new(name).join(&chosen.relative));
-    let in_layout = chosen.relative.ends_with(layout) || named.is_some_and(|n| n.ends_with(layout));
+    // The layout may begin above the submission folder (`pychess/` or `pychess/logic/` handed
+    // in alone): the file then runs with its package around it, as when it is given alone.
+    let whole = std::fs::canonicalize(&chosen.path).unwrap_or_else(|_| chosen.path.clone());
+    let in_layout = chosen.relative.ends_with(layout) || whole.ends_with(layout);
     if layout.components().count() > 1 && in_layout {
         return (chosen.path.clone(), None);
     }
