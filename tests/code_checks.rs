@@ -522,3 +522,59 @@ fn a_bad_code_table_names_file_line_column_and_key() {
         );
     }
 }
+
+#[test]
+fn code_made_to_outlast_the_checker_is_graded_never_an_error() {
+    // A header line built to make a pattern slow (150 KB of `a-a-a-`), helper files past what
+    // the checks read, and a file too large to parse within the memory limit: each is the
+    // student's `wrong` or nothing, never the grader's `error` (not graded, re-run forever).
+    let dir = tempfile::tempdir().unwrap();
+    let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
+    let slow = dir.path().join("slow.py");
+    std::fs::write(&slow, format!("# {}\n{keeps}", "a-".repeat(75_000))).unwrap();
+    let (_, report) = test_json(&[RULES, "--python", slow.to_str().unwrap()]);
+    let verdicts: Vec<(String, String)> = (failures(&report).into_iter())
+        .map(|(name, verdict, _)| (name, verdict))
+        .collect();
+    // Only the length of that line is against a rule.
+    assert_eq!(verdicts, [("line_length".to_string(), "wrong".to_string())]);
+
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("one_d_chess.py"), &keeps).unwrap();
+    for i in 0..5 {
+        let note = format!("# {}\n", "x".repeat((2 << 20) - 100));
+        std::fs::write(folder.join(format!("notes_{i}.py")), note).unwrap();
+    }
+    let (_, report) = test_json(&[RULES, "--python", folder.to_str().unwrap()]);
+    assert_eq!(failed(&report), ["forbidden_imports"]);
+    assert_eq!(
+        findings(&report, "forbidden_imports"),
+        ["notes_3.py:1: not read: past the first 8 MiB of .py files, which is all the checks read",
+         "notes_4.py:1: not read: past the first 8 MiB of .py files, which is all the checks read"]
+    );
+
+    let numbers: String = (0..60_000).map(|i| format!("    n{i} = {i}\n")).collect();
+    let large = dir.path().join("large.py");
+    std::fs::write(
+        &large,
+        format!("{keeps}\n\ndef pad():\n    \"\"\"Numbers.\"\"\"\n{numbers}"),
+    )
+    .unwrap();
+    let (_, report) = test_json(&[
+        RULES,
+        "--python",
+        large.to_str().unwrap(),
+        "--memory-limit",
+        "64",
+    ]);
+    let verdicts: Vec<String> = failures(&report).into_iter().map(|f| f.1).collect();
+    assert!(
+        !verdicts.is_empty() && verdicts.iter().all(|v| v == "wrong"),
+        "{verdicts:?}"
+    );
+    assert_eq!(
+        findings(&report, "unchanged"),
+        ["large.py:1: the file does not parse: it is too large to parse within the memory limit"]
+    );
+}

@@ -405,7 +405,14 @@ def header_text(source, tree):
     doc = stdlib_ast().get_docstring(tree)
     if doc:
         parts.append(doc)
-    return "\n".join(p for p in parts if p)
+    # What a header says fits in its first lines, each of a line's length: the patterns that
+    # read it never meet a line built to make them slow.
+    lines = "\n".join(p for p in parts if p).split("\n")[:HEADER_LINES]
+    return "\n".join(line[:HEADER_LINE_CHARS] for line in lines)
+
+
+HEADER_LINES = 200
+HEADER_LINE_CHARS = 400
 
 
 def header_comment(rule, source, tree, _file):
@@ -646,7 +653,9 @@ def read(entry):
                            "is read differently by Python's tokenizer")
     except SyntaxError as error:
         return finding(name, error.lineno or 1, "the file does not parse: %s" % (error.msg or "invalid syntax"))
-    except (ValueError, RecursionError, MemoryError) as error:
+    except MemoryError:
+        return finding(name, 1, "the file does not parse: it is too large to parse within the memory limit")
+    except (ValueError, RecursionError) as error:
         return finding(name, 1, "the file does not parse: %s" % error)
     if entry["entry"] and not functions_of(tree):
         # Nothing to grade is not good code: a file without a function (an empty or
@@ -662,6 +671,8 @@ def judged(rule, source, tree, name):
         return sorted(set(RULES[rule["rule"]](rule, source, tree, name)))
     except RecursionError:
         return [(1, "the code is nested too deeply to be checked")]
+    except MemoryError:
+        return [(1, "the code is too large to be checked within the memory limit")]
 
 
 def check_all(rules, files):

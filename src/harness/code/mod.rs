@@ -31,6 +31,20 @@ fn program() -> &'static str {
 const MAX_FINDINGS: usize = 20;
 /// Wall-clock limit of the checker: parsing is fast, a large upload included.
 const CHECK_WALL: Duration = Duration::from_secs(20);
+/// Python code in a submission's files past which a checker that cannot finish is the
+/// submission's doing (its code outgrew the checker's time or memory), not the grader's:
+/// a hundred times a handout's answer.
+const STUDENT_SIZED_BYTES: usize = 512 << 10;
+
+/// Why the checker gave no answer.
+#[derive(Debug, Clone)]
+enum CheckFailure {
+    /// The grader's fault: the check is an `error`.
+    Grader(String),
+    /// The checker ran out of its limits on more code than any answer to a handout holds:
+    /// the check is the submission's `wrong`, never a harness error it could hide behind.
+    TooMuchCode { bytes: usize, why: String },
+}
 
 #[derive(Deserialize)]
 struct Answers {
@@ -160,11 +174,18 @@ pub fn check_all<S: Borrow<Scenario>>(
     }
     for (entry, checks) in by_entry {
         let started = Instant::now();
-        let answers = sources::read(path, &entry)
-            .map_err(|e| e.to_string())
-            .and_then(|files| findings(&checks, &files, target, limits, company));
+        let answers = match sources::read(path, &entry) {
+            Err(e) => Err(CheckFailure::Grader(e.to_string())),
+            Ok(files) => findings(&checks, &files, target, limits, company).map_err(|why| {
+                let bytes = files.iter().map(|f| f.source.chars().count()).sum();
+                match bytes > STUDENT_SIZED_BYTES {
+                    true => CheckFailure::TooMuchCode { bytes, why },
+                    false => CheckFailure::Grader(why),
+                }
+            }),
+        };
         let elapsed = started.elapsed().as_millis() as u64 / checks.len() as u64;
-        let found: Vec<Result<Answer, String>> = match answers {
+        let found: Vec<Result<Answer, CheckFailure>> = match answers {
             Ok(answers) => answers.into_iter().map(Ok).collect(),
             Err(why) => vec![Err(why); checks.len()],
         };
@@ -194,9 +215,19 @@ fn unreadable(scenario: &Scenario, spec: &TargetSpec) -> Outcome {
 }
 
 /// The check's outcome from its findings (or why the checker could not run).
-fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Answer, String>) -> Outcome {
+fn verdict(scenario: &Scenario, check: &CodeCheck, found: Result<Answer, CheckFailure>) -> Outcome {
     match found {
-        Err(why) => error_outcome(scenario, format!("the code check could not run: {why}")),
+        Err(CheckFailure::Grader(why)) => {
+            error_outcome(scenario, format!("the code check could not run: {why}"))
+        }
+        Err(CheckFailure::TooMuchCode { bytes, why }) => Outcome {
+            detail: Some(format!(
+                "the code check could not read the submission's {} KiB of Python within its \
+                 limits ({why}): no answer to the handout is that large",
+                bytes >> 10
+            )),
+            ..base_outcome(scenario, Verdict::Wrong)
+        },
         Ok(found) if found.findings.is_empty() && found.more == 0 => Outcome {
             score: scenario.points,
             ..base_outcome(scenario, Verdict::Pass)
@@ -246,10 +277,10 @@ fn findings(
     if execution.ending != Ending::Exited(0) {
         let stderr = String::from_utf8_lossy(&execution.stderr_tail);
         let last = stderr.trim().lines().last().unwrap_or_default().to_string();
-        return Err(format!(
-            "the checker ended with {:?}: {last}",
-            execution.ending
-        ));
+        return Err(match last.is_empty() {
+            true => format!("the checker ended with {:?}", execution.ending),
+            false => format!("the checker ended with {:?}: {last}", execution.ending),
+        });
     }
     let answer: Answers = serde_json::from_slice(&execution.stdout)
         .map_err(|e| format!("the checker's answer does not read: {e}"))?;

@@ -25,6 +25,9 @@ use crate::error::Error;
 const MAX_FILE_BYTES: u64 = 2 << 20;
 /// Most files read from one submission folder, the entry file among them.
 const MAX_FILES: usize = 500;
+/// Most bytes read from one submission's files, the entry file's first: far more than any
+/// handout's answer, and what the checker reads within its limits.
+const MAX_TOTAL_BYTES: u64 = 8 << 20;
 
 /// One file as the checker gets it.
 #[derive(Debug, Clone, Serialize)]
@@ -170,6 +173,9 @@ fn read_found(found: Vec<Found>, entry: usize) -> Vec<SourceFile> {
     let mut files = Vec::new();
     let mut others = 0;
     let mut left = 0;
+    // The entry file's bytes come first in the budget, wherever it is in the walk.
+    let size = |file: &Found| std::fs::metadata(&file.path).map_or(0, |m| m.len());
+    let mut budget = MAX_TOTAL_BYTES.saturating_sub(found.get(entry).map_or(0, size));
     for (index, file) in found.into_iter().enumerate() {
         let is_entry = index == entry;
         if !is_entry && others == MAX_FILES - 1 {
@@ -177,8 +183,21 @@ fn read_found(found: Vec<Found>, entry: usize) -> Vec<SourceFile> {
             continue;
         }
         others += usize::from(!is_entry);
+        let over_budget = !is_entry && file.unread.is_none() && {
+            let bytes = size(&file);
+            let over = bytes > budget;
+            budget = budget.saturating_sub(bytes);
+            over
+        };
         files.push(match file.unread {
             Some(why) => SourceFile::not_read(file.name, why),
+            None if over_budget => SourceFile::not_read(
+                file.name,
+                format!(
+                    "past the first {} MiB of .py files, which is all the checks read",
+                    MAX_TOTAL_BYTES >> 20
+                ),
+            ),
             None => SourceFile::at(&file.path, file.name, is_entry),
         });
     }
