@@ -51,14 +51,14 @@ fn fixture(name: &str) -> String {
 fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
     let dir = tempfile::tempdir().unwrap();
     let course = course_file(dir.path(), "invalid_move_answer = \"empty_or_message\"");
-    // (course, team, passed, failed, score); every run is out of 72.5.
+    // (course, team, passed, failed, score); every run is out of 82.5.
     for (policy, team, passed, failed, score) in [
-        (None, "correct", 76, 0, 72.5),
-        (None, "quirk-invalid-message", 28, 48, 28.0),
-        (Some(&course), "correct", 76, 0, 72.5),
-        (Some(&course), "quirk-invalid-message", 76, 0, 72.5),
+        (None, "correct", 86, 0, 82.5),
+        (None, "quirk-invalid-message", 32, 54, 32.0),
+        (Some(&course), "correct", 86, 0, 82.5),
+        (Some(&course), "quirk-invalid-message", 86, 0, 82.5),
         // A wrong notation for a move is still wrong, under either reading.
-        (Some(&course), "bug-castling-notation", 73, 3, 69.5),
+        (Some(&course), "bug-castling-notation", 83, 3, 79.5),
     ] {
         let submission = format!("{FIXTURES}/{team}/pychess");
         let mut args = vec![SCENARIOS, "--python", submission.as_str()];
@@ -68,7 +68,7 @@ fn a_message_for_a_refused_move_passes_where_the_course_accepts_one() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, failed, score, 72.5),
+            (passed, failed, score, 82.5),
             "{policy:?} {team}"
         );
     }
@@ -86,15 +86,15 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
     let dir = tempfile::tempdir().unwrap();
     let stalemate_only = course_file(dir.path(), "draw_rules = \"stalemate_only\"");
     let required = course_file(dir.path(), "draw_rules = \"required\"");
-    // (course, team: None for the reference, passed, failed, score); out of 72.5.
+    // (course, team: None for the reference, passed, failed, score); out of 82.5.
     for (policy, team, passed, wrong, score) in [
-        (None, Some("correct"), 76, 0, 72.5),
-        (None, Some("quirk-draw-rules"), 76, 0, 72.5),
-        (Some(&stalemate_only), Some("correct"), 76, 0, 72.5),
-        (Some(&stalemate_only), Some("quirk-draw-rules"), 75, 1, 71.5),
-        (Some(&required), None, 76, 0, 72.5),
-        (Some(&required), Some("correct"), 75, 1, 71.5),
-        (Some(&required), Some("quirk-draw-rules"), 76, 0, 72.5),
+        (None, Some("correct"), 86, 0, 82.5),
+        (None, Some("quirk-draw-rules"), 86, 0, 82.5),
+        (Some(&stalemate_only), Some("correct"), 86, 0, 82.5),
+        (Some(&stalemate_only), Some("quirk-draw-rules"), 85, 1, 81.5),
+        (Some(&required), None, 86, 0, 82.5),
+        (Some(&required), Some("correct"), 85, 1, 81.5),
+        (Some(&required), Some("quirk-draw-rules"), 86, 0, 82.5),
     ] {
         let submission = team.map(|team| format!("{FIXTURES}/{team}/pychess"));
         let mut args = vec![SCENARIOS];
@@ -107,7 +107,7 @@ fn draws_by_repetition_pass_or_fail_as_the_course_reads_draws() {
         let (_, report) = test_json(&args);
         assert_eq!(
             totals(&report),
-            (passed, wrong, score, 72.5),
+            (passed, wrong, score, 82.5),
             "{policy:?} {team:?}"
         );
         if wrong == 1 {
@@ -167,11 +167,13 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
     // the strings returned, so one bug costs the scenarios about it and nothing else.
     let cases: &[(&str, &[(&str, &str)])] = &[
         (
+            // The check only an en passant capture answers is a mate to a team without it.
             "bug-no-en-passant",
             &[
                 ("en_passant.toml", "White takes en passant right after the double step"),
                 ("en_passant.toml", "Black takes en passant right after the double step"),
                 ("notation.toml", "en passant is written as a capture"),
+                ("checkmate.toml", "a check only an en passant capture answers does not end the game"),
                 ("battery.toml", "rules: en passant"),
             ],
         ),
@@ -212,6 +214,13 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
                 ("checkmate.toml", "fool's mate: Black wins"),
                 ("checkmate.toml", "scholar's mate: White wins"),
                 ("checkmate.toml", "a back-rank mate: the king is shut in by its own pawns"),
+                (
+                    "checkmate.toml",
+                    "a double check is mate when the king cannot step, though one checker can be taken",
+                ),
+                ("checkmate.toml", "mate when the only piece that could take the checker is pinned"),
+                ("checkmate.toml", "mate when the square the king needs is guarded by a pinned piece"),
+                ("checkmate.toml", "a smothered mate: the king's own pieces shut it in"),
                 ("battery.toml", "rules: game end"),
             ],
         ),
@@ -222,6 +231,8 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             "bug-king-only-mate",
             &[
                 ("check.toml", "a check that can be answered does not end the game"),
+                ("checkmate.toml", "a check only a capture of the checker answers does not end the game"),
+                ("checkmate.toml", "a check only an en passant capture answers does not end the game"),
                 ("battery.toml", "rules: game end"),
             ],
         ),
@@ -295,20 +306,24 @@ fn each_buggy_team_fails_exactly_the_scenarios_of_its_bug() {
             "bug-castle-rook-attacked",
             &[("castling.toml", "allowed when the king-side rook stands attacked")],
         ),
+        // Its check test keeps the pawn taken en passant: an en passant that opens the king's
+        // rank is played, and one that takes a checking pawn seems to leave the check.
         (
             "bug-en-passant-opens-rank",
-            &[(
-                "en_passant.toml",
-                "en passant is refused when it would open the king's rank",
-            )],
+            &[
+                ("en_passant.toml", "en passant is refused when it would open the king's rank"),
+                ("checkmate.toml", "a check only an en passant capture answers does not end the game"),
+            ],
         ),
         // A king's capture never tested for check: the scholar's mate is no mate for it (the
-        // king takes the defended queen), and the battery meets it in check and pins.
+        // king takes the defended queen), nor the mate whose queen a pinned bishop defends, and
+        // the battery meets it in check and pins.
         (
             "bug-king-takes-defended",
             &[
                 ("check.toml", "the king may not take a defended piece"),
                 ("checkmate.toml", "scholar's mate: White wins"),
+                ("checkmate.toml", "mate when the square the king needs is guarded by a pinned piece"),
                 ("battery.toml", "rules: check and pins"),
                 ("battery.toml", "rules: game end"),
             ],
@@ -541,7 +556,7 @@ fn a_team_laid_out_as_packages_with_a_relative_import_above_logic_scores_full_ma
     for runner in ["fork", "fresh"] {
         let (code, report) = test_json(&[SCENARIOS, "--python", &team, "--python-runner", runner]);
         assert_eq!(code, 0, "{runner}: {:?}", failed(&report));
-        assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{runner}");
+        assert_eq!(totals(&report), (86, 0, 82.5, 82.5), "{runner}");
     }
 }
 
@@ -747,7 +762,7 @@ fn a_logic_file_given_alone_runs_in_its_folders_whatever_it_is_called_and_wherev
             .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
         assert_eq!(
             totals(&report),
-            (76, 0, 72.5, 72.5),
+            (86, 0, 82.5, 82.5),
             "{}: {report:#}",
             file.display()
         );
@@ -765,7 +780,7 @@ fn a_team_folder_standing_for_pychess_under_its_own_name_scores_full_marks() {
         &team,
     );
     let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
-    assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{report:#}");
+    assert_eq!(totals(&report), (86, 0, 82.5, 82.5), "{report:#}");
 }
 
 #[test]
@@ -773,7 +788,7 @@ fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
     let dir = tempfile::tempdir().unwrap();
     let team = renamed_logic(dir.path());
     let (_, report) = grade(SCENARIOS, Some(team.to_str().unwrap()));
-    assert_eq!(totals(&report), (76, 0, 72.5, 72.5), "{report:#}");
+    assert_eq!(totals(&report), (86, 0, 82.5, 82.5), "{report:#}");
     let class = dir.path().join("class");
     let out = dir.path().join("out");
     let (code, report, stderr) = common::grade_json(&[
@@ -789,7 +804,7 @@ fn a_renamed_logic_file_is_graded_not_the_gui_script_that_imports_it() {
         renamed["file"], "pychess/logic/game_logic.py",
         "{renamed:#}"
     );
-    assert_eq!(renamed["score"], 72.5, "{renamed:#}");
+    assert_eq!(renamed["score"], 82.5, "{renamed:#}");
 }
 
 /// The correct team with its class moved to `pychess/logic/core/game.py`, and the file the
