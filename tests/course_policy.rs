@@ -217,33 +217,30 @@ fn the_gradescope_zip_ships_the_course_file_found_above_the_specs() {
 }
 
 #[test]
-fn pown_tie_wording_set_by_the_course_is_accepted() {
+fn pown_tie_wording_is_any_tie_line_unless_the_course_names_its_own() {
+    // The handout shows no tie: by default any line that says the game is tied passes; a
+    // course that names its wordings (none: only `It's a tie!!`) holds students to them.
     let dir = tempfile::tempdir().unwrap();
     let source = std::fs::read_to_string("fixtures/pown-chess/pown-chess.py").unwrap();
     let worded = source.replace("print(\"It's a tie!!\")", "print(\"It's a tie!\")");
     assert_ne!(worded, source);
     let program = write(dir.path(), "pown-chess.py", &worded);
-    let (code, report) = test_json(&[
-        "specs/pown-chess/pown",
-        "--python",
-        &program,
-        "--filter",
-        "a tie",
-    ]);
+    let run = |policy: Option<&str>| {
+        let mut args = vec!["specs/pown-chess/pown", "--python", &program];
+        args.extend(["--filter", "a tie"]);
+        let written;
+        if let Some(text) = policy {
+            written = write(dir.path(), "course.toml", text);
+            args.extend(["--policy", &written]);
+        }
+        test_json(&args)
+    };
+    let (code, report) = run(None);
+    assert_eq!(code, 0, "{report:#}");
+    let (code, report) = run(Some("[pown-chess.pown]\ntie_wording = []\n"));
     assert_eq!(code, 1, "{report:#}");
-    let policy = write(
-        dir.path(),
-        "course.toml",
+    let (code, report) = run(Some(
         "[pown-chess.pown]\ntie_wording = [\"It's a tie!\", \"Tie!!\"]\n",
-    );
-    let (code, report) = test_json(&[
-        "specs/pown-chess/pown",
-        "--python",
-        &program,
-        "--filter",
-        "a tie",
-        "--policy",
-        &policy,
-    ]);
+    ));
     assert_eq!(code, 0, "{report:#}");
 }

@@ -19,6 +19,8 @@ use crate::policy::{DefaultValue, Policy, PolicyOption};
 const CHALLENGES: &str = "challenges";
 const TIE_WORDING: &str = "tie_wording";
 const COUNT_ORDER: &str = "count_order";
+/// The `tie_wording` that accepts any line that reads as a tie ([`reads_as_tie`]).
+const ANY_TIE: &str = "*";
 const INPUT: &str = "input";
 const BOARD_BEFORE_END: &str = "board_before_end";
 /// The value of `board_before_end` that accepts only the handout example's end.
@@ -63,9 +65,9 @@ const OPTIONS: &[PolicyOption] = &[
     },
     PolicyOption {
         key: TIE_WORDING,
-        default: DefaultValue::Words(&[]),
+        default: DefaultValue::Words(&[ANY_TIE]),
         choices: &[],
-        about: "other lines accepted in place of `It's a tie!!`",
+        about: "other lines accepted in place of `It's a tie!!`; `*`, the default, is any line that says the game is tied or drawn and names no winner (the handout shows no tie)",
     },
     PolicyOption {
         key: COUNT_ORDER,
@@ -114,6 +116,16 @@ fn readings(policy: &Policy, options: &GameOptions) -> Vec<Vec<(&'static str, to
     readings
 }
 
+/// Whether `line` says the game ended tied (`Tie game!!`, `It's a draw.`, `TIE`) and names
+/// no winner (`w wins!!`): the handout says who wins but shows no tie, so a tie line's
+/// wording is the student's.
+fn reads_as_tie(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphabetic()).collect();
+    let tie = ["tie", "tied", "draw", "drawn"];
+    words.iter().any(|w| tie.contains(w)) && !words.iter().any(|w| ["wins", "won"].contains(w))
+}
+
 /// The policy rules of pown chess.
 pub struct Challenges;
 
@@ -124,7 +136,9 @@ impl PolicyRules for Challenges {
 
     /// The tie line in the handout's wording, where the policy accepts the line as a tie.
     fn canonical<'a>(&self, policy: &Policy, line: &'a str) -> Cow<'a, str> {
-        if policy.words(TIE_WORDING).iter().any(|w| w == line) {
+        let words = policy.words(TIE_WORDING);
+        let any = words.iter().any(|w| w == ANY_TIE) && reads_as_tie(line);
+        if any || words.iter().any(|w| w == line) {
             Cow::Borrowed(TIE)
         } else {
             Cow::Borrowed(line)
@@ -375,8 +389,31 @@ mod tests {
         assert_eq!(Challenges.canonical(&p, "It's a tie!"), TIE);
         assert_eq!(Challenges.canonical(&p, "Tie!"), "Tie!");
         assert_eq!(
-            Challenges.canonical(&policy("", &[]), "It's a tie!"),
+            Challenges.canonical(&policy(TIE_WORDING, &[]), "It's a tie!"),
             "It's a tie!"
         );
+    }
+
+    #[test]
+    fn any_line_that_reads_as_a_tie_is_the_tie_line_by_default() {
+        let p = policy(TIE_WORDING, &[ANY_TIE]);
+        for tie in [
+            "Tie game!!",
+            "It's a draw.",
+            "TIE",
+            "The game is tied!",
+            "tie!!",
+        ] {
+            assert_eq!(Challenges.canonical(&p, tie), TIE, "{tie}");
+        }
+        for other in [
+            "w wins!!",
+            "b wins the tie-break",
+            "Tiebreak",
+            "GAME OVER",
+            "b has 4 pieces",
+        ] {
+            assert_eq!(Challenges.canonical(&p, other), other, "{other}");
+        }
     }
 }
