@@ -516,6 +516,7 @@ def test_a_failing_definition_is_reported_and_loading_goes_on(tmp_path, monkeypa
     assert module.after() == "still here"
     err = capsys.readouterr().err
     assert "boardgrade: at load, line 2: EOFError" in err
+    assert "this `input()` outside a function got no line, and the statement was skipped" in err
     assert "boardgrade: at load, line 3: ZeroDivisionError: division by zero" in err
 
 

@@ -459,12 +459,23 @@ def load_submission(path, name=None, package=None):
                 try:
                     exec(code, module.__dict__)
                 except (Exception, SystemExit) as error:
-                    print("boardgrade: at load, line %s: %s" % (stmt.lineno, _message(error)), file=sys.stderr)
+                    print("boardgrade: at load, line %s: %s%s" % (stmt.lineno, _message(error), _skipped(error)),
+                          file=sys.stderr)
         finally:
             if _IMPORT_LIMIT:
                 _alarm(0, None)
             sys.stdout, sys.stdin = saved, saved_stdin
     return module
+
+
+def _skipped(error):
+    """What a student reads after the error of a statement skipped at load: the functions
+    are called one by one, the game is not played, and what the statement needed is not
+    there."""
+    if isinstance(error, EOFError):
+        return (" (the functions are called one by one, without the game: this `input()` outside "
+                "a function got no line, and the statement was skipped; the functions still run)")
+    return " (the statement was skipped; the functions still run)"
 
 
 class standard_fds_kept(object):
