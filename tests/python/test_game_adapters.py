@@ -192,6 +192,26 @@ def test_pown_functions_an_empty_board_starts_at_the_start_and_a_filled_one_is_k
     assert served.responses == [["=1", "."]]
 
 
+def test_pown_functions_an_empty_square_is_set_as_the_file_s_own_board_keeps_it(tmp_path, serve_adapter):
+    # The file keeps ' ' on an empty square and prints the squares as they are: set up by the
+    # adapter, its board reads and prints as its own game would.
+    entry = write(tmp_path, "pown-chess.py", """
+        game_board = {c + r: ("w" if r == "1" else "b" if r == "8" else " ")
+                      for c in "ABCDEFGH" for r in "12345678"}
+        def moves_remaining(color):
+            return sum(1 for cell in game_board.values() if cell == color)
+        def display_board():
+            print("|" + "|".join(game_board[c + "2"] for c in "ABCD") + "|")
+    """)
+    empty = " ".join(["........"] * 6)
+    served = serve_adapter(source_of("games/pown_chess/functions_adapter.py"), entry, [
+        "set_board ........ w.w..... " + empty,
+        "display_board",
+    ])
+    assert served.status == 0, served.stderr
+    assert served.responses == [["."], [":|w| |w| |", "."]]
+
+
 # chess ecs198f: a class, its method and fields
 
 
