@@ -648,3 +648,27 @@ def test_outside_functions_with_asked_counts_a_program_that_plays_beside_them():
     # Without `asked`, only the call at the top level.
     plain = {"rule": "outside_functions", "allow": ["imports", "constants"]}
     assert [f["line"] for f in findings(plain, PLAYS_WITH_A_HUMAN)] == [17]
+
+
+def test_string_literals_are_allowed_in_helpers_only_the_allowed_functions_call():
+    source = textwrap.dedent("""
+        def is_game_over(board):
+            if 'WKi' not in board:
+                announce(board, 'Black')
+        def announce(board, winner):
+            shout(winner + ' wins!')
+        def shout(text):
+            print(text)
+        def move(board):
+            shout('moved')
+        def helper():
+            return 'x'
+        helper()
+    """)
+    found = list(checks.string_literals({"functions": ["is_game_over"]}, source, tree(source), "chess.py"))
+    # `announce` serves `is_game_over` alone; `shout` is also called by `move`; `helper` by the
+    # module's own code.
+    assert [message for _, message in found] == [
+        "string literal in `move`: `'moved'`",
+        "string literal in `helper`: `'x'`",
+    ]

@@ -326,9 +326,10 @@ def unchanged(rule, _source, tree, _file):
 
 
 def string_literals(rule, source, tree, _file):
-    allowed = rule.get("functions", [])
-    for name, function in functions_of(tree):
-        if named(name, allowed):
+    functions = functions_of(tree)
+    allowed = serving(tree, {name for name, _ in functions if named(name, rule.get("functions", []))})
+    for name, function in functions:
+        if name in allowed:
             continue
         docstring = function.body[0].value if function.body and is_docstring(function.body[0]) else None
         inside_fstrings = set()
@@ -342,6 +343,32 @@ def string_literals(rule, source, tree, _file):
                 isinstance(node, ast.Constant) and isinstance(node.value, str))
             if literal:
                 yield node.lineno, "string literal in `%s`: `%s`" % (name, snippet(source, node))
+
+
+def serving(tree, allowed):
+    """`allowed` and the top-level functions only they call, whatever the depth: a helper
+    that prints the winner for `is_game_over` is part of printing the winner. A function
+    called from anywhere else (another function, the module's own code) is not."""
+    allowed = set(allowed)
+    top = [stmt for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    callers = {function.name: set() for function in top}
+    inside = set()
+    for function in top:
+        for node in walk(function):
+            inside.add(id(node))
+            if isinstance(node, ast.Name) and node.id in callers and node.id != function.name:
+                callers[node.id].add(function.name)
+    for node in walk(tree):
+        if id(node) not in inside and isinstance(node, ast.Name) and node.id in callers:
+            callers[node.id].add(None)
+    grown = True
+    while grown:
+        grown = False
+        for name, by in callers.items():
+            if name not in allowed and by and by <= allowed:
+                allowed.add(name)
+                grown = True
+    return allowed
 
 
 def required(rule, source, tree, _file):
