@@ -148,15 +148,22 @@ fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
 }
 
 #[test]
-fn a_header_without_a_name_or_with_only_a_label_misses_the_name() {
+fn a_header_without_a_name_or_with_only_a_label_or_an_id_misses_the_name() {
     let dir = tempfile::tempdir().unwrap();
     let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
     for (header, found) in [
         ("# Name:\n", true),
         ("", true),
+        ("# Student ID: 912345678\n", true),
+        ("# ECS 10 Winter 2016\n", true),
         ("# by Ann Lee\n", false),
         ("# Ann Lee\n", false),
         ("# Author - ann lee\n", false),
+        // As students write it: an ID or a course beside the name, a name in lower case.
+        ("# Jane Doe (SID 912345678), ECS 10 Winter 2016\n", false),
+        ("# Jane Doe (912345678)\n", false),
+        ("# by jane doe\n", false),
+        ("# jane doe <jdoe@ucdavis.edu>\n", false),
     ] {
         let path = dir.path().join("breaks-header_comment.py");
         std::fs::write(&path, keeps.replace("# Name: A. Student\n", header)).unwrap();
