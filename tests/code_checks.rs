@@ -414,6 +414,45 @@ fn an_ecs10_play_program_left_in_costs_the_only_the_functions_point_alone() {
 }
 
 #[test]
+fn an_ecs10_table_the_functions_keep_is_no_code_outside_functions() {
+    // "Do not include your test data": a memo table at the top level, in any case, is
+    // neither test data nor a play program; a board left from testing and a test call are.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prog67.py");
+    let correct = std::fs::read_to_string("fixtures/minichess/ecs10/prog67.py").unwrap();
+    let cached = correct
+        .replace(
+            "def move_chooser(mlist, color):\n",
+            "memo = {}\ncache = dict()\n\n\ndef move_chooser(mlist, color):\n",
+        )
+        .replace(
+            "    depth = 7 if len(mlist[0]) <= 3 else 3\n",
+            "    depth = 7 if len(mlist[0]) <= 3 else 3\n    memo[len(mlist)] = depth\n",
+        );
+    assert_ne!(cached, correct);
+    std::fs::write(&file, &cached).unwrap();
+    let (report, t) = bundled("minichess/ecs10", file.to_str().unwrap());
+    assert_eq!(failed(&report), Vec::<String>::new());
+    assert_eq!((t.2, t.3), (4.0, 4.0));
+    std::fs::write(
+        &file,
+        format!(
+            "{cached}\n\nboard = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]\nprint(move_maker(board, 2))\n"
+        ),
+    )
+    .unwrap();
+    let (report, t) = bundled("minichess/ecs10", file.to_str().unwrap());
+    assert_eq!(failed(&report), vec!["code: only the functions"]);
+    let found = findings(&report, "code: only the functions");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].ends_with(
+        "code outside functions: `board = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]` (a value that no function reads, such as test data)"
+    ), "{found:?}");
+    assert!(found[1].ends_with("code outside functions: `print(move_maker(board, 2))`"));
+    assert_eq!((t.2, t.3), (3.0, 4.0));
+}
+
+#[test]
 fn the_course_turns_checks_off_and_optional_ones_on() {
     let dir = tempfile::tempdir().unwrap();
     let specs = dir.path().join("specs");

@@ -352,6 +352,70 @@ def test_outside_functions_takes_aliases_and_shims_as_constants():
     ]
 
 
+VALUES = {"rule": "outside_functions", "allow": ["imports", "constants", "values", "docstrings"]}
+
+
+def test_outside_functions_with_values_takes_the_tables_functions_keep_in_any_case():
+    # A cache, a table of directions, a counter: values the functions keep at the top level,
+    # neither test data nor a game, whatever the case of their names.
+    source = """
+        from collections import defaultdict
+        memo = {}
+        MEMO = {}
+        cache = dict()
+        seen: set = set()
+        counts = defaultdict(int)
+        visited, order = set(), []
+        directions = {1: 1, 2: -1}
+        calls = 0
+        try:
+            xrange
+        except NameError:
+            xrange = range
+        def move_chooser(mlist, color):
+            global calls
+            calls += 1
+            key = str(mlist)
+            if key not in memo:
+                memo[key] = max(mlist, key=lambda b: directions[color])
+            return memo[key]
+    """
+    assert findings(VALUES, source) == []
+    # Without `values`, lower-case names are no constants.
+    assert [f["line"] for f in findings({"rule": "outside_functions", "allow": ["imports", "constants"]},
+                                        source)] == [3, 5, 6, 7, 8, 9, 10]
+
+
+def test_outside_functions_with_values_still_finds_test_data_and_calls():
+    source = """
+        def move_maker(board, color):
+            return [board]
+        board = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]
+        color = 2
+        moves = move_maker(board, color)
+        print(move_maker(board, color))
+        memo = {}
+        memo.clear()
+        size = int(input("size? "))
+        while True:
+            break
+        if __name__ == "__main__":
+            print(moves)
+    """
+    assert [(f["line"], f["message"]) for f in findings(VALUES, source)] == [
+        # `board` is move_maker's parameter there, not this value.
+        (4, "code outside functions: `board = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]` (a value that no function "
+            "reads, such as test data)"),
+        (5, "code outside functions: `color = 2` (a value that no function reads, such as test data)"),
+        (6, "code outside functions: `moves = move_maker(board, color)`"),
+        (7, "code outside functions: `print(move_maker(board, color))`"),
+        (9, "code outside functions: `memo.clear()`"),
+        (10, "code outside functions: `size = int(input(\"size? \"))`"),
+        (11, "code outside functions: `while True:`"),
+        (13, "code outside functions: `if __name__ == \"__main__\":`"),
+    ]
+
+
 def test_an_alias_or_a_lambda_defines_its_name():
     body = tree("""
         class MiniChess:

@@ -211,7 +211,9 @@ def constant_value(node):
     return True
 
 
-def allowed_outside(stmt, allow):
+def allowed_outside(stmt, allow, read=frozenset()):
+    """Whether the top-level statement is one `allow` lets stand outside functions; `read`:
+    the names the file's functions use from the top level (`read_by_functions`)."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return True
     if "docstrings" in allow and is_docstring(stmt):
@@ -231,6 +233,9 @@ def allowed_outside(stmt, allow):
                 and UPPER.match(stmt.target.id) and stmt.value is not None
                 and constant_value(stmt.value)):
             return True
+    if "values" in allow and module_value(stmt) and (empty_value(stmt.value) or all(
+            name in read for name in module_value(stmt))):
+        return True
     if "main_call" in allow and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         if isinstance(call.func, ast.Name) and call.func.id == "main" and not call.args and not call.keywords:
@@ -241,8 +246,67 @@ def allowed_outside(stmt, allow):
         parts = stmt.body + stmt.orelse + stmt.finalbody
         for handler in stmt.handlers:
             parts += handler.body
-        return all(isinstance(s, ast.Pass) or looks_up(s) or allowed_outside(s, allow) for s in parts)
+        return all(isinstance(s, ast.Pass) or looks_up(s) or allowed_outside(s, allow, read) for s in parts)
     return False
+
+
+# Calls that make an empty container, whose value is no test data: `dict()`, `set()`,
+# `defaultdict(int)`.
+EMPTY_CALLS = ("dict", "list", "set", "tuple", "frozenset", "OrderedDict", "collections.OrderedDict",
+               "Counter", "collections.Counter", "defaultdict", "collections.defaultdict")
+
+
+def module_value(stmt):
+    """The names a top-level assignment gives a value that runs nothing (literals and names,
+    or an empty container): `memo = {}`, `directions = {1: 1, 2: -1}`, `memo: dict = {}`,
+    `cache, seen = {}, set()`. None for any other statement."""
+    if isinstance(stmt, ast.Assign):
+        targets = []
+        for target in stmt.targets:
+            targets += target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    else:
+        return None
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    if not (constant_value(stmt.value) or empty_value(stmt.value)):
+        return None
+    return [t.id for t in targets]
+
+
+def empty_value(node):
+    """`{}`, `[]`, `()`, `set()`, `dict()`, `defaultdict(int)`, or a tuple of them: a container
+    with nothing in it yet, a table the functions fill (a memo, a cache), never test data."""
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    if isinstance(node, ast.List):
+        return not node.elts
+    if isinstance(node, ast.Tuple):
+        return all(empty_value(element) for element in node.elts)
+    if isinstance(node, ast.Call) and dotted(node.func) in EMPTY_CALLS and not node.keywords:
+        if dotted(node.func).endswith("defaultdict"):
+            return len(node.args) <= 1 and all(dotted(arg) is not None for arg in node.args)
+        return not node.args
+    return False
+
+
+def read_by_functions(tree):
+    """The names the file's functions (and methods) use from the top level of the module:
+    each name a function reads, or declares `global`, that is none of its parameters and is
+    not assigned in it."""
+    read = set()
+    for _, function in functions_of(tree):
+        declared, local, loaded = set(), set(), set()
+        for node in walk(function):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                declared.update(node.names)
+            elif isinstance(node, ast.Name):
+                (loaded if isinstance(node.ctx, ast.Load) else local).add(node.id)
+            elif isinstance(node, ast.arg):
+                local.add(node.arg)
+        read |= declared | (loaded - local)
+    return read
 
 
 def is_alias(stmt):
@@ -270,8 +334,15 @@ def is_main_guard(test):
 
 def outside_functions(rule, source, tree, _file):
     allow = set(rule.get("allow", []))
+    read = read_by_functions(tree) if "values" in allow else frozenset()
     for stmt in tree.body:
-        if not allowed_outside(stmt, allow):
+        if allowed_outside(stmt, allow, read):
+            continue
+        if "values" in allow and module_value(stmt):
+            # A filled value that no function reads is what a test leaves behind.
+            yield stmt.lineno, "code outside functions: `%s` (a value that no function reads, such as test data)" % (
+                snippet(source, stmt))
+        else:
             yield stmt.lineno, "code outside functions: `%s`" % snippet(source, stmt)
     run = reached(tree, rule.get("asked"))
     if run is None:
