@@ -181,6 +181,11 @@ fn bad_match_tables_name_their_key_and_place() {
             "key `max_loses`",
             "unknown field",
         ),
+        (
+            MATCH.replace("sizes = [3]", "sizes = [3]\ncall_time_limit = 0.5"),
+            "key `match.call_time_limit`",
+            "give seconds from 1 to 3600; found 0.5",
+        ),
     ];
     for (text, place, message) in cases {
         let output = load_error(&text);
