@@ -148,15 +148,22 @@ fn each_rule_broken_alone_costs_its_point_and_names_file_line_and_rule() {
 }
 
 #[test]
-fn a_header_without_a_name_or_with_only_a_label_misses_the_name() {
+fn a_header_without_a_name_or_with_only_a_label_or_an_id_misses_the_name() {
     let dir = tempfile::tempdir().unwrap();
     let keeps = std::fs::read_to_string("fixtures/code-checks/keeps.py").unwrap();
     for (header, found) in [
         ("# Name:\n", true),
         ("", true),
+        ("# Student ID: 912345678\n", true),
+        ("# ECS 10 Winter 2016\n", true),
         ("# by Ann Lee\n", false),
         ("# Ann Lee\n", false),
         ("# Author - ann lee\n", false),
+        // As students write it: an ID or a course beside the name, a name in lower case.
+        ("# Jane Doe (SID 912345678), ECS 10 Winter 2016\n", false),
+        ("# Jane Doe (912345678)\n", false),
+        ("# by jane doe\n", false),
+        ("# jane doe <jdoe@ucdavis.edu>\n", false),
     ] {
         let path = dir.path().join("breaks-header_comment.py");
         std::fs::write(&path, keeps.replace("# Name: A. Student\n", header)).unwrap();
@@ -403,6 +410,45 @@ fn an_ecs10_play_program_left_in_costs_the_only_the_functions_point_alone() {
         "function `main` is none of those asked for, nor run by one, and asks for input"
     ));
     assert!(found[1].ends_with("code outside functions: `main()`"));
+    assert_eq!((t.2, t.3), (3.0, 4.0));
+}
+
+#[test]
+fn an_ecs10_table_the_functions_keep_is_no_code_outside_functions() {
+    // "Do not include your test data": a memo table at the top level, in any case, is
+    // neither test data nor a play program; a board left from testing and a test call are.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prog67.py");
+    let correct = std::fs::read_to_string("fixtures/minichess/ecs10/prog67.py").unwrap();
+    let cached = correct
+        .replace(
+            "def move_chooser(mlist, color):\n",
+            "memo = {}\ncache = dict()\n\n\ndef move_chooser(mlist, color):\n",
+        )
+        .replace(
+            "    depth = 7 if len(mlist[0]) <= 3 else 3\n",
+            "    depth = 7 if len(mlist[0]) <= 3 else 3\n    memo[len(mlist)] = depth\n",
+        );
+    assert_ne!(cached, correct);
+    std::fs::write(&file, &cached).unwrap();
+    let (report, t) = bundled("minichess/ecs10", file.to_str().unwrap());
+    assert_eq!(failed(&report), Vec::<String>::new());
+    assert_eq!((t.2, t.3), (4.0, 4.0));
+    std::fs::write(
+        &file,
+        format!(
+            "{cached}\n\nboard = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]\nprint(move_maker(board, 2))\n"
+        ),
+    )
+    .unwrap();
+    let (report, t) = bundled("minichess/ecs10", file.to_str().unwrap());
+    assert_eq!(failed(&report), vec!["code: only the functions"]);
+    let found = findings(&report, "code: only the functions");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].ends_with(
+        "code outside functions: `board = [[0, 1, 1], [1, 0, 0], [2, 2, 2]]` (a value that no function reads, such as test data)"
+    ), "{found:?}");
+    assert!(found[1].ends_with("code outside functions: `print(move_maker(board, 2))`"));
     assert_eq!((t.2, t.3), (3.0, 4.0));
 }
 

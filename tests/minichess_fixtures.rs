@@ -116,6 +116,8 @@ const HANDOUT_CHOOSER: &str =
 const CHOOSER_ONE: &str = "move_chooser: a list of one board returns that board";
 const CHOOSER_3X3: &str = "move_chooser: returns one of the boards from the 3x3 start";
 const CHOOSER_4X4: &str = "move_chooser: returns one of the boards for black on 4x4";
+const CHOOSER_DRIVER: &str =
+    "move_chooser: chooses among the moves move_maker found, as the driver does";
 
 #[test]
 fn the_correct_submission_passes_everything() {
@@ -149,6 +151,7 @@ fn a_diagonal_step_onto_an_empty_square_is_an_extra_board() {
             FAR_ROW,
             CHOOSER_ONE,
             CHOOSER_3X3,
+            CHOOSER_DRIVER,
             UNCHANGED,
         ],
     );
@@ -171,7 +174,7 @@ fn a_straight_capture_is_an_extra_board() {
     assert_fails_only(
         "bug-straight-capture.py",
         &[HANDOUT_MAKER, WHITE_EDGES, BLACK_EDGES, NO_MOVE],
-        &[START_3, FAR_ROW, CHOOSER_ONE, UNCHANGED],
+        &[START_3, FAR_ROW, CHOOSER_ONE, CHOOSER_DRIVER, UNCHANGED],
     );
     let text = report(
         &fixture("bug-straight-capture.py"),
@@ -190,7 +193,13 @@ fn white_moving_up_misses_every_white_move() {
     assert_fails_only(
         "bug-white-moves-up.py",
         &[START_3, WHITE_EDGES, FAR_ROW],
-        &[HANDOUT_MAKER, BLACK_EDGES, CHOOSER_ONE, UNCHANGED],
+        &[
+            HANDOUT_MAKER,
+            BLACK_EDGES,
+            CHOOSER_ONE,
+            CHOOSER_DRIVER,
+            UNCHANGED,
+        ],
     );
     let text = report(
         &fixture("bug-white-moves-up.py"),
@@ -209,7 +218,7 @@ fn captures_around_the_edge_are_extra_boards() {
     assert_fails_only(
         "bug-wrap-capture.py",
         &[WHITE_EDGES, BLACK_EDGES, HANDOUT_MAKER],
-        &[START_3, FAR_ROW, CHOOSER_ONE],
+        &[START_3, FAR_ROW, CHOOSER_ONE, CHOOSER_DRIVER],
     );
     let text = report(&fixture("bug-wrap-capture.py"), STEP_SPECS[2], "edges");
     // White's pawn from (0,0) lands on (1,3), black's from (3,3) on (2,0).
@@ -222,7 +231,7 @@ fn duplicate_boards_are_named_with_their_count() {
     assert_fails_only(
         "bug-duplicates.py",
         &[START_3, WHITE_EDGES, BLACK_EDGES, HANDOUT_MAKER],
-        &[NO_MOVE, CHOOSER_ONE],
+        &[NO_MOVE, CHOOSER_ONE, CHOOSER_DRIVER],
     );
     let text = report(
         &fixture("bug-duplicates.py"),
@@ -246,7 +255,7 @@ fn a_board_changed_in_place_is_shown_as_given_and_after() {
     assert_fails_only(
         "bug-mutates-input.py",
         &[UNCHANGED, HANDOUT_MAKER, BLACK_EDGES],
-        &[WHITE_EDGES, CHOOSER_ONE],
+        &[WHITE_EDGES, CHOOSER_ONE, CHOOSER_DRIVER],
     );
     let text = report(&fixture("bug-mutates-input.py"), STEP_SPECS[2], "unchanged");
     assert!(text.contains("first divergence at step 2"), "{text}");
@@ -265,10 +274,56 @@ fn a_board_changed_in_place_is_shown_as_given_and_after() {
 }
 
 #[test]
+fn the_driver_scenario_notes_move_maker_and_judges_the_chooser() {
+    // The scenario calls move_maker before move_chooser, as the driver does, and judges the
+    // chooser alone: a wrong move_maker (or one that changes its board) is a note there, and
+    // fails the scenarios about moves.
+    for (submission, step) in [
+        (
+            "bug-white-moves-up.py",
+            "step 3 `move_maker [[0,0,0,0],[0,0,0,0],[0,1,0,0],[2,0,2,0]] 1`: ",
+        ),
+        (
+            "bug-straight-capture.py",
+            "step 1 `move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`: ",
+        ),
+        (
+            "bug-mutates-input.py",
+            "step 1 `move_maker [[0,1,1],[1,0,0],[2,2,2]] 2`: ",
+        ),
+    ] {
+        let notes = grade_notes(&fixture(submission), STEP_SPECS[3], CHOOSER_DRIVER);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with(step) && n.ends_with("(not judged by this scenario)")),
+            "{submission}: {notes:?}"
+        );
+    }
+    // An error in move_maker is noted too.
+    let source = std::fs::read_to_string(fixture("prog67.py")).unwrap();
+    let raising = source.replace(
+        "def move_maker(board, color):\n",
+        "def move_maker(board, color):\n    if board == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0], [2, 0, 2, 0]]:\n        raise ValueError('no 4x4')\n",
+    );
+    assert_ne!(raising, source);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("prog67.py");
+    std::fs::write(&path, raising).unwrap();
+    let notes = grade_notes(path.to_str().unwrap(), STEP_SPECS[3], CHOOSER_DRIVER);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("step 3 ") && n.contains("ValueError: no 4x4")),
+        "{notes:?}"
+    );
+}
+
+#[test]
 fn a_chooser_answer_outside_its_list_fails_the_chooser_only() {
     assert_fails_only(
         "bug-chooser-not-in-list.py",
-        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE],
+        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE, CHOOSER_DRIVER],
         &[HANDOUT_MAKER, START_3, WHITE_EDGES, NO_MOVE, UNCHANGED],
     );
     let text = report(
@@ -286,7 +341,7 @@ fn a_chooser_answer_outside_its_list_fails_the_chooser_only() {
 fn a_chooser_that_prints_returns_none() {
     assert_fails_only(
         "bug-chooser-prints.py",
-        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE],
+        &[CHOOSER_3X3, CHOOSER_4X4, CHOOSER_ONE, CHOOSER_DRIVER],
         &[HANDOUT_MAKER, START_3, NO_MOVE, UNCHANGED],
     );
     let text = report(

@@ -37,9 +37,14 @@ fn submission(dir: &Path, body: &str) -> String {
 
 /// The one scenario's JSON outcome, and how long grading took.
 fn play(body: &str) -> (Value, Duration) {
+    play_match(MATCH, body)
+}
+
+/// [`play`] on the match `spec`.
+fn play_match(spec_text: &str, body: &str) -> (Value, Duration) {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("match.toml");
-    std::fs::write(&spec, MATCH).unwrap();
+    std::fs::write(&spec, spec_text).unwrap();
     let program = submission(dir.path(), body);
     let started = Instant::now();
     let output = Command::cargo_bin("boardgrade")
@@ -73,6 +78,53 @@ fn a_chooser_that_hangs_times_out_within_the_limit() {
     let detail = outcome["detail"].as_str().unwrap();
     assert!(detail.contains("time limit"), "{detail}");
     assert_eq!(outcome["matches"]["games"], 4);
+}
+
+#[test]
+fn a_late_move_loses_that_game_alone() {
+    // Its first 4x4 choice takes 3 s, past the match's 2 s for one call (a marker file
+    // remembers): that game is lost, the program is started again, and the other 4x4 game
+    // is played out; the 20 s of answering in all are not spent by the late call.
+    let (outcome, elapsed) = play_match(
+        &MATCH.replace("time_limit = 4", "time_limit = 20"),
+        "    import os, time\n    if len(mlist[0]) == 4 and not os.path.exists('slow'):\n        \
+         open('slow', 'w').close()\n        time.sleep(3)\n    return mlist[0]\n",
+    );
+    assert_eq!(outcome["verdict"], "timeout", "{outcome:#}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+    let detail = outcome["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("no answer within the match's time limit for one call (2s)"),
+        "{detail}"
+    );
+    assert!(!detail.contains("more game(s)"), "{detail}");
+    assert_eq!(outcome["matches"]["games"], 4);
+    let lost = outcome["matches"]["lost_games"].as_array().unwrap();
+    let late: Vec<&Value> = lost
+        .iter()
+        .filter(|g| g["ending"].as_str().unwrap().contains("for one call"))
+        .collect();
+    assert_eq!(late.len(), 1, "{lost:#?}");
+    assert_eq!(late[0]["size"], 4);
+    // The other 4x4 game was played out, not forfeited.
+    let other = lost
+        .iter()
+        .find(|g| g["size"] == 4 && g["color"] != late[0]["color"]);
+    if let Some(game) = other {
+        assert_eq!(game["forfeit"], false, "{game:#}");
+    }
+}
+
+#[test]
+fn a_program_that_never_answers_ends_within_its_bounds() {
+    // Late on every call: each game costs the limit for one call, until the answering time
+    // of the whole match (4 s) is spent; every game is lost and the scenario ends.
+    let (outcome, elapsed) = play("    import time\n    time.sleep(60)\n");
+    assert_eq!(outcome["verdict"], "timeout", "{outcome:#}");
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    assert_eq!(outcome["matches"]["games"], 4);
+    let won: u64 = games_won_on(&outcome, 3) + games_won_on(&outcome, 4);
+    assert_eq!(won, 0);
 }
 
 #[test]

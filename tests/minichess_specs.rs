@@ -114,6 +114,20 @@ fn a_valid_match_table_loads_and_plays() {
 }
 
 #[test]
+fn a_step_not_judged_needs_a_call_protocol_and_a_judged_step_beside_it() {
+    let none_judged = "game = \"minichess\"\ndialect = \"ecs10\"\n\n[[scenario]]\nname = \"nothing\"\n\
+                       steps = [{ send = \"move_maker [[0,1,1],[1,0,0],[2,2,2]] 2\", judged = false }]\n";
+    let output = load_error(none_judged);
+    assert!(output.contains("bad.toml:4:1: key `steps`"), "{output}");
+    assert!(output.contains("it would judge nothing"), "{output}");
+    let program = "game = \"pown-chess\"\n\n[[scenario]]\nname = \"a line\"\n\
+                   steps = [{ send = \"A2\", judged = false }, { send = \"A7\" }]\n";
+    let output = load_error(program);
+    assert!(output.contains("key `judged`"), "{output}");
+    assert!(output.contains("is for call protocols"), "{output}");
+}
+
+#[test]
 fn bad_match_tables_name_their_key_and_place() {
     let cases = [
         (
@@ -166,6 +180,11 @@ fn bad_match_tables_name_their_key_and_place() {
             MATCH.replace("max_losses = 0", "max_loses = 0"),
             "key `max_loses`",
             "unknown field",
+        ),
+        (
+            MATCH.replace("sizes = [3]", "sizes = [3]\ncall_time_limit = 0.5"),
+            "key `match.call_time_limit`",
+            "give seconds from 1 to 3600; found 0.5",
         ),
     ];
     for (text, place, message) in cases {

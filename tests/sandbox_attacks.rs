@@ -447,7 +447,8 @@ fn floods_leave_the_grader_and_the_stored_results_small() {
     }
 }
 
-/// A miniChess match whose program would keep the grader waiting for a minute.
+/// A miniChess match whose program would keep the grader waiting for a minute (its one call
+/// may take that long).
 const SLOW_MATCH: &str = r#"game = "minichess"
 dialect = "ecs10"
 
@@ -459,6 +460,7 @@ time_limit = 60
 opponents = ["random"]
 sizes = [3]
 seed = 5
+call_time_limit = 60
 
 [[scenario.match.award]]
 points = 1

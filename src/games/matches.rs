@@ -7,10 +7,12 @@
 //! score.
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Dialect, Game, OptionError, Response, Session, REGISTRY};
+use crate::execution::bounds;
 use crate::points::Points;
 use crate::verdict::{Verdict, MAX_POINTS};
 
@@ -47,13 +49,31 @@ pub struct MatchDef {
     /// Seed of the random players (each game gets its own, derived from this one).
     #[serde(default)]
     pub seed: u64,
+    /// Seconds the submission may take to answer one call (each of its calls on its turn);
+    /// a call answered later loses that game alone, and the program is started again for
+    /// the next. 2 when absent. The scenario's `time_limit` bounds its answering over the
+    /// whole match.
+    #[serde(default)]
+    pub call_time_limit: Option<f64>,
     /// The thresholds that earn points; the scenario's points are their sum.
     pub award: Vec<AwardDef>,
 }
 
+/// A match's time limit for one call when its table gives none: far above what a chooser
+/// that looks ahead needs on the handouts' boards (a tenth of a second to a second), so that
+/// a loaded machine does not make a move late.
+pub const DEFAULT_CALL_TIME_LIMIT: Duration = Duration::from_secs(2);
+
 impl MatchDef {
     fn one() -> u32 {
         1
+    }
+
+    /// The time one call may take to answer (checked when the table is read).
+    pub fn call_time_limit(&self) -> Duration {
+        self.call_time_limit
+            .and_then(|seconds| bounds::time_limit(seconds).ok())
+            .unwrap_or(DEFAULT_CALL_TIME_LIMIT)
     }
 
     /// The most a submission can earn: every award's points.
@@ -136,6 +156,10 @@ pub fn check(game: &dyn Game, dialect: &Dialect, def: &MatchDef) -> Result<(), O
             "games",
             format!("games per opponent, colour and size must be 1 to {MAX_GAMES}"),
         ));
+    }
+    if let Some(seconds) = def.call_time_limit {
+        bounds::time_limit(seconds)
+            .map_err(|e| OptionError::new("call_time_limit", format!("{e}; found {seconds}")))?;
     }
     if def.award.is_empty() {
         return Err(OptionError::new(

@@ -39,6 +39,7 @@ pub(crate) fn judge_calls(
         let actual = decoded.responses.get(index);
         let check = check_step(
             scenario,
+            step.judged,
             &step.send,
             &expectation.steps[index + 1],
             &expected_calls[index + 1],
@@ -68,6 +69,7 @@ pub(crate) fn judge_calls(
     if first.is_none() && extra && sent > 0 {
         let mut check = check_step(
             scenario,
+            true,
             &scenario.steps[sent - 1].send,
             &expectation.steps[sent],
             &expected_calls[sent],
@@ -143,12 +145,15 @@ fn parts_of(scenario: &Scenario, send: &str, response: &Response) -> Vec<Part> {
     parts
 }
 
-fn judged(scenario: &Scenario, name: &str) -> bool {
-    name == ERROR_PART
-        || scenario
-            .judge
-            .as_ref()
-            .is_none_or(|parts| parts.contains(&name))
+/// Whether the part `name` of a step's response is judged: none of a step marked `judged =
+/// false`; else the error, and the parts the scenario judges.
+fn judged(scenario: &Scenario, step_judged: bool, name: &str) -> bool {
+    step_judged
+        && (name == ERROR_PART
+            || scenario
+                .judge
+                .as_ref()
+                .is_none_or(|parts| parts.contains(&name)))
 }
 
 /// Whether an actual part's text matches an expected part's (which may hold `...` lines),
@@ -192,9 +197,11 @@ fn expected_calls<'e>(scenario: &Scenario, expectation: &'e Expectation) -> &'e 
 }
 
 /// One step compared: `actual` against `expected`, whose accepted responses split into parts
-/// are `call`'s.
+/// are `call`'s. A step not `judged` matches whatever it answers, once complete, and what
+/// differs in it is noted.
 fn check_step(
     scenario: &Scenario,
+    judged: bool,
     send: &str,
     expected: &StepPattern,
     call: &ExpectedCall,
@@ -206,10 +213,10 @@ fn check_step(
     // program's steps are not split (the tests' debug builds check that the parts agree).
     if response.complete && *response == call.first {
         debug_assert!({
-            let split = compare_parts(scenario, send, expected, call, actual, response);
+            let split = compare_parts(scenario, judged, send, expected, call, actual, response);
             split.judged_ok && split.differing.is_empty() && split.unjudged.is_empty()
         });
-        let judged = judged_text(scenario, &call.parts[0]);
+        let judged = judged_text(scenario, judged, &call.parts[0]);
         return StepCheck {
             judged_ok: true,
             differing: Vec::new(),
@@ -222,12 +229,13 @@ fn check_step(
             also_accepted: also_accepted(expected),
         };
     }
-    compare_parts(scenario, send, expected, call, actual, response)
+    compare_parts(scenario, judged, send, expected, call, actual, response)
 }
 
 /// [`check_step`], part by part: `response` is `actual`, or an empty one where it is missing.
 fn compare_parts(
     scenario: &Scenario,
+    step_judged: bool,
     send: &str,
     expected: &StepPattern,
     call: &ExpectedCall,
@@ -246,7 +254,9 @@ fn compare_parts(
                     !part_matches(scenario, &part.text, text_of(&actual_parts, part.name))
                 })
                 .collect();
-            differ.into_iter().partition(|p| judged(scenario, p.name))
+            differ
+                .into_iter()
+                .partition(|p| judged(scenario, step_judged, p.name))
         })
         .collect();
     let complete = response.complete;
@@ -256,8 +266,8 @@ fn compare_parts(
         .filter(|_| complete);
     let shown = best.unwrap_or(0);
     // Unjudged parts that differ, unless some accepted form matches every part or the call
-    // raised (the error says it all).
-    let raised = response.error.is_some() || !complete;
+    // raised in a step judged (the error says it all).
+    let raised = step_judged && (response.error.is_some() || !complete);
     let unjudged = if raised || compared.iter().any(|(j, u)| j.is_empty() && u.is_empty()) {
         Vec::new()
     } else {
@@ -292,17 +302,17 @@ fn compare_parts(
         output_ended: !complete,
         expected_text: expected.canonical(),
         actual_text: response.text(),
-        expected_judged: judged_text(scenario, &alternatives[0]),
-        actual_judged: judged_text(scenario, &actual_parts),
+        expected_judged: judged_text(scenario, step_judged, &alternatives[0]),
+        actual_judged: judged_text(scenario, step_judged, &actual_parts),
         also_accepted: also_accepted(expected),
     }
 }
 
 /// The text of the parts `scenario` judges, in order.
-fn judged_text(scenario: &Scenario, parts: &[Part]) -> String {
+fn judged_text(scenario: &Scenario, step_judged: bool, parts: &[Part]) -> String {
     parts
         .iter()
-        .filter(|p| judged(scenario, p.name))
+        .filter(|p| judged(scenario, step_judged, p.name))
         .map(|p| p.text.as_str())
         .collect()
 }

@@ -107,6 +107,7 @@ pub fn expand(
             expect: None,
             accept: Vec::new(),
             extra_lines: None,
+            judged: None,
         },
     )]);
     let template = resolve(&Spanned::new(spanned.span(), template_entry))?;

@@ -22,7 +22,7 @@ pub struct CodeDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
     /// `outside_functions`: what may stand outside functions (`imports`, `constants`,
-    /// `main_call`, `main_guard`, `docstrings`).
+    /// `values`, `main_call`, `main_guard`, `docstrings`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow: Option<Vec<String>>,
     /// `unchanged`: the function that must stay as the starter code has it.
@@ -154,6 +154,7 @@ pub const RULE_NAMES: &[&str] = policy::CODE_CHECK_WORDS.split_at(1).1;
 const OUTSIDE_ALLOWED: &[&str] = &[
     "imports",
     "constants",
+    "values",
     "main_call",
     "main_guard",
     "docstrings",

@@ -327,8 +327,18 @@ fn resolve(
     }
     let steps = steps
         .iter()
-        .map(|s| resolve_step(file, source, lines, s))
+        .map(|s| resolve_step(file, source, lines, s, dialect.protocol == Protocol::Call))
         .collect::<Result<Vec<_>, _>>()?;
+    if !steps.is_empty() && steps.iter().all(|s| !s.judged) {
+        return Err(at(
+            spanned.span(),
+            "steps",
+            format!(
+                "every step of scenario {:?} has `judged = false`: it would judge nothing",
+                name.get_ref()
+            ),
+        ));
+    }
 
     Ok(Scenario {
         file: file.to_string(),
@@ -500,8 +510,20 @@ fn resolve_step(
     source: &str,
     lines: &LineIndex,
     spanned: &Spanned<StepDef>,
+    call_protocol: bool,
 ) -> Result<Step, ScenarioFileError> {
     let step = spanned.get_ref();
+    if step.judged == Some(false) && !call_protocol {
+        return Err(ScenarioFileError::at(
+            file,
+            source,
+            spanned.span().start,
+            Some("judged"),
+            "`judged = false` is for call protocols, whose responses are judged one by one; \
+             a program's output is judged whole"
+                .into(),
+        ));
+    }
     let send = step.send.get_ref();
     if send.contains('\n') || send.contains('\r') {
         return Err(ScenarioFileError::at(
@@ -526,6 +548,7 @@ fn resolve_step(
         expect: step.expect.clone(),
         accept: step.accept.clone(),
         extra_lines: step.extra_lines,
+        judged: step.judged.unwrap_or(true),
         line: lines.line(spanned.span().start),
     })
 }

@@ -83,6 +83,9 @@ pub struct Step {
     /// What lines the game never prints cost in the output after this step; the
     /// scenario's when `None`.
     pub extra_lines: Option<ExtraLines>,
+    /// Whether its response is judged (call protocols); when not, a difference in it, an
+    /// error included, is only a note.
+    pub judged: bool,
     /// Line of the step in its file.
     pub line: usize,
 }
@@ -95,6 +98,7 @@ impl Step {
             expect: None,
             accept: Vec::new(),
             extra_lines: None,
+            judged: true,
             line,
         }
     }

@@ -114,6 +114,11 @@ pub struct StepDef {
     /// What lines the game never prints cost in the output after this step (`judged` or
     /// `noted`); the scenario's `extra_lines` when absent.
     pub extra_lines: Option<ExtraLines>,
+    /// Call protocols: `false` sends the step as any other but only notes its response, an
+    /// error included, never failing the scenario on it: a call made for what it leaves
+    /// behind, as a course's driver calls `move_maker` before `move_chooser`, in a scenario
+    /// that judges the chooser. `true` when absent.
+    pub judged: Option<bool>,
 }
 
 #[derive(

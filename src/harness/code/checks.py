@@ -68,17 +68,69 @@ LETTER = r"[^\W\d_]"
 # (`capitalised`), as `re` has no class of upper-case letters.
 NAME_REST = r"(?:" + LETTER + r"|[.'\u2019-])"
 NAME_WORD = LETTER + NAME_REST + "*"
-# A name as a header gives it: after a label at the start of a line (`Name: A. Student`,
-# `Author - Ann Lee`, `Author: 李明`), after `by` (`prog67.py by Ángel Pérez`), or alone on
-# its line as two to four capitalised words (`Ann Lee`, `José García`; words of a script
-# without case are not taken alone, as too many lines would pass for a name).
+# A name as a header gives it, in any case: after a label at the start of a line or field
+# (`Name: A. Student`, `Author - ann lee`, `Author: 李明`, `By: jane doe`; `Student ID: ...`
+# labels no name), after `by` (`prog67.py by Ángel Pérez`, `prog67.py by jane doe`), or alone
+# as two to four words, none of them a common word (`NOT_NAMES`): capitalised in any field of
+# a line (`Ann Lee`, `José García`, `Jane Doe, ECS 10`), in lower case only where nothing else
+# is left on the line (`jane doe (SID 912345678)`). Words of a script without case are not
+# taken alone, as too many lines would pass for a name.
 NAME_LABEL = Pattern(
-    r"^(student name|name|author|student|programmer|written by|created by|by)\b\s*[:=-]?(.*)$",
+    r"^(student name|name|authors?|student|programmer|written by|created by|coded by|by(?=\s*[:=]))"
+    r"\b(?!\s*(id|no|number|#)\b)\s*([:=-]?)(.*)$",
     re.IGNORECASE,
 )
-BY_NAME = Pattern(r"\bby\s+(" + LETTER + NAME_REST + "+)")
+BY = Pattern(r"\bby\b[\s:=]+(.*)$", re.IGNORECASE)
 BARE_NAME = Pattern(r"^" + NAME_WORD + r"(\s+" + NAME_WORD + r"){1,3}$")
+WHOLE_NAME_WORD = Pattern(r"^" + NAME_WORD + r"$")
+# What stands around a name in a header and is no part of it, left out before a line is read
+# for one: a student ID (`SID 912345678`, `ID# 912345678`, a number of five digits or more), an
+# email, a course, section or assignment (`ECS 10`, `Section A03`, `Program 6`) and a term
+# (`Winter 2016`). Brackets are dealt with first (`BRACKETED`).
+AROUND_NAME = Pattern(
+    r"\S+@\S+"
+    r"|\b(student\s+)?(s?id|student\s+(no|number))\b\.?\s*(#|no\.?|number)?\s*[:#=]?\s*[a-z]?\d[\w-]*"
+    r"|\b\d{5,}\b"
+    r"|\b(ecs|cs|cse|csc|ece|sec|sect|section|lab|dis|discussion|hw|homework|assignment|program|prog|project)"
+    r"\b\.?\s*#?\s*[a-z]?\d+[a-z]?\b"
+    r"|\b(winter|spring|summer|fall|autumn)(\s+(quarter|semester|term))?\s+'?\d{2,4}\b",
+    re.IGNORECASE,
+)
+# A group in brackets: `(SID 912345678)`, `[912345678]`, `<jdoe@ucdavis.edu>`, `(jdoe)`.
+BRACKETED = Pattern(r"[(\[<{]([^()\[\]<>{}]*)[)\]>}]")
+# Words that are not names (in lower case; compared in lower case): a line of two to four
+# words is a name only if it has none of them (`Jane Doe` and `jane doe` are names; `Move
+# Generator`, `Pown Chess`, `written in python` and `alpha beta search` are not). Words that
+# are also names (`Will`, `May`, `Page`, `Day`, `Summer`, `Ai`, `He`, `No`) and the particles of
+# names (`van`, `de`, `bin`, `an`) are not in it.
+NOT_NAMES = frozenset("""
+    a about above after again against all also am and any are as at be because been before
+    being below between both but by can could did does doing down during each either every few
+    for from further had has have having her here hers him his how i if in into is it its
+    itself just me more most must my nor not now of off on once one only or other our ours out
+    over own per same she should some such than that the their theirs them then there these
+    they this those three through to too two under until up upon us very via was we were what
+    when where which while who whom why with within without would you your yours python python3
+    idle program programs programming prog code coded coding file files function functions
+    module script assignment assignments homework hw project lab labs class classes course
+    section quarter semester term spring fall ecs cs cse university student students name names
+    date due author version updated modified created written revised edited submitted last
+    first final draft test tests testing data example examples todo note notes description
+    comment comments header game games chess minichess hexapawn pawn pawns board boards move
+    moves moving maker makers chooser choosers generator generators generate generates
+    generating evaluator evaluation evaluate evaluates evaluating heuristic heuristics search
+    searches searching minimax alpha beta pruning prune tree trees depth ply plies score scores
+    scoring next players computer human win wins winning lose loses losing row rows column
+    columns square squares empty list lists helper helpers core functionality solution
+    solutions implementation implements simple basic smart smarter random greedy strategy memo
+    memoization cache table tables interface play plays playing turn turns rule rules hand
+    reference default main mini part parts slides lecture week weeks days today time new old
+    good big large top bottom forward diagonal capture captures step steps edge side sides end
+    start returns return value values use uses using used see copy copies state states
+""".split())
 FIELD_SEPARATOR = Pattern(r"\s+[-\u2013\u2014|]+\s+|[,;|]")
+# The same, and a run of spaces (`prog67.py  jane doe  2016/03/08`, `spin   busy-loop forever`).
+SPACED_FIELDS = Pattern(r"\s+[-\u2013\u2014|]+\s+|[,;|]|\s{2,}")
 
 
 _LINES = {}
@@ -159,7 +211,9 @@ def constant_value(node):
     return True
 
 
-def allowed_outside(stmt, allow):
+def allowed_outside(stmt, allow, read=frozenset()):
+    """Whether the top-level statement is one `allow` lets stand outside functions; `read`:
+    the names the file's functions use from the top level (`read_by_functions`)."""
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return True
     if "docstrings" in allow and is_docstring(stmt):
@@ -179,6 +233,9 @@ def allowed_outside(stmt, allow):
                 and UPPER.match(stmt.target.id) and stmt.value is not None
                 and constant_value(stmt.value)):
             return True
+    if "values" in allow and module_value(stmt) and (empty_value(stmt.value) or all(
+            name in read for name in module_value(stmt))):
+        return True
     if "main_call" in allow and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         if isinstance(call.func, ast.Name) and call.func.id == "main" and not call.args and not call.keywords:
@@ -189,8 +246,67 @@ def allowed_outside(stmt, allow):
         parts = stmt.body + stmt.orelse + stmt.finalbody
         for handler in stmt.handlers:
             parts += handler.body
-        return all(isinstance(s, ast.Pass) or looks_up(s) or allowed_outside(s, allow) for s in parts)
+        return all(isinstance(s, ast.Pass) or looks_up(s) or allowed_outside(s, allow, read) for s in parts)
     return False
+
+
+# Calls that make an empty container, whose value is no test data: `dict()`, `set()`,
+# `defaultdict(int)`.
+EMPTY_CALLS = ("dict", "list", "set", "tuple", "frozenset", "OrderedDict", "collections.OrderedDict",
+               "Counter", "collections.Counter", "defaultdict", "collections.defaultdict")
+
+
+def module_value(stmt):
+    """The names a top-level assignment gives a value that runs nothing (literals and names,
+    or an empty container): `memo = {}`, `directions = {1: 1, 2: -1}`, `memo: dict = {}`,
+    `cache, seen = {}, set()`. None for any other statement."""
+    if isinstance(stmt, ast.Assign):
+        targets = []
+        for target in stmt.targets:
+            targets += target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    else:
+        return None
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    if not (constant_value(stmt.value) or empty_value(stmt.value)):
+        return None
+    return [t.id for t in targets]
+
+
+def empty_value(node):
+    """`{}`, `[]`, `()`, `set()`, `dict()`, `defaultdict(int)`, or a tuple of them: a container
+    with nothing in it yet, a table the functions fill (a memo, a cache), never test data."""
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    if isinstance(node, ast.List):
+        return not node.elts
+    if isinstance(node, ast.Tuple):
+        return all(empty_value(element) for element in node.elts)
+    if isinstance(node, ast.Call) and dotted(node.func) in EMPTY_CALLS and not node.keywords:
+        if dotted(node.func).endswith("defaultdict"):
+            return len(node.args) <= 1 and all(dotted(arg) is not None for arg in node.args)
+        return not node.args
+    return False
+
+
+def read_by_functions(tree):
+    """The names the file's functions (and methods) use from the top level of the module:
+    each name a function reads, or declares `global`, that is none of its parameters and is
+    not assigned in it."""
+    read = set()
+    for _, function in functions_of(tree):
+        declared, local, loaded = set(), set(), set()
+        for node in walk(function):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                declared.update(node.names)
+            elif isinstance(node, ast.Name):
+                (loaded if isinstance(node.ctx, ast.Load) else local).add(node.id)
+            elif isinstance(node, ast.arg):
+                local.add(node.arg)
+        read |= declared | (loaded - local)
+    return read
 
 
 def is_alias(stmt):
@@ -218,8 +334,15 @@ def is_main_guard(test):
 
 def outside_functions(rule, source, tree, _file):
     allow = set(rule.get("allow", []))
+    read = read_by_functions(tree) if "values" in allow else frozenset()
     for stmt in tree.body:
-        if not allowed_outside(stmt, allow):
+        if allowed_outside(stmt, allow, read):
+            continue
+        if "values" in allow and module_value(stmt):
+            # A filled value that no function reads is what a test leaves behind.
+            yield stmt.lineno, "code outside functions: `%s` (a value that no function reads, such as test data)" % (
+                snippet(source, stmt))
+        else:
             yield stmt.lineno, "code outside functions: `%s`" % snippet(source, stmt)
     run = reached(tree, rule.get("asked"))
     if run is None:
@@ -457,36 +580,97 @@ def header_comment(rule, source, tree, _file):
 
 
 def gives_name(header):
-    """Whether a header line gives a name: after a label or `by`, or alone. Whose name it
-    is, the grader cannot know."""
+    """Whether a header line gives a name: after a label or `by`, or alone, in any case and
+    with an ID, an email, a course or a term around it. Whose name it is, the grader cannot
+    know."""
     for line in header.splitlines():
-        line = line.strip()
-        label = NAME_LABEL.match(line)
-        if label:
-            value = DATE.sub("", FILE_NAME.sub("", label.group(2)))
-            if re.search(LETTER + "{2}", value):
-                return True
-        by = BY_NAME.search(line)
-        # Capitalised, or in a script without case (`by 李明`): not `by hand`.
-        if by and not by.group(1)[0].islower():
+        rest = cleaned(line.strip())
+        parts = [part.strip() for part in [rest, rest.replace(",", " ")] + FIELD_SEPARATOR.split(rest)]
+        if any(labelled_name(part) for part in parts) or name_after_by(line):
             return True
-        if any(bare_name(field) for field in fields(line)):
+        # Capitalised words are a name in any field of the line (`Jane Doe, ECS 10`); words in
+        # lower case only when nothing else is left on the line (`jane doe (SID 912345678)`),
+        # as a phrase of a sentence would pass for one.
+        if any(bare_name(part, capitals_only=True) for part in parts):
+            return True
+        if len([part for part in SPACED_FIELDS.split(rest) if name_text(part)]) == 1 and bare_name(rest) \
+                and not ends_a_sentence(line):
             return True
     return False
 
 
-def fields(line):
-    """The line, and the fields of a one-line header (`prog67.py - Jane Doe - 3/8/2016`): what
-    is left between dashes, bars, commas and semicolons once its file name and date are out."""
-    yield line
-    rest = DATE.sub(" ", FILE_NAME.sub(" ", line))
-    for field in FIELD_SEPARATOR.split(rest):
-        yield field.strip()
+def labelled_name(text):
+    """Whether `text` is a label and a name: after `Name:` (or `-`, `=`), anything in letters
+    once what stands around a name is out (`Name: jane doe`, `Author: 李明`; `Name: 42` and
+    `Name: (SID 912345678)` are none); after a label alone, a name (`Author Ann Lee`, not
+    `name the function`)."""
+    label = NAME_LABEL.match(text)
+    if not label:
+        return False
+    value = cleaned(label.group(4))
+    if label.group(3) or label.group(1).lower().endswith("by"):
+        return bool(re.search(LETTER + "{2}", value))
+    return bare_name(value)
 
 
-def bare_name(text):
-    """Whether `text` is a name alone: two to four words, each capitalised."""
-    return bool(BARE_NAME.match(text)) and all(capitalised(word) for word in text.split())
+def name_after_by(line):
+    """Whether `by` comes before a name: a capitalised word or one of a script without case
+    (`by Ángel Pérez`, `by 李明`; not `by hand`), or two to four lower-case words none of which
+    is a common word (`by jane doe`; not `by the reference`)."""
+    found = BY.search(line)
+    if not found:
+        return False
+    first = FIELD_SEPARATOR.split(cleaned(found.group(1)))[0]
+    words = []
+    for word in first.split():
+        word = word.strip(".")
+        if not WHOLE_NAME_WORD.match(word) or (word.islower() and word in NOT_NAMES):
+            break
+        words.append(word)
+    if not words:
+        return False
+    if not words[0].islower():
+        return True
+    return 2 <= len(words) <= 4 and all(word.islower() for word in words)
+
+
+def cleaned(text):
+    """`text` without what stands around a name: file names, dates, IDs, emails, courses and
+    terms. A group in brackets holding a digit or an `@` (`(SID 912345678)`), or a word alone
+    (`(jdoe)`), goes; any other becomes a field of its own."""
+    text = BRACKETED.sub(lambda group: " " if re.search(r"[\d@]", group.group(1)) or len(group.group(1).split()) < 2
+                         else ", %s ," % group.group(1), text)
+    return AROUND_NAME.sub(" ", DATE.sub(" ", FILE_NAME.sub(" ", text)))
+
+
+def ends_a_sentence(line):
+    """Whether the line ends as a sentence or a clause does (`reads anything.`), not after an
+    initial (`jane q.`)."""
+    line = line.strip()
+    return line[-1:] in (".", "!", "?", ":") and not re.search(r"(^|\s)" + LETTER + r"\.$", line)
+
+
+def name_text(text):
+    """`text` with its words one space apart and no punctuation around it."""
+    return " ".join(text.strip(" \t.,:;!?*=~_#-").split())
+
+
+def bare_name(text, capitals_only=False):
+    """Whether `text` is a name alone: two to four words, none of them a common word, each
+    capitalised (`Ann Lee`) or, unless `capitals_only`, in lower case (`jane doe`, `José
+    garcía`)."""
+    text = name_text(text)
+    if not BARE_NAME.match(text):
+        return False
+    words = text.split()
+    if any(word.strip(".").lower() in NOT_NAMES for word in words):
+        return False
+    if all(capitalised(word) for word in words):
+        return True
+    # In lower case, or some words capitalised (`José garcía`); a word in capitals beside one
+    # in lower case (`port PORT`) is no name.
+    return not capitals_only and all(word.islower() or (capitalised(word) and not any(
+        letter.isupper() for letter in word[1:])) for word in words)
 
 
 def capitalised(word):

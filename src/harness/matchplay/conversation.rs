@@ -10,30 +10,42 @@ use crate::harness::ending::{decided_by_ending, describe_ending};
 use crate::harness::Verdict;
 
 /// The student's program. It is started on the first call and started again after it
-/// stops, so one crash costs one game, not the match. Its time budget runs only while it is
-/// expected to answer: the reference players' thinking does not count against it.
+/// stops, so one crash costs one game, not the match. Each call must be answered within the
+/// match's limit for one call: a late one loses its game alone (the program is stopped, and
+/// started again for the next). Its time budget over the whole match bounds a program that
+/// is late on every call; it runs only while the program is expected to answer, so the
+/// reference players' thinking does not count against it.
 pub struct ProcessConversation<'a> {
     program: &'a Program,
     process: Option<Running>,
-    /// Answering time the program has left.
+    /// Answering time the program has left, over the whole match.
     remaining: Duration,
-    /// When the current exchange must be answered by.
+    /// When the current exchange spends the rest of the budget.
+    budget_deadline: Instant,
+    /// When the current exchange must be answered by: the call's limit or the budget's end,
+    /// whichever comes first.
     deadline: Instant,
     budget: Duration,
+    /// The time one call may take.
+    call_limit: Duration,
     stderr_tail: Vec<u8>,
     /// The program's count of out-of-memory kills when its current process started.
     memory_kills: u64,
 }
 
 impl<'a> ProcessConversation<'a> {
-    /// A conversation whose program may spend `budget` answering, over all its games.
-    pub fn new(program: &'a Program, budget: Duration) -> Self {
+    /// A conversation whose program may take `call_limit` to answer one call, and spend
+    /// `budget` answering over all its games.
+    pub fn new(program: &'a Program, budget: Duration, call_limit: Duration) -> Self {
+        let now = Instant::now();
         ProcessConversation {
             program,
             process: None,
             remaining: budget,
-            deadline: Instant::now() + budget,
+            budget_deadline: now + budget,
+            deadline: now + budget,
             budget,
+            call_limit,
             stderr_tail: Vec::new(),
             memory_kills: 0,
         }
@@ -55,19 +67,32 @@ impl<'a> ProcessConversation<'a> {
         if let Some(process) = self.process.take() {
             self.stderr_tail = process.stderr_tail().to_vec();
         }
+        // Late for its call, with budget left: that call's game is lost, and the time it
+        // took is spent. Otherwise the budget is.
+        let late_call = ending == Ending::TimedOut && self.deadline < self.budget_deadline;
         if ending == Ending::TimedOut {
-            self.remaining = Duration::ZERO;
+            self.remaining = match late_call {
+                true => self
+                    .budget_deadline
+                    .saturating_duration_since(Instant::now()),
+                false => Duration::ZERO,
+            };
         }
         let stderr = String::from_utf8_lossy(&self.stderr_tail);
-        let budget = self.budget;
+        let (budget, call_limit) = (self.budget, self.call_limit);
         let decided = decided_by_ending(
             &ending,
             &stderr,
-            || {
-                format!(
+            || match late_call {
+                true => format!(
+                    "no answer within the match's time limit for one call ({}s): that game \
+                     is lost, and the program is started again for the next",
+                    call_limit.as_secs_f64()
+                ),
+                false => format!(
                     "no answer within the match's time limit ({}s of answering in all)",
                     budget.as_secs_f64()
-                )
+                ),
             },
             self.program.limits.output_bytes,
         );
@@ -97,7 +122,12 @@ impl<'a> ProcessConversation<'a> {
 
 impl Conversation for ProcessConversation<'_> {
     fn send(&mut self, line: &str) -> Result<(), Stop> {
-        self.deadline = Instant::now() + self.remaining;
+        self.budget_deadline = Instant::now() + self.remaining;
+        // A program started afresh has until the budget's end to start; the call's own
+        // time runs from when it is sent.
+        self.deadline = self.budget_deadline;
+        self.process()?;
+        self.deadline = (Instant::now() + self.call_limit).min(self.budget_deadline);
         let deadline = self.deadline;
         let process = self.process()?;
         process.set_deadline(deadline);
@@ -108,7 +138,9 @@ impl Conversation for ProcessConversation<'_> {
 
     fn read_line(&mut self) -> Result<String, Stop> {
         let line = self.process()?.read_line();
-        self.remaining = self.deadline.saturating_duration_since(Instant::now());
+        self.remaining = self
+            .budget_deadline
+            .saturating_duration_since(Instant::now());
         line.map_err(|ending| self.stopped(ending))
     }
 }
@@ -155,7 +187,8 @@ mod tests {
     fn a_crashed_program_is_started_again() {
         // Answers once, then dies: every exchange after a death starts a new program.
         let launch = shell("read line; echo \"ok $line\"; read line; exit 4");
-        let mut c = ProcessConversation::new(&launch, Duration::from_secs(10));
+        let mut c =
+            ProcessConversation::new(&launch, Duration::from_secs(10), Duration::from_secs(10));
         c.send("a").unwrap();
         assert_eq!(c.read_line().unwrap(), "ok a");
         c.send("b").unwrap();
@@ -169,7 +202,8 @@ mod tests {
     #[test]
     fn the_budget_covers_answering_only() {
         let launch = shell("while read line; do sleep 0.1; echo done; done");
-        let mut c = ProcessConversation::new(&launch, Duration::from_millis(800));
+        let mut c =
+            ProcessConversation::new(&launch, Duration::from_millis(800), Duration::from_secs(10));
         c.send("1").unwrap();
         assert_eq!(c.read_line().unwrap(), "done");
         // Time between exchanges is not the program's: this pause is longer than its budget.
@@ -186,5 +220,36 @@ mod tests {
         assert_eq!(stop.map(|s| s.kind), Some(Verdict::Timeout));
         // Once the budget is spent, nothing is started again.
         assert_eq!(c.send("4").unwrap_err().kind, Verdict::Timeout);
+    }
+
+    #[test]
+    fn a_late_call_costs_its_own_time_and_the_next_call_starts_afresh() {
+        // Answers `slow` after 3 s, anything else at once.
+        let launch = shell(
+            "while read line; do if [ \"$line\" = slow ]; then sleep 3; fi; echo \"ok $line\"; done",
+        );
+        let mut c = ProcessConversation::new(
+            &launch,
+            Duration::from_secs(20),
+            Duration::from_millis(1000),
+        );
+        c.send("a").unwrap();
+        assert_eq!(c.read_line().unwrap(), "ok a");
+        let started = Instant::now();
+        c.send("slow").unwrap();
+        let stop = c.read_line().unwrap_err();
+        assert!(started.elapsed() < Duration::from_millis(2500));
+        assert_eq!(stop.kind, Verdict::Timeout);
+        assert!(
+            stop.detail.contains("time limit for one call (1s)"),
+            "{}",
+            stop.detail
+        );
+        // The budget lost only the late call's second: a new program answers.
+        for line in ["b", "c"] {
+            c.send(line).unwrap();
+            assert_eq!(c.read_line().unwrap(), format!("ok {line}"));
+        }
+        assert!(c.remaining > Duration::from_secs(15), "{:?}", c.remaining);
     }
 }

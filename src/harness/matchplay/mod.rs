@@ -75,6 +75,10 @@ pub fn run(scenario: &Scenario, def: &MatchDef, target: &Target, limits: &Limits
             "; the program stopped answering in the game against {} as {} on {3}x{3}: {}",
             game.opponent, game.color, stop.detail, game.size
         ));
+        let more = games.iter().filter(|g| g.stop.is_some()).count() - 1;
+        if more > 0 {
+            detail.push_str(&format!(" (and in {more} more game(s), each lost)"));
+        }
     }
     outcome.detail = (!outcome.verdict.passed()).then_some(detail);
     let stderr = crate::compare::visible::lossless(&stderr);
@@ -92,7 +96,7 @@ fn against(
     scenario: &Scenario,
     def: &MatchDef,
 ) -> (Result<Vec<GameResult>, String>, Vec<u8>) {
-    let mut process = ProcessConversation::new(program, scenario.time_limit);
+    let mut process = ProcessConversation::new(program, scenario.time_limit, def.call_time_limit());
     let games = play(scenario.game, scenario.dialect, def, &mut process);
     (games, process.stderr_tail())
 }

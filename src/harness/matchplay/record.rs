@@ -261,6 +261,7 @@ mod tests {
             sizes: vec![3],
             games: 1,
             seed: 0,
+            call_time_limit: None,
             award: vec![
                 award(Some("random"), MatchSide::Winning, None, Some(0)),
                 award(Some("random"), MatchSide::Both, Some(0.75), None),

@@ -223,6 +223,7 @@ mod tests {
             sizes: sizes.to_vec(),
             games,
             seed: 3,
+            call_time_limit: None,
             award: vec![AwardDef {
                 points: 1.0,
                 opponent: None,
