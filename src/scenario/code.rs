@@ -39,6 +39,10 @@ pub struct CodeDef {
     /// print (`*` for all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions: Option<Vec<String>>,
+    /// `string_literals`: the functions whose helpers (functions only they call, however
+    /// deep) may hold string literals too: an `announce_winner` that `is_game_over` calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub helpers_of: Option<Vec<String>>,
     /// `required`: dictionaries the file must create at its top level and use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dicts: Option<Vec<String>>,
@@ -94,7 +98,7 @@ const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         name: "string_literals",
-        takes: &["functions"],
+        takes: &["functions", "helpers_of"],
         needs: &["functions"],
         about: "string literals only in the named functions",
     },
@@ -218,6 +222,7 @@ fn present(def: &CodeDef) -> Vec<&'static str> {
     note("starter", def.starter.is_some());
     note("may_remove", def.may_remove.is_some());
     note("functions", def.functions.is_some());
+    note("helpers_of", def.helpers_of.is_some());
     note("dicts", def.dicts.is_some());
     note("except", def.exempt.is_some());
     note("comments", def.comments.is_some());

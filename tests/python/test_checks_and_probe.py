@@ -772,9 +772,10 @@ def test_string_literals_are_allowed_in_helpers_only_the_allowed_functions_call(
             return 'x'
         helper()
     """)
-    found = list(checks.string_literals({"functions": ["is_game_over"]}, source, tree(source), "chess.py"))
+    rule = {"functions": ["is_game_over", "main"], "helpers_of": ["is_game_over"]}
+    found = list(checks.string_literals(rule, source, tree(source), "chess.py"))
     # `announce` serves `is_game_over` alone; `shout` is also called by `move`; `helper` by the
-    # module's own code.
+    # module's own code. `main`'s allowance is its own: what it calls is not.
     assert [message for _, message in found] == [
         "string literal in `move`: `'moved'`",
         "string literal in `helper`: `'x'`",

@@ -450,7 +450,8 @@ def unchanged(rule, _source, tree, _file):
 
 def string_literals(rule, source, tree, _file):
     functions = functions_of(tree)
-    allowed = serving(tree, {name for name, _ in functions if named(name, rule.get("functions", []))})
+    allowed = {name for name, _ in functions if named(name, rule.get("functions", []))}
+    allowed |= serving(tree, {name for name, _ in functions if named(name, rule.get("helpers_of", []))})
     for name, function in functions:
         if name in allowed:
             continue
@@ -471,7 +472,7 @@ def string_literals(rule, source, tree, _file):
 def serving(tree, allowed):
     """`allowed` and the top-level functions only they call, whatever the depth: a helper
     that prints the winner for `is_game_over` is part of printing the winner. A function
-    called from anywhere else (another function, the module's own code) is not."""
+    called from anywhere else (another function, `main`, the module's own code) is not."""
     allowed = set(allowed)
     top = [stmt for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     callers = {function.name: set() for function in top}
