@@ -829,6 +829,17 @@ fn class_kept_in_core(dir: &Path) -> std::path::PathBuf {
     team
 }
 
+/// `boardgrade test` of the start scenarios against the team folder or file `given`.
+fn start_scenarios_against(given: &Path) -> std::process::Output {
+    boardgrade()
+        .arg("test")
+        .arg(common::root().join(SCENARIOS).join("start.toml"))
+        .arg("--python")
+        .arg(given)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_class_file_that_re_exports_the_class_is_graded_given_any_of_the_team_s_folders() {
     // The file the handout names is the one graded, not the file that defines more, and it
@@ -846,13 +857,7 @@ fn a_class_file_that_re_exports_the_class_is_graded_given_any_of_the_team_s_fold
         quirk.join("pychess/logic"),
         quirk.join("pychess/logic/chess_logic.py"),
     ] {
-        let output = boardgrade()
-            .arg("test")
-            .arg(common::root().join(SCENARIOS).join("start.toml"))
-            .arg("--python")
-            .arg(&given)
-            .output()
-            .unwrap();
+        let output = start_scenarios_against(&given);
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(
@@ -878,13 +883,7 @@ fn a_class_file_with_a_syntax_error_is_what_does_not_load_not_the_gui_importing_
     )
     .unwrap();
     for given in [team.clone(), team.join("pychess")] {
-        let output = boardgrade()
-            .arg("test")
-            .arg(common::root().join(SCENARIOS).join("start.toml"))
-            .arg("--python")
-            .arg(&given)
-            .output()
-            .unwrap();
+        let output = start_scenarios_against(&given);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             stdout.contains("DOES NOT LOAD") && stdout.contains("logic/chess_logic.py:"),
