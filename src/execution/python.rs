@@ -310,10 +310,14 @@ pub fn launch(
     let mut fresh_env = Vec::new();
     // How the adapters read a submission, and how the launcher translates a Python 2 one.
     write(harness_dir, SOURCE_READING.0, SOURCE_READING.1)?;
+    // A program's launcher always takes the folder; an adapter only where it has stubs.
     let stub_dir = harness_dir.join(format!("stubs_{}", layout.dialect));
-    std::fs::create_dir_all(&stub_dir)
-        .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
-    for (name, text) in layout.python.stubs() {
+    let stubs = layout.python.stubs();
+    if !stubs.is_empty() || matches!(layout.python, PythonLaunch::Program { .. }) {
+        std::fs::create_dir_all(&stub_dir)
+            .map_err(|e| Error::io(format!("cannot create {}", stub_dir.display()), e))?;
+    }
+    for (name, text) in stubs {
         write(&stub_dir, name, text)?;
     }
     match layout.python {

@@ -368,9 +368,11 @@ pub fn route_all(
         .iter()
         .zip(&found)
         .flat_map(|(s, files)| {
-            files.iter().map(|(path, _)| ProbeFile {
+            // Once per submission: finding it may read the file system.
+            let root = modules_root(s, &dialects);
+            files.iter().map(move |(path, _)| ProbeFile {
                 path: path.clone(),
-                root: modules_root(s, &dialects),
+                root: root.clone(),
             })
         })
         .collect();

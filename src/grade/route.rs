@@ -244,8 +244,7 @@ fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
         .count();
     let entry = Path::new(dialect.entry_file);
     // The whole path counts: a team's `pychess/` folder given alone holds `logic/chess_logic.py`.
-    let whole = std::fs::canonicalize(&candidate.path).unwrap_or_else(|_| candidate.path.clone());
-    let hint = if candidate.relative.ends_with(entry) || whole.ends_with(entry) {
+    let hint = if candidate.relative.ends_with(entry) || whole_path(candidate).ends_with(entry) {
         2
     } else if candidate.relative.file_name() == entry.file_name() {
         1
@@ -273,6 +272,13 @@ fn fit(dialect: &Dialect, candidate: &Candidate, reads_stdin: bool) -> Fit {
         share,
         shallow: std::cmp::Reverse(candidate.relative.components().count()),
     }
+}
+
+/// The candidate's whole path, as the user named its folders (`.` given from inside
+/// `pychess/logic/` is that folder): worked out from the path and the working folder, with
+/// no look at the file system, as routing asks it for every dialect.
+fn whole_path(candidate: &Candidate) -> PathBuf {
+    std::path::absolute(&candidate.path).unwrap_or_else(|_| candidate.path.clone())
 }
 
 /// Whether any of a submission's files reads standard input (a program may read its moves
@@ -602,8 +608,7 @@ fn target_of(
     let layout = Path::new(dialect.entry_file);
     // The layout may begin above the submission folder (`pychess/` or `pychess/logic/` handed
     // in alone): the file then runs with its package around it, as when it is given alone.
-    let whole = std::fs::canonicalize(&chosen.path).unwrap_or_else(|_| chosen.path.clone());
-    let in_layout = chosen.relative.ends_with(layout) || whole.ends_with(layout);
+    let in_layout = chosen.relative.ends_with(layout) || whole_path(chosen).ends_with(layout);
     if layout.components().count() > 1 && in_layout {
         return (chosen.path.clone(), None);
     }
